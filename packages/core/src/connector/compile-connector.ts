@@ -1,0 +1,115 @@
+import type { z } from 'zod';
+import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
+import { headerNameProblem } from '../security/header-safety.js';
+import { looksSecret } from '../security/redactor.js';
+import { isSecretField, type FieldShape } from './field.js';
+import type { Operation } from './operation.js';
+
+/** A field with what the handler needs to read it fast. */
+export interface CompiledField {
+  /** The key (configuration) or header name (session) as declared. */
+  readonly key: string;
+  /** The key lower-cased, for header lookups. */
+  readonly lower: string;
+  readonly schema: z.ZodType;
+  /** Its value must be kept out of logs and error bodies. */
+  readonly secret: boolean;
+  /** The field accepts "no value", so an empty string counts as absent. */
+  readonly optional: boolean;
+}
+
+/** What a route leads to. */
+export type RouteTarget =
+  | { readonly kind: 'initialize' }
+  | { readonly kind: 'cleanup' }
+  | { readonly kind: 'discover' }
+  | { readonly kind: 'operation'; readonly name: string; readonly operation: Operation<unknown> };
+
+/** @internal a connector definition checked and compiled for the handler. */
+export interface CompiledConnector {
+  readonly name: string;
+  readonly version: string;
+  readonly configFields: readonly CompiledField[];
+  readonly sessionFields: readonly CompiledField[];
+  readonly routes: readonly Route<RouteTarget>[];
+}
+
+interface Definition {
+  readonly name: string;
+  readonly version: string;
+  readonly config: FieldShape;
+  readonly session: FieldShape;
+  readonly operations: Readonly<Record<string, Operation<unknown>>>;
+}
+
+const BUILT_IN_ROUTES: readonly Route<RouteTarget>[] = [
+  compileRoute('POST', '/initialize/:sdkSessionId', { kind: 'initialize' }),
+  compileRoute('POST', '/cleanup/:sdkSessionId', { kind: 'cleanup' }),
+  compileRoute('GET', '/discover', { kind: 'discover' }),
+];
+
+function compileFields(shape: FieldShape, isHeader: boolean): CompiledField[] {
+  return Object.entries(shape).map(([key, schema]) => {
+    if (isHeader) {
+      const problem = headerNameProblem(key);
+      if (problem) throw new TypeError(`Session field "${key}" ${problem}`);
+    }
+    return {
+      key,
+      lower: key.toLowerCase(),
+      schema,
+      secret: isSecretField(schema) || (isHeader && looksSecret(key)),
+      optional: schema.safeParse(undefined).success,
+    };
+  });
+}
+
+/**
+ * Checks a connector definition and compiles it.
+ *
+ * @throws TypeError naming the first problem found
+ * @internal
+ */
+export function compileConnector(definition: Definition): CompiledConnector {
+  const { name, version } = definition;
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new TypeError('A connector needs a name');
+  if (typeof version !== 'string' || version.trim() === '')
+    throw new TypeError('A connector needs a version');
+
+  const sessionFields = compileFields(definition.session, true);
+  const lowerNames = new Set<string>();
+  for (const { key, lower } of sessionFields) {
+    if (lowerNames.has(lower))
+      throw new TypeError(`Session field "${key}" is declared twice (header names ignore case)`);
+    lowerNames.add(lower);
+  }
+
+  const routes = [...BUILT_IN_ROUTES];
+  for (const [operationName, operation] of Object.entries(definition.operations)) {
+    const route = compileRoute(operation.method, operation.path, {
+      kind: 'operation',
+      name: operationName,
+      operation,
+    } as const);
+    const clash = routes.find(
+      (r) => r.method === route.method && routeShape(r) === routeShape(route),
+    );
+    if (clash) {
+      const other =
+        clash.target.kind === 'operation' ? `operation "${clash.target.name}"` : 'a built-in route';
+      throw new TypeError(
+        `Operation "${operationName}" (${route.method} ${route.pattern}) clashes with ${other}`,
+      );
+    }
+    routes.push(route);
+  }
+
+  return {
+    name,
+    version,
+    configFields: compileFields(definition.config, false),
+    sessionFields,
+    routes: sortRoutes(routes),
+  };
+}

@@ -1,0 +1,150 @@
+import type { ConnectorError } from '../errors/connector-error.js';
+import type { ParameterEntry } from '../contract/schemas.js';
+import type { Logger } from '../logging/logger.js';
+import type { Secret } from '../security/secret.js';
+import type { FieldInputs, FieldShape, FieldValues } from './field.js';
+import { operationBuilders, type Operation, type OperationBuilders } from './operation.js';
+import { compileConnector, type CompiledConnector } from './compile-connector.js';
+
+/** What `initialize` receives. */
+export interface InitializeContext<TConfig> {
+  /** The configuration, validated and typed by the connector's `config` fields. */
+  readonly config: TConfig;
+  /** Every entry the platform sent (except `suppressNotification`), including keys the fields do not name. */
+  readonly entries: readonly ParameterEntry[];
+  /** The platform's id for this sync session. */
+  readonly sdkSessionId: string;
+  /** The platform's id for the configured end system. */
+  readonly systemId: string;
+  /**
+   * `true` when end-system notifications must be suppressed (`"1"`), `false` when they are sent as usual
+   * (`"2"`); absent when the platform did not send the option.
+   */
+  readonly suppressNotification?: boolean;
+  /** Fires when the platform disconnects; pass it on to end-system calls. */
+  readonly signal: AbortSignal;
+  /** A logger that adds the request's ids and redacts its secrets. */
+  readonly log: Logger;
+}
+
+/** A session value as `initialize` returns it: plain, or wrapped in {@link secret} to mark it sensitive. */
+export type SessionValue<T> = T | Secret;
+
+/**
+ * What `initialize` returns: an object with one value per session field (mark sensitive values with
+ * {@link secret}), or the contract's list of entries as it is.
+ */
+export type InitializeResult<TSession extends FieldShape> =
+  | { readonly [K in keyof FieldInputs<TSession>]: SessionValue<FieldInputs<TSession>[K]> }
+  | readonly ParameterEntry[];
+
+/** What `cleanup` receives. */
+export interface CleanupContext<TSession> {
+  /** The session read from the request headers. */
+  readonly session: TSession;
+  /** The platform's id for the session that ends. */
+  readonly sdkSessionId: string;
+  /** The platform's id for the configured end system. */
+  readonly systemId: string;
+  /** When true, drop everything cached for `systemId` as well, not only this session's data. */
+  readonly cleanupGlobalCache: boolean;
+  /** Fires when the platform disconnects. */
+  readonly signal: AbortSignal;
+  /** A logger that adds the request's ids and redacts its secrets. */
+  readonly log: Logger;
+}
+
+/**
+ * The interface a connector author implements: how to read the configuration, log in, read the session back
+ * from headers, serve later operations, clean up, and (optionally) map end-system errors. Pass it to
+ * {@link defineConnector} for full type inference.
+ */
+export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends FieldShape> {
+  /** The connector's name, answered by `GET {base}/discover`. */
+  readonly name: string;
+  /** The connector's version, answered by `GET {base}/discover`. */
+  readonly version: string;
+  /** The configuration fields, by the key the platform sends them under. See {@link field}. */
+  readonly config: TConfig;
+  /**
+   * The session fields, by header name (matched case-insensitively). `initialize` returns them; later calls
+   * read them back from the request headers. Declare credentials with `field.secret()`.
+   */
+  readonly session: TSession;
+  /**
+   * Validates nothing itself (the SDK already validated the configuration), logs in to the end system and
+   * returns the session.
+   */
+  initialize(
+    context: InitializeContext<FieldValues<TConfig>>,
+  ): InitializeResult<TSession> | Promise<InitializeResult<TSession>>;
+  /** The later operations, built with the typed builders it receives. */
+  readonly operations?: (
+    builders: OperationBuilders<FieldValues<TSession>>,
+  ) => Readonly<Record<string, Operation<FieldValues<TSession>>>>;
+  /** Ends the session: log out, drop cached data. The SDK answers 200 once it resolves. */
+  cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
+  /**
+   * Turns an error thrown by connector code (such as an end-system client's error) into a
+   * {@link ConnectorError}; return `undefined` to fall back to the SDK's mapping.
+   */
+  mapError?(error: unknown): ConnectorError | undefined;
+}
+
+/** A connector ready to be served: the adapter plus its compiled routes and fields. */
+export interface Connector<
+  TConfig extends FieldShape = FieldShape,
+  TSession extends FieldShape = FieldShape,
+> {
+  /** The connector's name. */
+  readonly name: string;
+  /** The connector's version. */
+  readonly version: string;
+  /** The definition it was made from. */
+  readonly adapter: EndSystemAdapter<TConfig, TSession>;
+  /** @internal compiled fields and routes, used by the handler. */
+  readonly compiled: CompiledConnector;
+}
+
+/**
+ * Defines a connector with full type inference: configuration values, session values and each operation's
+ * params, query and body are typed from the schemas you declare. Checks the definition at once (duplicate
+ * routes, malformed paths) so that mistakes fail at start-up, not on the first call.
+ *
+ * @param adapter - the connector's configuration, session, initialize, operations and cleanup
+ * @returns the connector, ready for `createHandler` or a binding such as `@connector-sdk/node`
+ * @example
+ * ```ts
+ * export default defineConnector({
+ *   name: 'acme-tracker',
+ *   version: '1.0.0',
+ *   config: { url: field.url(), username: field.string(), password: field.secret() },
+ *   session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
+ *   async initialize({ config }) {
+ *     const token = await login(config);
+ *     return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+ *   },
+ *   operations: ({ get }) => ({
+ *     getIssue: get('/issues/:id', ({ session, params }) => getIssue(session, params.id)),
+ *   }),
+ * });
+ * ```
+ */
+export function defineConnector<TConfig extends FieldShape, TSession extends FieldShape>(
+  adapter: EndSystemAdapter<TConfig, TSession>,
+): Connector<TConfig, TSession> {
+  const operations =
+    adapter.operations?.(operationBuilders as OperationBuilders<FieldValues<TSession>>) ?? {};
+  return Object.freeze({
+    name: adapter.name,
+    version: adapter.version,
+    adapter,
+    compiled: compileConnector({
+      name: adapter.name,
+      version: adapter.version,
+      config: adapter.config,
+      session: adapter.session,
+      operations: operations as Readonly<Record<string, Operation<unknown>>>,
+    }),
+  });
+}

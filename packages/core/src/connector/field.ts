@@ -1,0 +1,235 @@
+import { z } from 'zod';
+
+/** A field: a zod schema that reads one string value (a configuration entry or a session header). */
+export type Field = z.ZodType;
+
+/** A record of fields, by configuration key or session header name. */
+export type FieldShape = Readonly<Record<string, Field>>;
+
+/** The typed values a shape of fields produces. */
+export type FieldValues<S extends FieldShape> = z.output<
+  z.ZodObject<{ -readonly [K in keyof S]: S[K] }>
+>;
+
+/** What a shape of fields accepts: the raw (string) values. */
+export type FieldInputs<S extends FieldShape> = z.input<
+  z.ZodObject<{ -readonly [K in keyof S]: S[K] }>
+>;
+
+const secretFields = new WeakSet<z.ZodType>();
+
+/**
+ * Whether a field was declared with {@link field}.secret() (looking through `.optional()`, `.default()` and
+ * pipes).
+ *
+ * @internal
+ */
+export function isSecretField(schema: z.ZodType): boolean {
+  let current: z.ZodType | undefined = schema;
+  for (let i = 0; current !== undefined && i < 16; i++) {
+    if (secretFields.has(current)) return true;
+    const def = current._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+    current = def.innerType ?? def.in;
+  }
+  return false;
+}
+
+/** Options of {@link field}.string(). */
+export interface StringFieldOptions {
+  /** Smallest length after trimming. @default 1 (a required string must not be blank) */
+  readonly minLength?: number;
+  /** Largest length. */
+  readonly maxLength?: number;
+  /** A pattern the value must match, described in the error message by `patternDescription`. */
+  readonly pattern?: RegExp;
+  /** How to describe `pattern` to a user. @default "the expected format" */
+  readonly patternDescription?: string;
+}
+
+function text(options: StringFieldOptions = {}, trim = true): z.ZodString {
+  const min = options.minLength ?? 1;
+  let schema = trim ? z.string().trim() : z.string();
+  schema = schema.min(min, {
+    error: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
+  });
+  if (options.maxLength !== undefined) {
+    schema = schema.max(options.maxLength, {
+      error: `must be at most ${options.maxLength} characters`,
+    });
+  }
+  if (options.pattern) {
+    schema = schema.regex(options.pattern, {
+      error: `must match ${options.patternDescription ?? 'the expected format'}`,
+    });
+  }
+  return schema;
+}
+
+/** Options of {@link field}.url(). */
+export interface UrlFieldOptions {
+  /** Allowed URL schemes, with the colon. @default ['http:', 'https:'] */
+  readonly protocols?: readonly string[];
+}
+
+/** Options of {@link field}.integer(). */
+export interface IntegerFieldOptions {
+  /** Smallest allowed value. */
+  readonly min?: number;
+  /** Largest allowed value. */
+  readonly max?: number;
+}
+
+const TRUE = new Set(['true', '1', 'yes', 'on']);
+const FALSE = new Set(['false', '0', 'no', 'off']);
+
+/**
+ * Field helpers for what connector configuration forms and session headers actually contain. Every field reads
+ * a string and yields a typed value; add `.optional()` or `.default(…)` for fields a user may leave empty (an
+ * empty value then counts as absent). Any zod schema that reads a string works as a field too.
+ *
+ * Error messages never contain the value, so a misconfigured password is never echoed.
+ *
+ * @example
+ * ```ts
+ * config: {
+ *   url: field.url(),
+ *   username: field.string(),
+ *   password: field.secret(),
+ *   port: field.port().optional(),
+ *   verbose: field.boolean().default(false),
+ *   mode: field.enum(['cloud', 'server']),
+ *   options: field.json(z.object({ retries: z.number().int() })).optional(),
+ * }
+ * ```
+ */
+export const field = {
+  /**
+   * A text value, trimmed, non-empty unless `minLength: 0`.
+   *
+   * @param options - length limits and a pattern
+   * @returns a string field
+   */
+  string(options?: StringFieldOptions): z.ZodString {
+    return text(options);
+  },
+
+  /**
+   * A sensitive text value (password, token, API key). Not trimmed. Its value is kept out of logs and error
+   * bodies even when the platform does not flag the entry as sensitive.
+   *
+   * @param options - length limits and a pattern
+   * @returns a string field marked secret
+   */
+  secret(options?: StringFieldOptions): z.ZodString {
+    const schema = text(options, false);
+    secretFields.add(schema);
+    return schema;
+  },
+
+  /**
+   * An absolute URL whose scheme is allowed and which carries no user name or password (credentials belong
+   * in their own secret fields, never in a URL that may be echoed).
+   *
+   * @param options - allowed protocols
+   * @returns a string field holding the trimmed URL as given
+   */
+  url(options: UrlFieldOptions = {}): z.ZodString {
+    const protocols = options.protocols ?? ['http:', 'https:'];
+    return z
+      .string()
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .superRefine((value, ctx) => {
+        let url: URL;
+        try {
+          url = new URL(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be an absolute URL' });
+          return;
+        }
+        if (!protocols.includes(url.protocol)) {
+          ctx.addIssue({ code: 'custom', message: `must use ${protocols.join(' or ')}` });
+        } else if (url.username !== '' || url.password !== '') {
+          ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+        }
+      });
+  },
+
+  /**
+   * A whole number written in decimal.
+   *
+   * @param options - bounds
+   * @returns a field yielding a number
+   */
+  integer(options: IntegerFieldOptions = {}) {
+    let number = z.number().int();
+    if (options.min !== undefined)
+      number = number.min(options.min, { error: `must be at least ${options.min}` });
+    if (options.max !== undefined)
+      number = number.max(options.max, { error: `must be at most ${options.max}` });
+    return z
+      .string()
+      .trim()
+      .regex(/^[+-]?\d{1,15}$/, { error: 'must be a whole number' })
+      .transform(Number)
+      .pipe(number);
+  },
+
+  /**
+   * A TCP port, 1 to 65535.
+   *
+   * @returns a field yielding a number
+   */
+  port() {
+    return field.integer({ min: 1, max: 65535 });
+  },
+
+  /**
+   * A flag: `true`/`false`, `1`/`0`, `yes`/`no` or `on`/`off`, in any case.
+   *
+   * @returns a field yielding a boolean
+   */
+  boolean() {
+    return z
+      .string()
+      .trim()
+      .toLowerCase()
+      .refine((value) => TRUE.has(value) || FALSE.has(value), {
+        error: 'must be true or false',
+      })
+      .transform((value) => TRUE.has(value));
+  },
+
+  /**
+   * One of a fixed set of values.
+   *
+   * @param values - the allowed values
+   * @returns a field yielding one of them
+   */
+  enum<const T extends readonly [string, ...string[]]>(values: T) {
+    return z
+      .string()
+      .trim()
+      .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+  },
+
+  /**
+   * A value holding JSON, parsed and validated against a schema. Errors name the path inside the JSON.
+   *
+   * @param schema - the shape the parsed JSON must have
+   * @returns a field yielding the parsed value
+   */
+  json<T extends z.ZodType>(schema: T) {
+    return z
+      .string()
+      .transform((value, ctx): unknown => {
+        try {
+          return JSON.parse(value) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+          return z.NEVER;
+        }
+      })
+      .pipe(schema);
+  },
+};

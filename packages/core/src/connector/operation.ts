@@ -1,0 +1,150 @@
+import type { z } from 'zod';
+import type { Logger } from '../logging/logger.js';
+
+/** HTTP methods a later operation can use. */
+export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The path parameters named in a route pattern, each a string.
+ *
+ * @example
+ * ```ts
+ * type P = PathParams<'/projects/:projectId/issues/:id'>; // { projectId: string; id: string }
+ * ```
+ */
+export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { [K in Name]: string } & PathParams<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { [K in Name]: string }
+    : Record<never, string>;
+
+/** The query of a request as parsed from the URL: repeated keys become arrays. */
+export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
+
+/** What a later operation's handler receives. */
+export interface OperationContext<TSession, TParams, TQuery, TBody> {
+  /** The session read from the request headers and validated against the connector's session fields. */
+  readonly session: TSession;
+  /** The path parameters, validated by the operation's `params` schema when it has one. */
+  readonly params: TParams;
+  /** The query, validated by the operation's `query` schema when it has one. */
+  readonly query: TQuery;
+  /** The parsed JSON body, validated by the operation's `body` schema when it has one. */
+  readonly body: TBody;
+  /** The platform's session id: from the path when the route has `:sdkSessionId`, else from the session. */
+  readonly sdkSessionId: string | undefined;
+  /** The platform's system id: from the query when present, else from the session. */
+  readonly systemId: string | undefined;
+  /** All request headers, names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Fires when the platform disconnects; pass it on to end-system calls. */
+  readonly signal: AbortSignal;
+  /** A logger that adds the request's ids and redacts its secrets. */
+  readonly log: Logger;
+}
+
+/** Optional schemas that validate a later operation's input. */
+export interface OperationSchemas<
+  TParams extends z.ZodType | undefined,
+  TQuery extends z.ZodType | undefined,
+  TBody extends z.ZodType | undefined,
+> {
+  /** Validates the path parameters (strings in, anything out). */
+  readonly params?: TParams;
+  /** Validates the query (values are strings, or arrays of strings for repeated keys). */
+  readonly query?: TQuery;
+  /** Validates the parsed JSON body. */
+  readonly body?: TBody;
+}
+
+type Parsed<T extends z.ZodType | undefined, Fallback> = T extends z.ZodType
+  ? z.output<T>
+  : Fallback;
+
+/**
+ * A later operation: method, route pattern, input schemas and handler. Made with the builders that the
+ * connector's `operations` function receives.
+ */
+export interface Operation<TSession> {
+  /** The HTTP method. */
+  readonly method: OperationMethod;
+  /** The route pattern below the versioned base path, such as `/issues/:id`. */
+  readonly path: string;
+  /** Input schemas. */
+  readonly schemas: OperationSchemas<
+    z.ZodType | undefined,
+    z.ZodType | undefined,
+    z.ZodType | undefined
+  >;
+  /** The connector's code; its return value is sent as the JSON body of a 200. */
+  handler(context: OperationContext<TSession, never, never, never>): unknown;
+}
+
+/** Makes an {@link Operation} for one HTTP method. */
+export interface OperationBuilder<TSession> {
+  <const P extends string>(
+    path: P,
+    handler: (context: OperationContext<TSession, PathParams<P>, RawQuery, unknown>) => unknown,
+  ): Operation<TSession>;
+  <
+    const P extends string,
+    TParams extends z.ZodType | undefined = undefined,
+    TQuery extends z.ZodType | undefined = undefined,
+    TBody extends z.ZodType | undefined = undefined,
+  >(
+    path: P,
+    schemas: OperationSchemas<TParams, TQuery, TBody>,
+    handler: (
+      context: OperationContext<
+        TSession,
+        Parsed<TParams, PathParams<P>>,
+        Parsed<TQuery, RawQuery>,
+        Parsed<TBody, unknown>
+      >,
+    ) => unknown,
+  ): Operation<TSession>;
+}
+
+/**
+ * The builders the connector's `operations` function receives, typed with the connector's session.
+ *
+ * @example
+ * ```ts
+ * operations: ({ get, post }) => ({
+ *   getIssue: get('/issues/:id', async ({ session, params }) => fetchIssue(session, params.id)),
+ *   createIssue: post('/issues', { body: NewIssue }, async ({ session, body }) => create(session, body)),
+ * })
+ * ```
+ */
+export interface OperationBuilders<TSession> {
+  /** A `GET` operation. */
+  readonly get: OperationBuilder<TSession>;
+  /** A `POST` operation. */
+  readonly post: OperationBuilder<TSession>;
+  /** A `PUT` operation. */
+  readonly put: OperationBuilder<TSession>;
+  /** A `PATCH` operation. */
+  readonly patch: OperationBuilder<TSession>;
+  /** A `DELETE` operation. */
+  readonly delete: OperationBuilder<TSession>;
+}
+
+function builder(method: OperationMethod): OperationBuilder<never> {
+  return ((path: string, second: unknown, third?: unknown) => {
+    const handler = (third ?? second) as Operation<never>['handler'];
+    const schemas = (third === undefined ? {} : second) as Operation<never>['schemas'];
+    if (typeof handler !== 'function') {
+      throw new TypeError(`Operation ${method} ${path} needs a handler function`);
+    }
+    return { method, path, schemas, handler };
+  }) as OperationBuilder<never>;
+}
+
+/** @internal the builders, shared by every connector (they carry no state). */
+export const operationBuilders: OperationBuilders<never> = Object.freeze({
+  get: builder('GET'),
+  post: builder('POST'),
+  put: builder('PUT'),
+  patch: builder('PATCH'),
+  delete: builder('DELETE'),
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/**
+ * One parameter entry, as the platform sends it to initialize and as a connector answers it.
+ *
+ * All three fields are required (contract: "Parameter entry").
+ *
+ * @example
+ * ```ts
+ * ParameterEntrySchema.parse({ key: 'password', value: 's3cret', sensitive: true });
+ * ```
+ */
+export const ParameterEntrySchema = z.object({
+  key: z.string(),
+  value: z.string(),
+  sensitive: z.boolean(),
+});
+
+/** A parameter entry: `{ key, value, sensitive }`. */
+export type ParameterEntry = z.infer<typeof ParameterEntrySchema>;
+
+/**
+ * The list of parameter entries: the initialize request body and the initialize response body.
+ *
+ * @example
+ * ```ts
+ * const entries: ParameterList = ParameterListSchema.parse(JSON.parse(text));
+ * ```
+ */
+export const ParameterListSchema = z.array(ParameterEntrySchema);
+
+/** The initialize request or response body. */
+export type ParameterList = z.infer<typeof ParameterListSchema>;
+
+/**
+ * The contract's error body: `{ errors: { code, message, detail? } }`. `errors` is one object, not an array.
+ *
+ * @example
+ * ```ts
+ * ErrorBodySchema.parse({ errors: { code: 'NOT_FOUND', message: 'No issue 42' } });
+ * ```
+ */
+export const ErrorBodySchema = z.strictObject({
+  errors: z.strictObject({
+    code: z.string(),
+    message: z.string(),
+    detail: z.string().optional(),
+  }),
+});
+
+/** The body of every failed call. */
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;

@@ -1,0 +1,77 @@
+import { ERROR_STATUS, type ErrorCode } from './error-codes.js';
+
+const BRAND = Symbol.for('@connector-sdk/core.ConnectorError');
+
+/** Options shared by every {@link ConnectorError}. */
+export interface ConnectorErrorOptions {
+  /**
+   * The end system's own error code. When set, it is what the platform sees in `errors.code` (the contract
+   * asks connectors to pass the end system's code on); the HTTP status still comes from the SDK code.
+   */
+  readonly endSystemCode?: string | undefined;
+  /** Extra help for a human: the end system's response, a hint. Secrets are scrubbed before it is sent. */
+  readonly detail?: string | undefined;
+  /** The underlying error, kept for logs and debugging; never sent to the platform. */
+  readonly cause?: unknown;
+  /** Extra response headers, such as `Allow` on a 405. */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * The base of every error the SDK turns into a contract error response. Throw it (or one of its leaves,
+ * such as {@link ValidationError}) from connector code to answer with a specific status and code.
+ *
+ * @example
+ * ```ts
+ * throw new ConnectorError('FORBIDDEN', 'The project is archived', { endSystemCode: 'ARCHIVED' });
+ * ```
+ */
+export class ConnectorError extends Error {
+  override readonly name: string = 'ConnectorError';
+  /** The SDK's code; decides the HTTP status through {@link ERROR_STATUS}. */
+  readonly code: ErrorCode;
+  /** The HTTP status this error is answered with. */
+  readonly status: number;
+  /** The end system's own code, sent in place of `code` when present. */
+  readonly endSystemCode: string | undefined;
+  /** Extra help for a human, scrubbed of secrets before it is sent. */
+  readonly detail: string | undefined;
+  /** Extra response headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** @internal brand that lets {@link isConnectorError} recognise errors from another copy of the package. */
+  readonly [BRAND] = true;
+
+  /**
+   * @param code - the SDK code, which decides the status
+   * @param message - a message for the platform's user; never include secret values
+   * @param options - end-system code, detail, cause and extra headers
+   */
+  constructor(code: ErrorCode, message: string, options: ConnectorErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.endSystemCode = options.endSystemCode;
+    this.detail = options.detail;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/**
+ * Whether a value is a {@link ConnectorError}, also when it comes from another copy of the SDK (ESM and CJS
+ * both loaded, or two versions installed).
+ *
+ * @param value - anything caught
+ * @returns true for connector errors
+ * @example
+ * ```ts
+ * try { await work(); } catch (error) { if (isConnectorError(error)) log.warn({ code: error.code }); }
+ * ```
+ */
+export function isConnectorError(value: unknown): value is ConnectorError {
+  return (
+    value instanceof ConnectorError ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as { [BRAND]?: unknown })[BRAND] === true)
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * Every error code the SDK itself emits, mapped to the HTTP status it is answered with. This table is the
+ * single source of truth for statuses: an error's status is always looked up here.
+ *
+ * Codes an end system sends are passed through in the body as `endSystemCode` and do not change the status.
+ */
+export const ERROR_STATUS = {
+  /** The request body is not valid JSON (or not UTF-8). */
+  INVALID_JSON: 400,
+  /** The initialize body is not a list of `{ key, value, sensitive }` entries, or repeats a key. */
+  INVALID_INITIALIZE_BODY: 400,
+  /** `suppressNotification` was sent with a value other than `"1"` or `"2"`. */
+  INVALID_SUPPRESS_NOTIFICATION: 400,
+  /** A configuration field failed the connector's validation. */
+  INVALID_CONFIGURATION: 400,
+  /** A required query parameter of the contract (such as `systemId`) is missing or malformed. */
+  INVALID_PARAMETER: 400,
+  /** The path, query or body of a later operation failed the operation's schema. */
+  INVALID_INPUT: 400,
+  /** Any other validation failure raised by connector code. */
+  VALIDATION_FAILED: 400,
+  /** A later call carries no session headers. */
+  SESSION_MISSING: 401,
+  /** The session headers are present but fail validation. */
+  SESSION_INVALID: 401,
+  /** The end system no longer accepts the session; the platform should initialize again. */
+  SESSION_EXPIRED: 401,
+  /** The end system rejected the credentials during initialize. */
+  AUTHENTICATION_FAILED: 401,
+  /** Authenticated, but not allowed to do this. */
+  FORBIDDEN: 403,
+  /** A rate limit was reached; a wait header tells the platform how long to wait. */
+  RATE_LIMITED: 403,
+  /** The requested resource does not exist in the end system. */
+  NOT_FOUND: 404,
+  /** No operation is defined at this path. */
+  ROUTE_NOT_FOUND: 404,
+  /** The path names an API version this connector does not serve. */
+  UNSUPPORTED_VERSION: 404,
+  /** The path exists but not for this method; the `Allow` header lists the methods that do. */
+  METHOD_NOT_ALLOWED: 405,
+  /** The request did not arrive in time. */
+  REQUEST_TIMEOUT: 408,
+  /** The request body is larger than the binding's limit. */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The request headers are larger than the server accepts. */
+  HEADERS_TOO_LARGE: 431,
+  /** Connector code failed in a way it did not anticipate. */
+  INTERNAL_ERROR: 500,
+  /** Initialize returned parameters that cannot be replayed safely as headers, or that do not form a session. */
+  INVALID_INITIALIZE_RESULT: 500,
+  /** The end system failed (5xx, malformed answer). */
+  END_SYSTEM_ERROR: 502,
+  /** The end system could not be reached (connection refused, reset, DNS). */
+  END_SYSTEM_UNREACHABLE: 502,
+  /** The connector is shutting down or a dependency is down; try again later. */
+  SERVICE_UNAVAILABLE: 503,
+  /** The end system did not answer in time. */
+  END_SYSTEM_TIMEOUT: 504,
+} as const satisfies Record<string, number>;
+
+/** A code the SDK emits; see {@link ERROR_STATUS} for the status of each. */
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** The codes answered with a given HTTP status. */
+export type ErrorCodeWithStatus<S extends number> = {
+  [C in ErrorCode]: (typeof ERROR_STATUS)[C] extends S ? C : never;
+}[ErrorCode];
+
+/**
+ * The HTTP status for an SDK error code.
+ *
+ * @param code - an SDK error code
+ * @returns the status from {@link ERROR_STATUS}
+ * @example
+ * ```ts
+ * statusForCode('RATE_LIMITED'); // 403
+ * ```
+ */
+export function statusForCode(code: ErrorCode): number {
+  return ERROR_STATUS[code];
+}

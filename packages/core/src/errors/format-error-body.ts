@@ -1,0 +1,53 @@
+import type { ErrorBody } from '../contract/schemas.js';
+import type { ConnectorError } from './connector-error.js';
+
+/** Longest message and detail sent, in characters; the rest is cut so a huge end-system answer stays bounded. */
+const MAX_MESSAGE = 1_000;
+const MAX_DETAIL = 8_000;
+
+/** Options of {@link formatErrorBody}. */
+export interface FormatErrorOptions {
+  /** Scrubs secrets from every text sent. */
+  readonly redact: (text: string) => string;
+  /** Append stack traces (of the error and its causes) to `detail`. @default false */
+  readonly exposeStackTraces?: boolean;
+}
+
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function stacks(error: unknown): string {
+  const lines: string[] = [];
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    lines.push(depth === 0 ? String(current.stack) : `Caused by: ${String(current.stack)}`);
+    current = current.cause;
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Turns a connector error into the contract's error body, with secrets scrubbed and sizes bounded. Pure: the
+ * same error and options give the same body.
+ *
+ * @param error - a normalised error (see {@link toConnectorError})
+ * @param options - the redaction to apply and whether to include stack traces
+ * @returns the body to send
+ * @example
+ * ```ts
+ * formatErrorBody(new NotFoundError('No issue 42'), { redact: (t) => t });
+ * // { errors: { code: 'NOT_FOUND', message: 'No issue 42' } }
+ * ```
+ */
+export function formatErrorBody(error: ConnectorError, options: FormatErrorOptions): ErrorBody {
+  const { redact } = options;
+  const details: string[] = [];
+  if (error.detail) details.push(error.detail);
+  if (options.exposeStackTraces) details.push(stacks(error));
+  const detail = details.join('\n');
+  return {
+    errors: {
+      code: redact(String(error.endSystemCode ?? error.code)),
+      message: clip(redact(error.message), MAX_MESSAGE),
+      ...(detail === '' ? {} : { detail: clip(redact(detail), MAX_DETAIL) }),
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { ConnectorError, isConnectorError } from './connector-error.js';
+import { EndSystemError, InternalError } from './errors.js';
+
+/**
+ * Turns anything thrown into a {@link ConnectorError}: connector errors pass through; the connector's own
+ * `mapError` is asked next; a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
+ * becomes a 500 `INTERNAL_ERROR` with a safe message, the original kept as `cause`.
+ *
+ * @param error - anything caught
+ * @param mapError - the connector's own mapping, tried before the fallbacks
+ * @returns a connector error
+ * @example
+ * ```ts
+ * const error = toConnectorError(caught, connector.adapter.mapError);
+ * ```
+ */
+export function toConnectorError(
+  error: unknown,
+  mapError?: (error: unknown) => ConnectorError | undefined,
+): ConnectorError {
+  if (isConnectorError(error)) return error;
+  if (mapError) {
+    let mapped: ConnectorError | undefined;
+    try {
+      mapped = mapError(error);
+    } catch (mappingError) {
+      return new InternalError('The connector failed while mapping an error', {
+        cause: mappingError,
+      });
+    }
+    if (mapped !== undefined) {
+      return isConnectorError(mapped)
+        ? mapped
+        : new InternalError(
+            'The connector mapped an error to something that is not a ConnectorError',
+            {
+              cause: error,
+            },
+          );
+    }
+  }
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return new EndSystemError('The end system did not answer in time', {
+      code: 'END_SYSTEM_TIMEOUT',
+      cause: error,
+    });
+  }
+  return new InternalError('The connector failed unexpectedly', { cause: error });
+}

@@ -1,0 +1,51 @@
+import type { RawQuery } from '../connector/operation.js';
+
+/**
+ * A request as every binding hands it to the core handler: plain data, close to a Fetch `Request`.
+ *
+ * @example
+ * ```ts
+ * await handle({
+ *   method: 'POST',
+ *   path: '/sdk/api/1.0/initialize/s-1',
+ *   query: { systemId: 'sys-1' },
+ *   headers: {},
+ *   body: [{ key: 'url', value: 'https://acme.example', sensitive: false }],
+ * });
+ * ```
+ */
+export interface ConnectorRequest {
+  /** The HTTP method, upper-case. */
+  readonly method: string;
+  /** The path as received, still percent-encoded, without the query. */
+  readonly path: string;
+  /** The query: a `URLSearchParams` or a record (repeated keys as arrays). */
+  readonly query?: URLSearchParams | RawQuery | undefined;
+  /** Request headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /**
+   * The body, already parsed (for example by `express.json()`). Leave it `undefined` and give {@link text}
+   * when the binding reads the raw body.
+   */
+  readonly body?: unknown;
+  /**
+   * Reads the raw body as text. Called only for routes that take a body. May throw a `ConnectorError` such as
+   * `PAYLOAD_TOO_LARGE`; the handler answers it like any other error.
+   */
+  readonly text?: (() => Promise<string>) | undefined;
+  /** Fires when the client disconnects. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** The answer of the core handler: the binding writes it as it is. */
+export interface ConnectorResponse {
+  /** HTTP status. */
+  readonly status: number;
+  /** Response headers with lower-case names; always includes `content-type: application/json`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The JSON body, serialised. */
+  readonly body: string;
+}
+
+/** The core handler: one function from request to response that never throws. */
+export type ConnectorHandler = (request: ConnectorRequest) => Promise<ConnectorResponse>;

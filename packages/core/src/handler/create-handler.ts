@@ -1,0 +1,393 @@
+import type { z } from 'zod';
+import type { RouteTarget } from '../connector/compile-connector.js';
+import type { Connector } from '../connector/define-connector.js';
+import type { RawQuery } from '../connector/operation.js';
+import { ConnectorError } from '../errors/connector-error.js';
+import { RateLimitedError, ValidationError } from '../errors/errors.js';
+import { formatErrorBody } from '../errors/format-error-body.js';
+import { toConnectorError } from '../errors/to-connector-error.js';
+import { silentLogger, type Logger } from '../logging/logger.js';
+import { createRedactingLogger } from '../logging/redacting-logger.js';
+import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
+import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
+import { SDK_SESSION_HEADERS, headerNameProblem } from '../security/header-safety.js';
+import { Redactor } from '../security/redactor.js';
+import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
+import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
+import { readSession } from './read-session.js';
+import { matchRoute } from './router.js';
+
+/** The only contract version that exists today; it is the path segment after the prefix. */
+export const API_VERSION = '1.0';
+
+/** Options of {@link createHandler}. */
+export interface HandlerOptions {
+  /** What comes before the version segment. @default '/sdk/api' (so the base is `/sdk/api/1.0`) */
+  readonly prefix?: string;
+  /** Where the SDK logs each request's outcome, and where connector code's `log` goes. @default silent */
+  readonly logger?: Logger;
+  /** Append stack traces to `detail` in error bodies. Keep it off in production. @default false */
+  readonly exposeStackTraces?: boolean;
+  /** A connector-side rate limit; off unless given. */
+  readonly rateLimit?: RateLimitOptions;
+  /** The header that tells the platform how long to wait after a rate-limit 403. @default 'Retry-After' */
+  readonly retryAfterHeader?: string;
+  /** The unit of the wait header's value. @default 'seconds' (whole seconds, rounded up) */
+  readonly retryAfterUnit?: 'seconds' | 'milliseconds';
+  /** The wait sent when a rate limit was hit but nobody said for how long. @default 30_000 */
+  readonly defaultRetryAfterMs?: number;
+  /** Most bytes the session may take as request headers, well under common 8 KiB limits. @default 6144 */
+  readonly maxSessionHeaderBytes?: number;
+}
+
+interface RequestState {
+  operation: string;
+  sdkSessionId: string | undefined;
+  systemId: string | undefined;
+  readonly redactor: Redactor;
+}
+
+const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+const NEVER_ABORTED = new AbortController().signal;
+
+function toQuery(query: ConnectorRequest['query']): Record<string, string | string[]> {
+  const record = Object.create(null) as Record<string, string | string[]>;
+  if (query === undefined) return record;
+  const pairs =
+    query instanceof URLSearchParams
+      ? query
+      : Object.entries(query).flatMap(([k, v]) =>
+          typeof v === 'string' ? [[k, v] as const] : v.map((item) => [k, item] as const),
+        );
+  for (const [key, value] of pairs) {
+    const existing = record[key];
+    record[key] =
+      existing === undefined
+        ? value
+        : [...(typeof existing === 'string' ? [existing] : existing), value];
+  }
+  return record;
+}
+
+function single(query: RawQuery, name: string, required: true): string;
+function single(query: RawQuery, name: string, required: false): string | undefined;
+function single(query: RawQuery, name: string, required: boolean): string | undefined {
+  const value = query[name];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string' || value === '') {
+    throw new ValidationError(
+      value === undefined || value === ''
+        ? `The query parameter '${name}' is required`
+        : `The query parameter '${name}' must be given once`,
+      { code: 'INVALID_PARAMETER' },
+    );
+  }
+  return value;
+}
+
+function decodeHeader(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (schema === undefined) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const path = issue.path.length === 0 ? where : `${where}.${issue.path.join('.')}`;
+    return `'${path}' ${issue.message}`;
+  });
+  throw new ValidationError(`The ${where} is invalid: ${problems.join('; ')}`, {
+    code: 'INVALID_INPUT',
+  });
+}
+
+async function readJsonBody(request: ConnectorRequest): Promise<unknown> {
+  if (request.body !== undefined || request.text === undefined) return request.body;
+  const text = await request.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ValidationError('The request body is not valid JSON', {
+      code: 'INVALID_JSON',
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Creates the core handler of a connector: one function from a plain request to a plain response that routes
+ * under `{prefix}/1.0`, validates input, reads the session, calls the connector's code, maps anything thrown
+ * to a contract error body, scrubs secrets and logs the outcome. It never throws. Bindings such as
+ * `@connector-sdk/node` wrap it.
+ *
+ * @param connector - a connector made with {@link defineConnector}
+ * @param options - prefix, logger, rate limit and error options
+ * @returns the handler
+ * @example
+ * ```ts
+ * const handle = createHandler(connector, { logger: pino() });
+ * const response = await handle({ method: 'GET', path: '/sdk/api/1.0/discover', headers: {} });
+ * ```
+ */
+export function createHandler(
+  connector: Connector,
+  options: HandlerOptions = {},
+): ConnectorHandler {
+  const { compiled, adapter } = connector;
+  const prefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
+  const logger = options.logger ?? silentLogger;
+  const retryHeader = (options.retryAfterHeader ?? 'Retry-After').toLowerCase();
+  if (headerNameProblem(retryHeader))
+    throw new TypeError(`retryAfterHeader "${retryHeader}" is not a valid header name`);
+  const retryInMs = options.retryAfterUnit === 'milliseconds';
+  const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
+  const maxHeaderBytes = options.maxSessionHeaderBytes ?? 6144;
+  const rateLimit = options.rateLimit;
+  const rateStore = rateLimit?.store ?? (rateLimit ? new MemoryRateLimitStore() : undefined);
+  const rateKey = rateLimit?.key ?? ((input) => input.systemId ?? input.sdkSessionId ?? 'global');
+
+  const contextLogger = (state: RequestState): Logger =>
+    logger === silentLogger
+      ? silentLogger
+      : createRedactingLogger(logger, state.redactor, {
+          operation: state.operation,
+          sdkSessionId: state.sdkSessionId,
+          systemId: state.systemId,
+        });
+
+  async function checkRateLimit(state: RequestState): Promise<void> {
+    if (!rateLimit || !rateStore) return;
+    const key = rateKey(state);
+    if (key === undefined) return;
+    const hit = await rateStore.hit(key, rateLimit.windowMs);
+    if (hit.count > rateLimit.limit) {
+      throw new RateLimitedError(
+        `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
+        {
+          retryAfterMs: Math.max(0, hit.resetAt - Date.now()),
+        },
+      );
+    }
+  }
+
+  async function dispatch(request: ConnectorRequest, state: RequestState): Promise<unknown> {
+    const path =
+      request.path.length > 1 && request.path.endsWith('/')
+        ? request.path.slice(0, -1)
+        : request.path;
+    if (!path.startsWith(`${prefix}/`)) {
+      throw new ConnectorError(
+        'ROUTE_NOT_FOUND',
+        `No route for ${request.method} ${path.slice(0, 200)}`,
+      );
+    }
+    const parts = path.slice(prefix.length + 1).split('/');
+    const version = parts.shift();
+    if (version !== API_VERSION) {
+      throw new ConnectorError(
+        'UNSUPPORTED_VERSION',
+        `API version '${String(version).slice(0, 20)}' is not supported; this connector serves ${API_VERSION}`,
+      );
+    }
+    let match;
+    try {
+      match = matchRoute(compiled.routes, request.method, parts);
+    } catch (error) {
+      throw new ValidationError('The path has a malformed percent-encoding', {
+        code: 'INVALID_INPUT',
+        cause: error,
+      });
+    }
+    if (match.kind === 'not-found') {
+      throw new ConnectorError(
+        'ROUTE_NOT_FOUND',
+        `No route for ${request.method} ${path.slice(0, 200)}`,
+      );
+    }
+    if (match.kind === 'method-not-allowed') {
+      throw new ConnectorError(
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed here; use ${match.allow.join(', ')}`,
+        {
+          headers: { allow: match.allow.join(', ') },
+        },
+      );
+    }
+    const { params } = match;
+    const target: RouteTarget = match.route.target;
+    const query = toQuery(request.query);
+    const headers = request.headers;
+    const signal = request.signal ?? NEVER_ABORTED;
+    state.operation = target.kind === 'operation' ? target.name : target.kind;
+
+    if (target.kind === 'discover') {
+      return { connectorName: compiled.name, connectorVersion: compiled.version };
+    }
+    if (target.kind === 'initialize') {
+      const sdkSessionId = params.sdkSessionId as string;
+      state.sdkSessionId = sdkSessionId;
+      const systemId = single(query, 'systemId', true);
+      state.systemId = systemId;
+      await checkRateLimit(state);
+      const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
+      const result = await adapter.initialize({
+        config: input.config,
+        entries: input.entries,
+        sdkSessionId,
+        systemId,
+        ...(input.suppressNotification === undefined
+          ? {}
+          : { suppressNotification: input.suppressNotification }),
+        signal,
+        get log() {
+          return contextLogger(state);
+        },
+      });
+      return buildInitializeAnswer(result, compiled, {
+        ids: { sdkSessionId, systemId },
+        redactor: state.redactor,
+        maxHeaderBytes,
+      });
+    }
+
+    state.systemId =
+      single(query, 'systemId', false) ??
+      decodeHeader(headers[SDK_SESSION_HEADERS.systemId.toLowerCase()]);
+    state.sdkSessionId =
+      params.sdkSessionId ?? decodeHeader(headers[SDK_SESSION_HEADERS.sdkSessionId.toLowerCase()]);
+    await checkRateLimit(state);
+    const session = readSession(compiled.sessionFields, headers, state.redactor);
+
+    if (target.kind === 'cleanup') {
+      const systemId = single(query, 'systemId', true);
+      const flag = single(query, 'cleanupGlobalCache', false);
+      if (flag !== undefined && flag !== 'true' && flag !== 'false') {
+        throw new ValidationError(
+          "The query parameter 'cleanupGlobalCache' must be true or false",
+          {
+            code: 'INVALID_PARAMETER',
+          },
+        );
+      }
+      await adapter.cleanup?.({
+        session,
+        sdkSessionId: params.sdkSessionId as string,
+        systemId,
+        cleanupGlobalCache: flag === 'true',
+        signal,
+        get log() {
+          return contextLogger(state);
+        },
+      });
+      return {};
+    }
+
+    const { operation } = target;
+    const { schemas } = operation;
+    const readsBody =
+      schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
+    const context = {
+      session,
+      params: parseInput(schemas.params, params, 'path'),
+      query: parseInput(schemas.query, query, 'query'),
+      body: parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'),
+      sdkSessionId: state.sdkSessionId,
+      systemId: state.systemId,
+      headers: headers as Readonly<Record<string, string>>,
+      signal,
+      get log() {
+        return contextLogger(state);
+      },
+    };
+    return (await operation.handler(context as never)) ?? {};
+  }
+
+  function errorResponse(error: ConnectorError, state: RequestState): ConnectorResponse {
+    const body = formatErrorBody(error, {
+      redact: (text) => state.redactor.redact(text),
+      exposeStackTraces: options.exposeStackTraces ?? false,
+    });
+    const headers: Record<string, string> = { ...error.headers, ...JSON_HEADERS };
+    if (error instanceof RateLimitedError || error.code === 'RATE_LIMITED') {
+      const waitMs = (error as Partial<RateLimitedError>).retryAfterMs ?? defaultRetryMs;
+      headers[retryHeader] = String(
+        retryInMs ? Math.ceil(waitMs) : Math.max(1, Math.ceil(waitMs / 1000)),
+      );
+    }
+    return { status: error.status, headers, body: JSON.stringify(body) };
+  }
+
+  function logOutcome(
+    state: RequestState,
+    request: ConnectorRequest,
+    status: number,
+    started: number,
+    error?: ConnectorError,
+  ): void {
+    if (logger === silentLogger) return;
+    const fields: Record<string, unknown> = {
+      operation: state.operation,
+      method: request.method,
+      sdkSessionId: state.sdkSessionId,
+      systemId: state.systemId,
+      status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    };
+    if (request.signal?.aborted) fields.aborted = true;
+    if (error) {
+      fields.code = error.code;
+      fields.err = state.redactor.redactValue(
+        status >= 500 ? (error.cause ?? error) : { message: error.message },
+      );
+    }
+    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    logger[level].call(logger, fields, error ? 'request failed' : 'request completed');
+  }
+
+  return async function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
+    const started = performance.now();
+    const state: RequestState = {
+      operation: 'unknown',
+      sdkSessionId: undefined,
+      systemId: undefined,
+      redactor: new Redactor(),
+    };
+    let response: ConnectorResponse;
+    let failure: ConnectorError | undefined;
+    try {
+      const result = await dispatch(request, state);
+      let body: string | undefined;
+      try {
+        body = JSON.stringify(result);
+      } catch (error) {
+        throw new ConnectorError(
+          'INTERNAL_ERROR',
+          'The connector returned a value that is not JSON',
+          { cause: error },
+        );
+      }
+      if (body === undefined)
+        throw new ConnectorError(
+          'INTERNAL_ERROR',
+          'The connector returned a value that is not JSON',
+        );
+      response = { status: 200, headers: JSON_HEADERS, body };
+    } catch (caught) {
+      failure = toConnectorError(caught, adapter.mapError?.bind(adapter));
+      response = errorResponse(failure, state);
+    }
+    try {
+      logOutcome(state, request, response.status, started, failure);
+    } catch {
+      // A failing logger must not turn a good answer into a failed request.
+    }
+    return response;
+  };
+}

@@ -1,0 +1,219 @@
+import type { CompiledConnector } from '../connector/compile-connector.js';
+import type { ParameterEntry } from '../contract/schemas.js';
+import { InternalError, ValidationError } from '../errors/errors.js';
+import {
+  SDK_SESSION_HEADERS,
+  headerLineBytes,
+  headerNameProblem,
+  headerValueProblem,
+} from '../security/header-safety.js';
+import { looksSecret, type Redactor } from '../security/redactor.js';
+import { isSecret } from '../security/secret.js';
+import { describeProblems, readFields } from './read-fields.js';
+
+/** The initialize body, checked: the entries, the typed configuration and the notification flag. */
+export interface InitializeInput {
+  readonly entries: readonly ParameterEntry[];
+  readonly config: Record<string, unknown>;
+  readonly suppressNotification: boolean | undefined;
+}
+
+const SUPPRESS_NOTIFICATION = 'suppressNotification';
+const clipKey = (key: string) => (key.length > 64 ? `${key.slice(0, 64)}…` : key);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function entryProblem(entry: unknown): string | undefined {
+  if (!isRecord(entry)) return 'is not an object with key, value and sensitive';
+  for (const [name, type] of [
+    ['key', 'string'],
+    ['value', 'string'],
+    ['sensitive', 'boolean'],
+  ] as const) {
+    if (!(name in entry)) return `has no '${name}'`;
+    if (typeof entry[name] !== type) return `has a '${name}' that is not a ${type}`;
+  }
+  if (entry.key === '') return 'has an empty key';
+  return undefined;
+}
+
+/**
+ * Checks the initialize body (contract: "Parameter entry", rules 1) and the configuration. Every sensitive
+ * value is handed to the redactor before anything can fail, and no message contains a value.
+ *
+ * @throws ValidationError with code `INVALID_INITIALIZE_BODY`, `INVALID_SUPPRESS_NOTIFICATION` or
+ *   `INVALID_CONFIGURATION`
+ */
+export function readInitializeBody(
+  body: unknown,
+  connector: CompiledConnector,
+  redactor: Redactor,
+): InitializeInput {
+  if (!Array.isArray(body)) {
+    throw new ValidationError(
+      body === undefined
+        ? 'The initialize body is empty; expected a JSON array of { key, value, sensitive } entries'
+        : 'The initialize body must be a JSON array of { key, value, sensitive } entries',
+      { code: 'INVALID_INITIALIZE_BODY' },
+    );
+  }
+  for (const entry of body as unknown[]) {
+    if (isRecord(entry) && typeof entry.value === 'string') {
+      if (entry.sensitive !== false || (typeof entry.key === 'string' && looksSecret(entry.key))) {
+        redactor.add(entry.value);
+      }
+    }
+  }
+
+  const byKey = new Map<string, { entry: ParameterEntry; index: number }>();
+  const entries: ParameterEntry[] = [];
+  let suppressNotification: boolean | undefined;
+  (body as unknown[]).forEach((raw, index) => {
+    const problem = entryProblem(raw);
+    if (problem) {
+      throw new ValidationError(`Initialize entry [${index}] ${problem}`, {
+        code: 'INVALID_INITIALIZE_BODY',
+      });
+    }
+    const entry = raw as ParameterEntry;
+    const first = byKey.get(entry.key);
+    if (first) {
+      throw new ValidationError(
+        `Initialize entry [${index}] repeats the key '${clipKey(entry.key)}' of entry [${first.index}]`,
+        { code: 'INVALID_INITIALIZE_BODY' },
+      );
+    }
+    const copy = { key: entry.key, value: entry.value, sensitive: entry.sensitive };
+    byKey.set(entry.key, { entry: copy, index });
+    if (entry.key !== SUPPRESS_NOTIFICATION) {
+      entries.push(copy);
+    } else if (entry.value === '1' || entry.value === '2') {
+      suppressNotification = entry.value === '1';
+    } else {
+      throw new ValidationError(
+        `'${SUPPRESS_NOTIFICATION}' must be "1" (suppress) or "2" (send as usual)`,
+        {
+          code: 'INVALID_SUPPRESS_NOTIFICATION',
+        },
+      );
+    }
+  });
+
+  for (const field of connector.configFields) {
+    const value = byKey.get(field.key)?.entry.value;
+    if (field.secret && value !== undefined) redactor.add(value);
+  }
+  const config = readFields(connector.configFields, (field) =>
+    field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value,
+  );
+  if (!config.ok) {
+    throw new ValidationError(
+      `The configuration is invalid: ${describeProblems(config.problems)}`,
+      {
+        code: 'INVALID_CONFIGURATION',
+      },
+    );
+  }
+  return { entries, config: config.values, suppressNotification };
+}
+
+/** The ids the SDK adds to every session. */
+export interface SessionIds {
+  readonly sdkSessionId: string;
+  readonly systemId: string;
+}
+
+function toEntries(result: unknown): { entries: ParameterEntry[]; problems: string[] } {
+  const problems: string[] = [];
+  const entries: ParameterEntry[] = [];
+  if (Array.isArray(result)) {
+    result.forEach((entry: unknown, index) => {
+      const problem = entryProblem(entry);
+      if (problem) problems.push(`entry [${index}] ${problem}`);
+      else entries.push({ ...(entry as ParameterEntry) });
+    });
+  } else if (isRecord(result)) {
+    for (const [key, value] of Object.entries(result)) {
+      if (value === undefined) continue;
+      if (isSecret(value)) entries.push({ key, value: value.reveal(), sensitive: true });
+      else if (
+        typeof value === 'string' ||
+        typeof value === 'number' ||
+        typeof value === 'boolean'
+      ) {
+        entries.push({ key, value: String(value), sensitive: false });
+      } else problems.push(`'${clipKey(key)}' is not a string, number, boolean or secret()`);
+    }
+  } else {
+    problems.push('it is neither an object of session values nor a list of entries');
+  }
+  return { entries, problems };
+}
+
+/**
+ * Turns what initialize returned into the contract's answer, after checking that every entry can be replayed
+ * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's id headers.
+ *
+ * @throws InternalError with code `INVALID_INITIALIZE_RESULT`, naming each bad key (never a value)
+ */
+export function buildInitializeAnswer(
+  result: unknown,
+  connector: CompiledConnector,
+  context: {
+    readonly ids: SessionIds;
+    readonly redactor: Redactor;
+    readonly maxHeaderBytes: number;
+  },
+): ParameterEntry[] {
+  const { entries, problems } = toEntries(result);
+  const secretNames = new Set(connector.sessionFields.filter((f) => f.secret).map((f) => f.lower));
+  const byName = new Map<string, string>();
+  let bytes = 0;
+  for (const entry of entries) {
+    const lower = entry.key.toLowerCase();
+    entry.sensitive ||= secretNames.has(lower) || looksSecret(entry.key);
+    if (entry.sensitive) context.redactor.add(entry.value);
+    const problem = headerNameProblem(entry.key) ?? headerValueProblem(entry.value);
+    if (problem) problems.push(`'${clipKey(entry.key)}' ${problem}`);
+    else if (byName.has(lower))
+      problems.push(
+        `'${clipKey(entry.key)}' repeats '${byName.get(lower)}' (header names ignore case)`,
+      );
+    byName.set(lower, entry.key);
+    bytes += headerLineBytes(entry.key, entry.value);
+  }
+
+  const ids: ParameterEntry[] = [
+    {
+      key: SDK_SESSION_HEADERS.systemId,
+      value: encodeURIComponent(context.ids.systemId),
+      sensitive: false,
+    },
+    {
+      key: SDK_SESSION_HEADERS.sdkSessionId,
+      value: encodeURIComponent(context.ids.sdkSessionId),
+      sensitive: false,
+    },
+  ];
+  for (const entry of ids) bytes += headerLineBytes(entry.key, entry.value);
+  if (bytes > context.maxHeaderBytes) {
+    problems.push(
+      `the entries take ${bytes} bytes as headers, over the budget of ${context.maxHeaderBytes}`,
+    );
+  }
+
+  if (problems.length === 0) {
+    const session = readFields(connector.sessionFields, (field) => {
+      const key = byName.get(field.lower);
+      return key === undefined ? undefined : entries.find((e) => e.key === key)?.value;
+    });
+    if (!session.ok)
+      problems.push(`later calls would reject the session: ${describeProblems(session.problems)}`);
+  }
+  if (problems.length > 0) {
+    throw new InternalError(`initialize returned an unusable session: ${problems.join('; ')}`, {
+      code: 'INVALID_INITIALIZE_RESULT',
+    });
+  }
+  return [...entries, ...ids];
+}

@@ -1,0 +1,52 @@
+import type { CompiledField } from '../connector/compile-connector.js';
+
+/** One field that failed validation; the message never contains the value. */
+export interface FieldProblem {
+  readonly key: string;
+  readonly message: string;
+  /** The field was required and had no value. */
+  readonly missing: boolean;
+}
+
+/** The outcome of reading fields. */
+export type FieldsResult =
+  | { readonly ok: true; readonly values: Record<string, unknown> }
+  | { readonly ok: false; readonly problems: readonly FieldProblem[] };
+
+/**
+ * Reads and validates fields. An empty value counts as absent for a field that accepts no value.
+ *
+ * @param fields - the compiled fields
+ * @param lookup - the raw value of a field, or `undefined` when absent
+ */
+export function readFields(
+  fields: readonly CompiledField[],
+  lookup: (field: CompiledField) => string | undefined,
+): FieldsResult {
+  const values: Record<string, unknown> = {};
+  let problems: FieldProblem[] | undefined;
+  for (const field of fields) {
+    let raw = lookup(field);
+    if (raw === '' && field.optional) raw = undefined;
+    const result = field.schema.safeParse(raw);
+    if (result.success) {
+      if (result.data !== undefined) values[field.key] = result.data;
+      continue;
+    }
+    problems ??= [];
+    if (raw === undefined) {
+      problems.push({ key: field.key, message: 'is required', missing: true });
+      continue;
+    }
+    for (const issue of result.error.issues) {
+      const path = issue.path.length === 0 ? '' : `.${issue.path.join('.')}`;
+      problems.push({ key: `${field.key}${path}`, message: issue.message, missing: false });
+    }
+  }
+  return problems ? { ok: false, problems } : { ok: true, values };
+}
+
+/** `'a' is required; 'b' must be a whole number` */
+export function describeProblems(problems: readonly FieldProblem[]): string {
+  return problems.map((p) => `'${p.key}' ${p.message}`).join('; ');
+}

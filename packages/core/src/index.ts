@@ -1,0 +1,84 @@
+export {
+  ErrorBodySchema,
+  ParameterEntrySchema,
+  ParameterListSchema,
+  type ErrorBody,
+  type ParameterEntry,
+  type ParameterList,
+} from './contract/schemas.js';
+
+export {
+  defineConnector,
+  type CleanupContext,
+  type Connector,
+  type EndSystemAdapter,
+  type InitializeContext,
+  type InitializeResult,
+  type SessionValue,
+} from './connector/define-connector.js';
+export {
+  field,
+  type Field,
+  type FieldInputs,
+  type FieldShape,
+  type FieldValues,
+  type IntegerFieldOptions,
+  type StringFieldOptions,
+  type UrlFieldOptions,
+} from './connector/field.js';
+export type {
+  Operation,
+  OperationBuilder,
+  OperationBuilders,
+  OperationContext,
+  OperationMethod,
+  OperationSchemas,
+  PathParams,
+  RawQuery,
+} from './connector/operation.js';
+
+export {
+  ConnectorError,
+  isConnectorError,
+  type ConnectorErrorOptions,
+} from './errors/connector-error.js';
+export {
+  ERROR_STATUS,
+  statusForCode,
+  type ErrorCode,
+  type ErrorCodeWithStatus,
+} from './errors/error-codes.js';
+export {
+  EndSystemError,
+  ForbiddenError,
+  InternalError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  ValidationError,
+  type LeafErrorOptions,
+  type RateLimitedErrorOptions,
+} from './errors/errors.js';
+export { formatErrorBody, type FormatErrorOptions } from './errors/format-error-body.js';
+export { toConnectorError } from './errors/to-connector-error.js';
+
+export { API_VERSION, createHandler, type HandlerOptions } from './handler/create-handler.js';
+export type {
+  ConnectorHandler,
+  ConnectorRequest,
+  ConnectorResponse,
+} from './handler/connector-request.js';
+
+export { silentLogger, type LogMethod, type Logger } from './logging/logger.js';
+
+export {
+  MemoryRateLimitStore,
+  type MemoryRateLimitStoreOptions,
+  type RateLimitHit,
+  type RateLimitStore,
+} from './rate-limit/rate-limit-store.js';
+export type { RateLimitKeyInput, RateLimitOptions } from './rate-limit/rate-limit-options.js';
+
+export { SDK_SESSION_HEADERS } from './security/header-safety.js';
+export { REDACTED } from './security/redactor.js';
+export { Secret, isSecret, secret } from './security/secret.js';

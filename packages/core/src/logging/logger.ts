@@ -1,0 +1,47 @@
+/**
+ * One log method: structured fields first, then a message, as pino takes them.
+ *
+ * @example
+ * ```ts
+ * log.info({ issueId: '42' }, 'issue updated');
+ * ```
+ */
+export type LogMethod = (fields: Record<string, unknown>, message?: string) => void;
+
+/**
+ * The logger the SDK and connector code log through. A pino logger fits as it is; so does anything else
+ * with these four methods.
+ *
+ * @example
+ * ```ts
+ * import pino from 'pino';
+ * createHandler(connector, { logger: pino() });
+ * ```
+ */
+export interface Logger {
+  /** Detail for debugging. */
+  readonly debug: LogMethod;
+  /** Normal events, such as each request's outcome. */
+  readonly info: LogMethod;
+  /** Failures caused by the caller or the end system (4xx). */
+  readonly warn: LogMethod;
+  /** Failures of the connector itself (5xx). */
+  readonly error: LogMethod;
+}
+
+const noop: LogMethod = () => undefined;
+
+/**
+ * A logger that drops everything: the default, so the SDK is silent unless given a logger.
+ *
+ * @example
+ * ```ts
+ * createHandler(connector, { logger: silentLogger });
+ * ```
+ */
+export const silentLogger: Logger = Object.freeze({
+  debug: noop,
+  info: noop,
+  warn: noop,
+  error: noop,
+});

@@ -1,0 +1,137 @@
+/** What replaces a secret, or a form derived from it, in error bodies and log lines. */
+export const REDACTED = '[REDACTED]';
+
+/** Header names whose values are treated as secret whatever the connector declares. */
+const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api-?key|credential/i;
+
+/**
+ * Whether a header or parameter name looks like it carries a credential.
+ *
+ * @internal
+ */
+export function looksSecret(name: string): boolean {
+  return SECRET_HEADER_NAME.test(name);
+}
+
+const base64 = (bytes: Buffer): string => bytes.toString('base64');
+const base64url = (bytes: Buffer): string => bytes.toString('base64url');
+
+/**
+ * The base64 characters that encode `bytes` wherever they sit inside a longer encoded string: for each of
+ * the three byte alignments, the characters whose six bits all come from `bytes`. This catches a password
+ * inside `Basic base64(user:password)` without knowing the user name.
+ */
+function base64Cores(bytes: Buffer): string[] {
+  const cores: string[] = [];
+  for (let pad = 0; pad < 3; pad++) {
+    const encoded = base64(Buffer.concat([Buffer.alloc(pad), bytes]));
+    const first = Math.ceil((8 * pad) / 6);
+    const last = Math.floor((8 * (pad + bytes.length)) / 6); // exclusive
+    const core = encoded.slice(first, last);
+    // Short cores would redact unrelated text; six characters carry 36 bits of the secret.
+    if (core.length >= 6) cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
+  return cores;
+}
+
+/** Every form of a secret that can end up in a message: as is, URL-encoded, JSON-escaped, base64. */
+function derivedForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const forms = [
+    value,
+    encodeURIComponent(value),
+    encodeURIComponent(value).replaceAll('%20', '+'),
+    JSON.stringify(value).slice(1, -1),
+    base64(bytes),
+    base64url(bytes),
+    ...base64Cores(bytes),
+  ];
+  // `Basic <base64>` credentials: also hide the decoded `user:password` and the password.
+  const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
+  if (basic?.[1]) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const password = decoded.slice(decoded.indexOf(':') + 1);
+    forms.push(decoded);
+    if (password) forms.push(password, encodeURIComponent(password));
+  }
+  // `Bearer <token>`: hide the bare token too.
+  const scheme = /^[A-Za-z][A-Za-z0-9_-]*\s+(\S.*)$/.exec(value);
+  if (scheme?.[1]) forms.push(scheme[1]);
+  return forms;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces secrets, and the forms derived from them, in text and in values about to be logged.
+ *
+ * @internal used by the handler; connector code gets a redacting logger instead
+ */
+export class Redactor {
+  readonly #secrets = new Set<string>();
+  #pattern: RegExp | null | undefined;
+
+  /** @param secrets - initial secret values; empty strings are ignored */
+  constructor(secrets: Iterable<string> = []) {
+    for (const value of secrets) this.add(value);
+  }
+
+  /** Adds a secret value. */
+  add(value: string): void {
+    if (value === '' || this.#secrets.has(value)) return;
+    this.#secrets.add(value);
+    this.#pattern = undefined;
+  }
+
+  /** Whether any secret is known. */
+  get isEmpty(): boolean {
+    return this.#secrets.size === 0;
+  }
+
+  #compile(): RegExp | null {
+    if (this.#pattern !== undefined) return this.#pattern;
+    const forms = new Set<string>();
+    for (const value of this.#secrets)
+      for (const form of derivedForms(value)) if (form) forms.add(form);
+    // Longest first, so that a longer form is replaced whole before a shorter one inside it.
+    const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    this.#pattern = sorted.length === 0 ? null : new RegExp(sorted.join('|'), 'g');
+    return this.#pattern;
+  }
+
+  /**
+   * @param text - any text
+   * @returns the text with every secret form replaced by `[REDACTED]`
+   */
+  redact(text: string): string {
+    const pattern = this.#compile();
+    return pattern === null ? text : text.replace(pattern, REDACTED);
+  }
+
+  /**
+   * Deep-copies a value for logging, redacting every string in it. Errors become `{ type, message, stack }`.
+   *
+   * @param value - anything a log call received
+   * @returns a redacted copy that is safe to log
+   */
+  redactValue(value: unknown, depth = 0): unknown {
+    if (typeof value === 'string') return this.redact(value);
+    if (typeof value !== 'object' || value === null) return value;
+    if (depth > 8) return '[Truncated]';
+    if (value instanceof Error) {
+      return {
+        type: value.name,
+        message: this.redact(value.message),
+        ...(value.stack === undefined ? {} : { stack: this.redact(value.stack) }),
+      };
+    }
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+      return this.redactValue((value as { toJSON(): unknown }).toJSON(), depth + 1);
+    }
+    if (Array.isArray(value)) return value.map((item) => this.redactValue(item, depth + 1));
+    // No prototype: a `__proto__` key in logged data stays a plain key.
+    const copy = Object.create(null) as Record<string, unknown>;
+    for (const [key, item] of Object.entries(value)) copy[key] = this.redactValue(item, depth + 1);
+    return copy;
+  }
+}

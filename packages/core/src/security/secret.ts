@@ -1,0 +1,78 @@
+import { inspect } from 'node:util';
+
+const BRAND = Symbol.for('@connector-sdk/core.Secret');
+const REDACTED = '[REDACTED]';
+
+/**
+ * A string marked as sensitive. Returned from `initialize`, it becomes a parameter entry with
+ * `sensitive: true`, and the SDK keeps its value out of logs and error bodies. Printing or serialising the
+ * wrapper shows `[REDACTED]`; {@link Secret.reveal} gives the value.
+ *
+ * @example
+ * ```ts
+ * return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+ * ```
+ */
+export class Secret {
+  readonly #value: string;
+  /** @internal */
+  readonly [BRAND] = true;
+
+  /** @param value - the sensitive string */
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /** @returns the sensitive value itself */
+  reveal(): string {
+    return this.#value;
+  }
+
+  /** @returns `[REDACTED]`, so that template strings and logs never show the value */
+  toString(): string {
+    return REDACTED;
+  }
+
+  /** @returns `[REDACTED]`, so that `JSON.stringify` never shows the value */
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  /** @internal keeps `console.log` and `util.inspect` from showing the value */
+  [inspect.custom](): string {
+    return `Secret(${REDACTED})`;
+  }
+}
+
+/**
+ * Marks a value as sensitive.
+ *
+ * @param value - the sensitive string, such as a bearer token
+ * @returns a {@link Secret} wrapping it
+ * @example
+ * ```ts
+ * return { Authorization: secret(`Bearer ${token}`) };
+ * ```
+ */
+export function secret(value: string): Secret {
+  return new Secret(value);
+}
+
+/**
+ * Whether a value is a {@link Secret}, also one made by another copy of the SDK.
+ *
+ * @param value - anything
+ * @returns true for secrets
+ * @example
+ * ```ts
+ * const text = isSecret(v) ? v.reveal() : String(v);
+ * ```
+ */
+export function isSecret(value: unknown): value is Secret {
+  return (
+    value instanceof Secret ||
+    (typeof value === 'object' &&
+      value !== null &&
+      (value as { [BRAND]?: unknown })[BRAND] === true)
+  );
+}
