@@ -79,9 +79,9 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
     context: InitializeContext<FieldValues<TConfig>>,
   ): InitializeResult<TSession> | Promise<InitializeResult<TSession>>;
   /** The later operations, built with the typed builders it receives. */
-  readonly operations?: (
+  operations?(
     builders: OperationBuilders<FieldValues<TSession>>,
-  ) => Readonly<Record<string, Operation<FieldValues<TSession>>>>;
+  ): Readonly<Record<string, Operation<FieldValues<TSession>>>>;
   /** Ends the session: log out, drop cached data. The SDK answers 200 once it resolves. */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**

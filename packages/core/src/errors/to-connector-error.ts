@@ -1,4 +1,4 @@
-import { ConnectorError, isConnectorError } from './connector-error.js';
+import { isConnectorError, type ConnectorError } from './connector-error.js';
 import { EndSystemError, InternalError } from './errors.js';
 
 /**

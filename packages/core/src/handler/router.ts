@@ -78,7 +78,8 @@ export function matchRoute<T>(
     }
     if (!matches) continue;
     if (route.method !== method) {
-      (allow ??= []).includes(route.method) || allow.push(route.method);
+      allow ??= [];
+      if (!allow.includes(route.method)) allow.push(route.method);
       continue;
     }
     const params: Record<string, string> = Object.create(null) as Record<string, string>;

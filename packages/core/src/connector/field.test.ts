@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { field } from './field.js';
+import { isSecretField } from './field.js';
+
+const ok = (schema: z.ZodType, value: string | undefined) => schema.parse(value);
+const fails = (schema: z.ZodType, value: string | undefined) =>
+  schema.safeParse(value).error?.issues[0]?.message;
+
+describe('field helpers', () => {
+  it('string trims and refuses blanks', () => {
+    expect(ok(field.string(), '  a ')).toBe('a');
+    expect(fails(field.string(), '   ')).toBe('must not be empty');
+    expect(fails(field.string({ maxLength: 2 }), 'abc')).toBe('must be at most 2 characters');
+    expect(
+      fails(field.string({ pattern: /^[A-Z]+$/, patternDescription: 'a project key' }), 'abc'),
+    ).toBe('must match a project key');
+  });
+
+  it('secret keeps spaces and is recognised through wrappers', () => {
+    expect(ok(field.secret(), ' pw ')).toBe(' pw ');
+    expect(isSecretField(field.secret().optional())).toBe(true);
+    expect(isSecretField(field.secret().default('x'))).toBe(true);
+    expect(isSecretField(field.string())).toBe(false);
+  });
+
+  it('url accepts http(s) only and refuses embedded credentials', () => {
+    expect(ok(field.url(), ' https://a.example/x ')).toBe('https://a.example/x');
+    expect(fails(field.url(), 'ftp://a.example')).toBe('must use http: or https:');
+    expect(fails(field.url({ protocols: ['https:'] }), 'http://a.example')).toBe('must use https:');
+    expect(fails(field.url(), 'https://user:pw@a.example')).toBe(
+      'must not contain a user name or password',
+    );
+    expect(fails(field.url(), 'a.example')).toBe('must be an absolute URL');
+  });
+
+  it('integer and port parse whole decimal numbers within bounds', () => {
+    expect(ok(field.integer(), ' -12 ')).toBe(-12);
+    expect(fails(field.integer(), '1.5')).toBe('must be a whole number');
+    expect(fails(field.integer(), '0x10')).toBe('must be a whole number');
+    expect(fails(field.integer({ min: 1 }), '0')).toBe('must be at least 1');
+    expect(ok(field.port(), '443')).toBe(443);
+    expect(fails(field.port(), '0')).toBe('must be at least 1');
+  });
+
+  it('boolean reads the usual spellings', () => {
+    for (const value of ['true', 'TRUE', '1', 'yes', 'on'])
+      expect(ok(field.boolean(), value)).toBe(true);
+    for (const value of ['false', '0', 'No', 'off']) expect(ok(field.boolean(), value)).toBe(false);
+    expect(fails(field.boolean(), 'maybe')).toBe('must be true or false');
+  });
+
+  it('enum and json validate without echoing the value', () => {
+    expect(ok(field.enum(['a', 'b']), ' b')).toBe('b');
+    expect(fails(field.enum(['a', 'b']), 'secret-c')).toBe('must be one of a, b');
+    expect(ok(field.json(z.object({ n: z.number() })), '{"n":1}')).toEqual({ n: 1 });
+    expect(fails(field.json(z.object({ n: z.number() })), '{"n":')).toBe('must be valid JSON');
+    expect(
+      field.json(z.object({ n: z.number() })).safeParse('{"n":"x"}').error?.issues[0]?.path,
+    ).toEqual(['n']);
+  });
+});
