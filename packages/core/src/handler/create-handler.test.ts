@@ -71,7 +71,7 @@ describe('routing', () => {
         version: '1',
         config: {},
         session: { 'Bad Header': field.string() },
-        initialize: () => ({}),
+        initialize: () => [],
       }),
     ).toThrow(/not a valid HTTP header name/);
     expect(() =>
