@@ -82,3 +82,14 @@ export type { RateLimitKeyInput, RateLimitOptions } from './rate-limit/rate-limi
 export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { REDACTED } from './security/redactor.js';
 export { Secret, isSecret, secret } from './security/secret.js';
+
+/**
+ * The zod the SDK is built with, so connector schemas and the SDK's always agree on one zod instance.
+ *
+ * @example
+ * ```ts
+ * import { z } from '@connector-sdk/core';
+ * const Options = z.object({ retries: z.number().int() });
+ * ```
+ */
+export { z } from 'zod';

@@ -5,6 +5,8 @@
  * Codes an end system sends are passed through in the body as `endSystemCode` and do not change the status.
  */
 export const ERROR_STATUS = {
+  /** The request is not valid HTTP, or its body was cut off. */
+  BAD_REQUEST: 400,
   /** The request body is not valid JSON (or not UTF-8). */
   INVALID_JSON: 400,
   /** The initialize body is not a list of `{ key, value, sensitive }` entries, or repeats a key. */

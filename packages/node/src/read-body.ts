@@ -1,0 +1,73 @@
+import type { IncomingMessage } from 'node:http';
+import { ConnectorError, ValidationError } from '@connector-sdk/core';
+
+/** Limits on reading a request body. */
+export interface BodyLimits {
+  /** Largest body accepted, in bytes. */
+  readonly maxBytes: number;
+  /** Longest time the whole body may take to arrive, in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Reads a request body as UTF-8 text, refusing it with 413 as soon as it is known to be too large (from
+ * `Content-Length`, or while streaming) without buffering the rest, and with 408 when it arrives too slowly.
+ *
+ * @internal
+ */
+export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<string> {
+  const tooLarge = () =>
+    new ConnectorError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is larger than ${limits.maxBytes} bytes`,
+    );
+  const declared = Number(request.headers['content-length']);
+  if (declared > limits.maxBytes) return Promise.reject(tooLarge());
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error: Error | undefined) => {
+      clearTimeout(timer);
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+      if (error) {
+        // Stop reading: the connection is closed after the error response (see the listener).
+        request.pause();
+        reject(error);
+        return;
+      }
+      try {
+        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size)));
+      } catch (cause) {
+        reject(
+          new ValidationError('The request body is not valid UTF-8', {
+            code: 'INVALID_JSON',
+            cause,
+          }),
+        );
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limits.maxBytes) finish(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(undefined);
+    const onError = (cause: Error) =>
+      finish(new ConnectorError('BAD_REQUEST', 'The request body could not be read', { cause }));
+    const onAborted = () =>
+      finish(new ConnectorError('BAD_REQUEST', 'The request body was cut off'));
+    const timer = setTimeout(
+      () =>
+        finish(
+          new ConnectorError(
+            'REQUEST_TIMEOUT',
+            `The request body did not arrive within ${limits.timeoutMs} ms`,
+          ),
+        ),
+      limits.timeoutMs,
+    );
+    timer.unref();
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+  });
+}

@@ -1,0 +1,211 @@
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
+import { connector, entries, probes } from '../test/fixture.js';
+import { createRequestListener, serve, type ConnectorServer } from './index.js';
+
+let running: ConnectorServer;
+let base: string;
+
+beforeAll(async () => {
+  running = await serve(connector, {
+    port: 0,
+    bodyLimit: 64 * 1024,
+    bodyTimeoutMs: 300,
+    headersTimeoutMs: 2_000,
+  });
+  base = `${running.url}/sdk/api/1.0`;
+});
+afterAll(() => running.close());
+
+async function session(): Promise<Record<string, string>> {
+  const response = await fetch(`${base}/initialize/s-1?systemId=sys-1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entries),
+  });
+  expect(response.status).toBe(200);
+  return Object.fromEntries(
+    ParameterListSchema.parse(await response.json()).map((e) => [e.key, e.value]),
+  );
+}
+
+/** Sends raw bytes and returns everything the server answers until it closes. */
+function raw(bytes: string | Buffer, keepOpenMs = 0): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(running.port, '127.0.0.1', () => {
+      socket.write(bytes);
+      if (keepOpenMs === 0) return;
+    });
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('end', () => resolve(answer));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+const bodyOf = (answer: string) =>
+  JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as unknown;
+
+describe('node binding over real HTTP', () => {
+  it('serves initialize and a later call with the replayed session headers', async () => {
+    const headers = await session();
+    expect(headers.Authorization).toBe('Bearer open-sesame-token');
+    const response = await fetch(`${base}/echo`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{"a":[1,2]}',
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.json()).toEqual({ body: { a: [1, 2] }, url: 'https://end.example' });
+  });
+
+  it('parses a JSON body whose content-type is missing or odd', async () => {
+    const headers = await session();
+    for (const type of [undefined, 'text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await fetch(`${base}/echo`, {
+        method: 'POST',
+        headers: { ...headers, ...(type ? { 'content-type': type } : {}) },
+        body: '{"n":1}',
+      });
+      expect(await response.json()).toMatchObject({ body: { n: 1 } });
+    }
+  });
+
+  it('answers malformed JSON and invalid UTF-8 with 400', async () => {
+    for (const body of ['[{"key":', Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d])]) {
+      const response = await fetch(`${base}/initialize/s?systemId=x`, { method: 'POST', body });
+      expect(response.status).toBe(400);
+      expect(ErrorBodySchema.parse(await response.json()).errors.code).toBe('INVALID_JSON');
+    }
+  });
+
+  it('answers 413 for a body over the limit, declared or streamed, and keeps serving', async () => {
+    const big = JSON.stringify([{ key: 'x', value: 'a'.repeat(200 * 1024), sensitive: false }]);
+    const declared = await fetch(`${base}/initialize/s?systemId=x`, { method: 'POST', body: big });
+    expect(declared.status).toBe(413);
+    expect(ErrorBodySchema.parse(await declared.json()).errors.code).toBe('PAYLOAD_TOO_LARGE');
+
+    const chunk = Buffer.alloc(16 * 1024, 0x20);
+    const streamed = await fetch(`${base}/initialize/s?systemId=x`, {
+      method: 'POST',
+      body: new ReadableStream({
+        pull(controller) {
+          controller.enqueue(chunk);
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect((await fetch(`${base}/discover`)).status).toBe(200);
+  });
+
+  it('answers 408 when the body arrives too slowly', async () => {
+    const answer = await raw(
+      `POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-length: 50\r\n\r\n[`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(ErrorBodySchema.parse(bodyOf(answer)).errors.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('answers requests Node cannot parse with contract bodies', async () => {
+    const garbage = await raw('NOT HTTP AT ALL\r\n\r\n');
+    expect(garbage).toMatch(/^HTTP\/1\.1 400/);
+    expect(ErrorBodySchema.parse(bodyOf(garbage)).errors.code).toBe('BAD_REQUEST');
+    const huge = await raw(
+      `GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(huge).toMatch(/^HTTP\/1\.1 431/);
+    expect(ErrorBodySchema.parse(bodyOf(huge)).errors.code).toBe('HEADERS_TOO_LARGE');
+  });
+
+  it('fires the handler signal when the client disconnects', async () => {
+    const headers = await session();
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const aborted = new Promise<void>((resolve) => probes.aborted.push(resolve));
+    const controller = new AbortController();
+    const request = fetch(`${base}/slow/5000`, { headers, signal: controller.signal }).catch(
+      (error: unknown) => error,
+    );
+    await started;
+    controller.abort();
+    await aborted;
+    expect(await request).toBeInstanceOf(Error);
+    expect((await fetch(`${base}/discover`)).status).toBe(200);
+  });
+
+  it('serves concurrent requests', async () => {
+    const headers = await session();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        fetch(`${base}/echo`, { method: 'POST', headers, body: JSON.stringify({ i }) }).then((r) =>
+          r.json(),
+        ),
+      ),
+    );
+    expect(responses.map((r) => (r as { body: { i: number } }).body.i)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+  });
+
+  it('answers unknown routes, versions and methods with contract errors', async () => {
+    for (const [path, method, status] of [
+      ['/nope', 'GET', 404],
+      ['/sdk/api/9.9/discover', 'GET', 404],
+      ['/sdk/api/1.0/discover', 'PUT', 405],
+    ] as const) {
+      const response = await fetch(`${running.url}${path}`, { method });
+      expect(response.status).toBe(status);
+      ErrorBodySchema.parse(await response.json());
+    }
+  });
+});
+
+describe('createRequestListener', () => {
+  let server: Server;
+  beforeAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server = createServer(createRequestListener(connector, { prefix: '/custom' })).listen(
+          0,
+          '127.0.0.1',
+          resolve,
+        );
+      }),
+  );
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('works with a plain http.Server and a custom prefix', async () => {
+    const address = server.address() as { port: number };
+    const response = await fetch(`http://127.0.0.1:${address.port}/custom/1.0/discover`);
+    expect(await response.json()).toEqual({
+      connectorName: 'node-fixture',
+      connectorVersion: '0.1.0',
+    });
+  });
+});
+
+describe('graceful close', () => {
+  it('finishes in-flight requests, then stops accepting', async () => {
+    const own = await serve(connector, { port: 0 });
+    const init = await fetch(`${own.url}/sdk/api/1.0/initialize/s?systemId=x`, {
+      method: 'POST',
+      body: JSON.stringify(entries),
+    });
+    const headers = Object.fromEntries(
+      ParameterListSchema.parse(await init.json()).map((e) => [e.key, e.value]),
+    );
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const inFlight = fetch(`${own.url}/sdk/api/1.0/slow/200`, { headers });
+    await started;
+    const closed = own.close();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ waited: 200 });
+    await closed;
+    await expect(fetch(`${own.url}/sdk/api/1.0/discover`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,132 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { ConnectorError, formatErrorBody, type Connector } from '@connector-sdk/core';
+import { createRequestListener, type RequestListenerOptions } from './create-request-listener.js';
+
+/** Options of {@link serve}. */
+export interface ServeOptions extends RequestListenerOptions {
+  /** Port to listen on; 0 picks a free one. @default 3000 */
+  readonly port?: number;
+  /** Address to listen on. @default '127.0.0.1' */
+  readonly host?: string;
+  /** Longest time the request headers may take to arrive, in milliseconds. @default 30_000 */
+  readonly headersTimeoutMs?: number;
+  /** Longest time a whole request may take to arrive, in milliseconds. @default 60_000 */
+  readonly requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. @default 5_000 */
+  readonly keepAliveTimeoutMs?: number;
+  /** How long {@link ConnectorServer.close} waits for in-flight requests before cutting them off. @default 10_000 */
+  readonly shutdownTimeoutMs?: number;
+}
+
+/** A running connector server. */
+export interface ConnectorServer {
+  /** The underlying Node server. */
+  readonly server: Server;
+  /** The port it listens on. */
+  readonly port: number;
+  /** Its base URL, such as `http://127.0.0.1:3000`. */
+  readonly url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to `shutdownTimeoutMs`), then closes.
+   * Safe to call more than once.
+   */
+  close(): Promise<void>;
+}
+
+const CLIENT_ERRORS: Record<string, ConnectorError> = {
+  HPE_HEADER_OVERFLOW: new ConnectorError('HEADERS_TOO_LARGE', 'The request headers are too large'),
+  ERR_HTTP_REQUEST_TIMEOUT: new ConnectorError(
+    'REQUEST_TIMEOUT',
+    'The request did not arrive in time',
+  ),
+};
+const BAD_REQUEST = new ConnectorError('BAD_REQUEST', 'The request is not valid HTTP');
+
+/** Answers a request Node could not parse with a contract body instead of Node's bare text. */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const connectorError = CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST;
+  const body = JSON.stringify(formatErrorBody(connectorError, { redact: (text) => text }));
+  socket.end(
+    `HTTP/1.1 ${connectorError.status} ${connectorError.code.replaceAll('_', ' ')}\r\n` +
+      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * Starts an HTTP server for a connector on `host:port`, with header, request and body timeouts, contract
+ * bodies even for requests Node cannot parse, and graceful shutdown.
+ *
+ * @param connector - a connector made with `defineConnector`
+ * @param options - address, timeouts, body limit and core handler options
+ * @returns the running server
+ * @example
+ * ```ts
+ * const running = await serve(connector, { port: Number(process.env.PORT ?? 3000) });
+ * process.once('SIGTERM', () => void running.close());
+ * ```
+ */
+export async function serve(
+  connector: Connector,
+  options: ServeOptions = {},
+): Promise<ConnectorServer> {
+  const host = options.host ?? '127.0.0.1';
+  const listener = createRequestListener(connector, options);
+  let closing: Promise<void> | undefined;
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      requestTimeout: options.requestTimeoutMs ?? 60_000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+    },
+    (request, response) => {
+      if (closing) response.setHeader('connection', 'close');
+      inFlight.add(response);
+      response.once('close', () => {
+        inFlight.delete(response);
+        // While shutting down, a connection whose last request just finished is idle: close it now.
+        if (closing) setImmediate(() => server.closeIdleConnections());
+      });
+      listener(request, response);
+    },
+  );
+  server.on('clientError', answerClientError);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+
+  return {
+    server,
+    port,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        const timer = setTimeout(
+          () => server.closeAllConnections(),
+          options.shutdownTimeoutMs ?? 10_000,
+        );
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        for (const response of inFlight)
+          if (!response.headersSent) response.setHeader('connection', 'close');
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}
