@@ -1,4 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
+
+const failOnConsole = fileURLToPath(new URL('./scripts/fail-on-console.ts', import.meta.url));
 
 /**
  * Resolve `@connector-sdk/*` workspace packages to their TypeScript source (the `@connector-sdk/source`
@@ -12,6 +15,6 @@ export function workspaceProject(name: string) {
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
-    test: { name },
+    test: { name, setupFiles: [failOnConsole] },
   });
 }

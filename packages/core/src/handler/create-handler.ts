@@ -14,6 +14,7 @@ import { SDK_SESSION_HEADERS, headerNameProblem } from '../security/header-safet
 import { Redactor } from '../security/redactor.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
+import { describeProblem } from './read-fields.js';
 import { readSession } from './read-session.js';
 import { matchRoute } from './router.js';
 
@@ -98,10 +99,12 @@ function parseInput(schema: z.ZodType | undefined, value: unknown, where: string
   if (schema === undefined) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const path = issue.path.length === 0 ? where : `${where}.${issue.path.join('.')}`;
-    return `'${path}' ${issue.message}`;
-  });
+  const problems = result.error.issues.map((issue) =>
+    describeProblem(
+      issue.path.length === 0 ? where : `${where}.${issue.path.join('.')}`,
+      issue.message,
+    ),
+  );
   throw new ValidationError(`The ${where} is invalid: ${problems.join('; ')}`, {
     code: 'INVALID_INPUT',
   });

@@ -202,7 +202,7 @@ describe('initialize', () => {
         'JSON of the wrong shape',
         [...validEntries, { key: 'options', value: '{"retries":-1}', sensitive: false }],
         'INVALID_CONFIGURATION',
-        /'options\.retries' /,
+        /'options\.retries': Too small/,
       ],
     ];
     it.each(cases)('%s', async (_name, body, code, message) => {

@@ -46,7 +46,15 @@ export function readFields(
   return problems ? { ok: false, problems } : { ok: true, values };
 }
 
+/**
+ * `'port' must be a whole number` for the field helpers' predicates; `'body.text': Too small: …` for zod's own
+ * sentences.
+ */
+export function describeProblem(key: string, message: string): string {
+  return /^[A-Z]/.test(message) ? `'${key}': ${message}` : `'${key}' ${message}`;
+}
+
 /** `'a' is required; 'b' must be a whole number` */
 export function describeProblems(problems: readonly FieldProblem[]): string {
-  return problems.map((p) => `'${p.key}' ${p.message}`).join('; ');
+  return problems.map((p) => describeProblem(p.key, p.message)).join('; ');
 }

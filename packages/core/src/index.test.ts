@@ -1,0 +1,37 @@
+import { expect, it } from 'vitest';
+import * as entry from './index.js';
+
+it('exports exactly the public API', () => {
+  expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
+    [
+      "API_VERSION",
+      "ConnectorError",
+      "ERROR_STATUS",
+      "EndSystemError",
+      "ErrorBodySchema",
+      "ForbiddenError",
+      "InternalError",
+      "MemoryRateLimitStore",
+      "NotFoundError",
+      "ParameterEntrySchema",
+      "ParameterListSchema",
+      "REDACTED",
+      "RateLimitedError",
+      "SDK_SESSION_HEADERS",
+      "Secret",
+      "UnauthenticatedError",
+      "ValidationError",
+      "createHandler",
+      "defineConnector",
+      "field",
+      "formatErrorBody",
+      "isConnectorError",
+      "isSecret",
+      "secret",
+      "silentLogger",
+      "statusForCode",
+      "toConnectorError",
+      "z",
+    ]
+  `);
+});
