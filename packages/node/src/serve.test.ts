@@ -31,16 +31,12 @@ async function session(): Promise<Record<string, string>> {
   );
 }
 
-/** Sends raw bytes and returns everything the server answers until it closes. */
-function raw(bytes: string | Buffer, keepOpenMs = 0): Promise<string> {
+/** Sends raw bytes and returns everything the server answers until it closes the connection. */
+function raw(bytes: string | Buffer, port = running.port): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(running.port, '127.0.0.1', () => {
-      socket.write(bytes);
-      if (keepOpenMs === 0) return;
-    });
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('end', () => resolve(answer));
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
   });
@@ -109,6 +105,17 @@ describe('node binding over real HTTP', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(ErrorBodySchema.parse(bodyOf(answer)).errors.code).toBe('REQUEST_TIMEOUT');
+  });
+
+  it('answers 408 when the headers arrive too slowly', async () => {
+    const slow = await serve(connector, { port: 0, headersTimeoutMs: 300 });
+    try {
+      const answer = await raw('GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\n', slow.port);
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(ErrorBodySchema.parse(bodyOf(answer)).errors.code).toBe('REQUEST_TIMEOUT');
+    } finally {
+      await slow.close();
+    }
   });
 
   it('answers requests Node cannot parse with contract bodies', async () => {

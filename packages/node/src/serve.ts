@@ -78,9 +78,12 @@ export async function serve(
   const listener = createRequestListener(connector, options);
   let closing: Promise<void> | undefined;
   const inFlight = new Set<ServerResponse>();
+  const headersTimeout = options.headersTimeoutMs ?? 30_000;
   const server = createServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 30_000,
+      headersTimeout,
+      // Node checks these timeouts only every `connectionsCheckingInterval` (30 s by default).
+      connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))),
       requestTimeout: options.requestTimeoutMs ?? 60_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
     },
