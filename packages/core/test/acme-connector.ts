@@ -10,6 +10,7 @@ import {
   field,
   secret,
   type ConnectorRequest,
+  type EndSystemAdapter,
   type HandlerOptions,
   type LogMethod,
   type Logger,
@@ -115,4 +116,20 @@ export async function sessionHeaders(
   });
   const entries = response.json as unknown as { key: string; value: string }[];
   return Object.fromEntries(entries.map((e) => [e.key.toLowerCase(), e.value]));
+}
+
+/** A connector with no configuration and no session, for tests about operations and routing. */
+export function bareConnector(
+  operations?: EndSystemAdapter<Record<never, never>, Record<never, never>>['operations'],
+  mapError?: EndSystemAdapter<Record<never, never>, Record<never, never>>['mapError'],
+) {
+  return defineConnector({
+    name: 'c',
+    version: '1',
+    config: {},
+    session: {},
+    initialize: () => ({}),
+    ...(operations ? { operations } : {}),
+    ...(mapError ? { mapError } : {}),
+  });
 }

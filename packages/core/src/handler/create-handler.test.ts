@@ -8,7 +8,13 @@ import {
   field,
   type Logger,
 } from '../index.js';
-import { acme, acmeHandler, memoryLogger, sessionHeaders } from '../../test/acme-connector.js';
+import {
+  acme,
+  acmeHandler,
+  bareConnector,
+  memoryLogger,
+  sessionHeaders,
+} from '../../test/acme-connector.js';
 
 const base = '/sdk/api/1.0';
 
@@ -80,17 +86,10 @@ describe('routing', () => {
   });
 
   it('prefers a literal route over a parameter route', async () => {
-    const connector = defineConnector({
-      name: 'c',
-      version: '1',
-      config: {},
-      session: {},
-      initialize: () => ({}),
-      operations: ({ get }) => ({
-        one: get('/items/:id', ({ params }) => ({ id: params.id })),
-        search: get('/items/search', () => ({ search: true })),
-      }),
-    });
+    const connector = bareConnector(({ get }) => ({
+      one: get('/items/:id', ({ params }) => ({ id: params.id })),
+      search: get('/items/search', () => ({ search: true })),
+    }));
     const response = await createHandler(connector)({
       method: 'GET',
       path: `${base}/items/search`,
@@ -310,17 +309,10 @@ describe('later calls', () => {
   });
 
   it('answers 500 when an operation returns something that is not JSON', async () => {
-    const connector = defineConnector({
-      name: 'c',
-      version: '1',
-      config: {},
-      session: {},
-      initialize: () => ({}),
-      operations: ({ get }) => ({
-        big: get('/big', () => ({ n: 1n })),
-        fn: get('/fn', () => () => 1),
-      }),
-    });
+    const connector = bareConnector(({ get }) => ({
+      big: get('/big', () => ({ n: 1n })),
+      fn: get('/fn', () => () => 1),
+    }));
     for (const path of ['/big', '/fn']) {
       const response = await createHandler(connector)({
         method: 'GET',
@@ -334,20 +326,15 @@ describe('later calls', () => {
 
   it('uses the connector mapError before the fallback', async () => {
     class AcmeHttpError extends Error {}
-    const connector = defineConnector({
-      name: 'c',
-      version: '1',
-      config: {},
-      session: {},
-      initialize: () => ({}),
-      operations: ({ get }) => ({
+    const connector = bareConnector(
+      ({ get }) => ({
         a: get('/a', () => {
           throw new AcmeHttpError('gone');
         }),
       }),
-      mapError: (error) =>
+      (error) =>
         error instanceof AcmeHttpError ? (new (class extends Error {})() as never) : undefined,
-    });
+    );
     const response = await createHandler(connector)({
       method: 'GET',
       path: `${base}/a`,
@@ -452,18 +439,11 @@ describe('connector-side rate limit', () => {
 
 describe('input schemas', () => {
   it('types and validates path params with a params schema', async () => {
-    const connector = defineConnector({
-      name: 'c',
-      version: '1',
-      config: {},
-      session: {},
-      initialize: () => ({}),
-      operations: ({ get }) => ({
-        a: get('/n/:id', { params: z.object({ id: z.coerce.number().int() }) }, ({ params }) => ({
-          double: params.id * 2,
-        })),
-      }),
-    });
+    const connector = bareConnector(({ get }) => ({
+      a: get('/n/:id', { params: z.object({ id: z.coerce.number().int() }) }, ({ params }) => ({
+        double: params.id * 2,
+      })),
+    }));
     const handle = createHandler(connector);
     expect(
       JSON.parse((await handle({ method: 'GET', path: `${base}/n/21`, headers: {} })).body),
