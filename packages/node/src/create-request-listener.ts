@@ -1,14 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  ConnectorError,
   createHandler,
-  formatErrorBody,
   type Connector,
   type ConnectorHandler,
   type ConnectorResponse,
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { readBody } from './read-body.js';
+import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
 /** Options of {@link createRequestListener}: the core handler's options plus body limits. */
@@ -21,16 +20,6 @@ export interface RequestListenerOptions extends HandlerOptions {
 
 /** A Node request listener that serves a connector, as `http.createServer` takes it. */
 export type ConnectorRequestListener = (request: IncomingMessage, response: ServerResponse) => void;
-
-const FALLBACK: ConnectorResponse = {
-  status: 500,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(
-    formatErrorBody(new ConnectorError('INTERNAL_ERROR', 'The connector failed unexpectedly'), {
-      redact: (text) => text,
-    }),
-  ),
-};
 
 function splitUrl(url: string): { path: string; search: string } {
   // Absolute-form targets (`GET http://host/path`) are allowed by RFC 9112 §3.2.2.
@@ -88,7 +77,7 @@ export async function handleNodeRequest(
       signal: controller.signal,
     });
   } catch {
-    answer = FALLBACK;
+    answer = INTERNAL_ERROR_RESPONSE;
   }
   // A body we stopped reading is not drained: the connection closes after the answer instead.
   writeResponse(response, answer, bodyAbandoned ? { connection: 'close' } : undefined);
@@ -117,6 +106,6 @@ export function createRequestListener(
     bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
   };
   return (request, response) => {
-    void handleNodeRequest(handle, request, response, limits);
+    handleNodeRequest(handle, request, response, limits).catch(() => response.destroy());
   };
 }

@@ -23,6 +23,10 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
     );
   const declared = Number(request.headers['content-length']);
   if (declared > limits.maxBytes) return Promise.reject(tooLarge());
+  // The client may have gone before the body was asked for; then no event would ever come.
+  if (request.destroyed || request.readableAborted) {
+    return Promise.reject(new ConnectorError('BAD_REQUEST', 'The request body was cut off'));
+  }
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -99,6 +99,16 @@ describe('node binding over real HTTP', () => {
     expect((await fetch(`${base}/discover`)).status).toBe(200);
   });
 
+  it('refuses a declared oversized body at once, without waiting for it', async () => {
+    // 100 MB announced, not one byte sent: the answer can only come from the header.
+    const answer = await raw(
+      'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-length: 104857600\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 413/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(ErrorBodySchema.parse(bodyOf(answer)).errors.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
   it('answers 408 when the body arrives too slowly', async () => {
     const answer = await raw(
       `POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-length: 50\r\n\r\n[`,
@@ -214,5 +224,25 @@ describe('graceful close', () => {
     expect(await response.json()).toEqual({ waited: 200 });
     await closed;
     await expect(fetch(`${own.url}/sdk/api/1.0/discover`)).rejects.toThrow();
+  });
+
+  it('cuts off requests still running after the shutdown timeout', async () => {
+    const own = await serve(connector, { port: 0, shutdownTimeoutMs: 200 });
+    const init = await fetch(`${own.url}/sdk/api/1.0/initialize/s?systemId=x`, {
+      method: 'POST',
+      body: JSON.stringify(entries),
+    });
+    const headers = Object.fromEntries(
+      ParameterListSchema.parse(await init.json()).map((e) => [e.key, e.value]),
+    );
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const stuck = fetch(`${own.url}/sdk/api/1.0/slow/60000`, { headers }).catch(
+      (error: unknown) => error,
+    );
+    await started;
+    const begun = Date.now();
+    await own.close();
+    expect(Date.now() - begun).toBeLessThan(5_000);
+    expect(await stuck).toBeInstanceOf(Error);
   });
 });

@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ConnectorError, formatErrorBody, type Connector } from '@connector-sdk/core';
+import { ConnectorError, type Connector } from '@connector-sdk/core';
 import { createRequestListener, type RequestListenerOptions } from './create-request-listener.js';
+import { staticErrorResponse } from './static-error-response.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions extends RequestListenerOptions {
@@ -50,9 +51,9 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     return;
   }
   const connectorError = CLIENT_ERRORS[error.code ?? ''] ?? BAD_REQUEST;
-  const body = JSON.stringify(formatErrorBody(connectorError, { redact: (text) => text }));
+  const { status, body } = staticErrorResponse(connectorError);
   socket.end(
-    `HTTP/1.1 ${connectorError.status} ${connectorError.code.replaceAll('_', ' ')}\r\n` +
+    `HTTP/1.1 ${status} ${connectorError.code.replaceAll('_', ' ')}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

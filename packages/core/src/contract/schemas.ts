@@ -10,7 +10,7 @@ import { z } from 'zod';
  * ParameterEntrySchema.parse({ key: 'password', value: 's3cret', sensitive: true });
  * ```
  */
-export const ParameterEntrySchema = z.object({
+export const ParameterEntrySchema = z.strictObject({
   key: z.string(),
   value: z.string(),
   sensitive: z.boolean(),

@@ -45,7 +45,8 @@ export function formatErrorBody(error: ConnectorError, options: FormatErrorOptio
   const detail = details.join('\n');
   return {
     errors: {
-      code: redact(String(error.endSystemCode ?? error.code)),
+      // The SDK's own codes are fixed words, never redacted; an end system's code is its text, so it is.
+      code: error.endSystemCode === undefined ? error.code : redact(String(error.endSystemCode)),
       message: clip(redact(error.message), MAX_MESSAGE),
       ...(detail === '' ? {} : { detail: clip(redact(detail), MAX_DETAIL) }),
     },

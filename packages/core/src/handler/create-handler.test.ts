@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  ConnectorError,
   ErrorBodySchema,
   MemoryRateLimitStore,
   createHandler,
@@ -344,6 +345,109 @@ describe('later calls', () => {
   });
 });
 
+describe('hardening', () => {
+  it('drops unsafe headers that connector code puts on an error', async () => {
+    const handle = createHandler(
+      bareConnector(({ get }) => ({
+        a: get('/a', () => {
+          throw new ConnectorError('FORBIDDEN', 'no', {
+            headers: {
+              'X-Bad': 'a\r\nInjected: 1',
+              'Transfer-Encoding': 'chunked',
+              'X-Wide': 'café',
+              'X-Ok': 'fine',
+            },
+          });
+        }),
+      })),
+    );
+    const response = await handle({ method: 'GET', path: `${base}/a`, headers: {} });
+    expect(response.status).toBe(403);
+    expect(response.headers).toEqual({ 'content-type': 'application/json', 'x-ok': 'fine' });
+  });
+
+  it('keeps a secret in a malformed body out of the error, even with stack traces on', async () => {
+    const call = acmeHandler({ exposeStackTraces: true });
+    const response = await call({
+      method: 'POST',
+      path: `${base}/initialize/s`,
+      query: { systemId: 'x' },
+      text: async () => '[{"key":"password","value":s3cr3t-pw,"sensitive":true}]',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).not.toContain('s3cr3t-pw');
+  });
+
+  it('never redacts the SDK code, even for a secret that is part of it', async () => {
+    const response = await acmeHandler()({
+      method: 'POST',
+      path: `${base}/initialize/s`,
+      query: { systemId: 'x' },
+      body: [{ key: 'url', value: 'INVALID', sensitive: true }],
+    });
+    expect(response.json.errors).toMatchObject({ code: 'INVALID_CONFIGURATION' });
+  });
+
+  it('logs a failure after the platform hung up at info level, not as a server error', async () => {
+    const logger = memoryLogger();
+    const controller = new AbortController();
+    const handle = createHandler(
+      bareConnector(({ get }) => ({
+        a: get('/a', () => {
+          controller.abort();
+          throw new Error('aborted');
+        }),
+      })),
+      { logger },
+    );
+    await handle({ method: 'GET', path: `${base}/a`, headers: {}, signal: controller.signal });
+    expect(logger.lines).toMatchObject([{ level: 'info', fields: { status: 500, aborted: true } }]);
+  });
+
+  it('is not polluted by __proto__, constructor or prototype anywhere in the input', async () => {
+    const seen: unknown[] = [];
+    const handle = createHandler(
+      defineConnector({
+        name: 'c',
+        version: '1',
+        config: { constructor: field.string().optional() },
+        session: {},
+        initialize: ({ config, entries }) => {
+          seen.push(config, entries);
+          return {};
+        },
+        operations: ({ get }) => ({ q: get('/q', ({ query }) => ({ keys: Object.keys(query) })) }),
+      }),
+    );
+    const text =
+      '[{"key":"__proto__","value":"x","sensitive":false,"__proto__":{"polluted":1}},' +
+      '{"key":"constructor","value":"y","sensitive":false},{"key":"prototype","value":"z","sensitive":false}]';
+    const init = await handle({
+      method: 'POST',
+      path: `${base}/initialize/s`,
+      query: { systemId: 'x' },
+      headers: {},
+      text: async () => text,
+    });
+    expect(init.status).toBe(200);
+    const query = await handle({
+      method: 'GET',
+      path: `${base}/q`,
+      query: new URLSearchParams('__proto__=1&constructor=2'),
+      headers: {},
+    });
+    expect(JSON.parse(query.body)).toEqual({ keys: ['__proto__', 'constructor'] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(seen[0]).toEqual({ constructor: 'y' });
+    expect(Object.getPrototypeOf(seen[1])).toBe(Array.prototype);
+    expect(
+      (seen[1] as object[]).every(
+        (entry) => Object.getPrototypeOf(entry) === Object.prototype && !('polluted' in entry),
+      ),
+    ).toBe(true);
+  });
+});
+
 describe('cleanup', () => {
   it('calls the cleanup hook with the session and the global-cache flag', async () => {
     const seen: unknown[] = [];
@@ -419,15 +523,36 @@ describe('connector-side rate limit', () => {
     let now = 1_000_000;
     const store = new MemoryRateLimitStore({ now: () => now });
     const call = acmeHandler({ rateLimit: { limit: 2, windowMs: 10_000, store } });
-    const headers = await sessionHeaders(call); // counts as the first call of sys-1
+    const headers = await sessionHeaders(call); // the first call of sys-1
+    now += 4_000;
     expect((await call({ path: `${base}/issues/1`, headers })).status).toBe(200);
     const limited = await call({ path: `${base}/issues/1`, headers });
     expect(limited.status).toBe(403);
     expect(limited.json.errors).toMatchObject({ code: 'RATE_LIMITED' });
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['retry-after']).toBe('6');
     expect((await call({ path: `${base}/discover` })).status).toBe(200);
-    now += 10_001;
+    now += 6_000;
     expect((await call({ path: `${base}/issues/1`, headers })).status).toBe(200);
+  });
+
+  it('does not count calls without a valid session or with a malformed body', async () => {
+    const call = acmeHandler({ rateLimit: { limit: 1, windowMs: 60_000 } });
+    for (let i = 0; i < 3; i++) {
+      const spoofed = await call({
+        path: `${base}/issues/1`,
+        query: { systemId: 'sys-1' },
+        headers: { 'x-sdk-system-id': 'sys-1' },
+      });
+      expect(spoofed.status).toBe(401);
+      const malformed = await call({
+        method: 'POST',
+        path: `${base}/initialize/s`,
+        query: { systemId: 'sys-1' },
+        body: {},
+      });
+      expect(malformed.status).toBe(400);
+    }
+    expect(Object.keys(await sessionHeaders(call))).toContain('authorization');
   });
 
   it('keeps the in-memory store bounded', () => {

@@ -10,7 +10,11 @@ import { silentLogger, type Logger } from '../logging/logger.js';
 import { createRedactingLogger } from '../logging/redacting-logger.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
-import { SDK_SESSION_HEADERS, headerNameProblem } from '../security/header-safety.js';
+import {
+  SDK_SESSION_HEADERS,
+  headerNameProblem,
+  headerValueProblem,
+} from '../security/header-safety.js';
 import { Redactor } from '../security/redactor.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
@@ -116,11 +120,9 @@ async function readJsonBody(request: ConnectorRequest): Promise<unknown> {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ValidationError('The request body is not valid JSON', {
-      code: 'INVALID_JSON',
-      cause: error,
-    });
+  } catch {
+    // No cause: V8's message quotes the input around the error, which may hold a secret.
+    throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
   }
 }
 
@@ -174,7 +176,7 @@ export function createHandler(
       throw new RateLimitedError(
         `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
         {
-          retryAfterMs: Math.max(0, hit.resetAt - Date.now()),
+          retryAfterMs: hit.resetInMs,
         },
       );
     }
@@ -185,12 +187,9 @@ export function createHandler(
       request.path.length > 1 && request.path.endsWith('/')
         ? request.path.slice(0, -1)
         : request.path;
-    if (!path.startsWith(`${prefix}/`)) {
-      throw new ConnectorError(
-        'ROUTE_NOT_FOUND',
-        `No route for ${request.method} ${path.slice(0, 200)}`,
-      );
-    }
+    const notFound = () =>
+      new ConnectorError('ROUTE_NOT_FOUND', `No route for ${request.method} ${path.slice(0, 200)}`);
+    if (!path.startsWith(`${prefix}/`)) throw notFound();
     const parts = path.slice(prefix.length + 1).split('/');
     const version = parts.shift();
     if (version !== API_VERSION) {
@@ -208,12 +207,7 @@ export function createHandler(
         cause: error,
       });
     }
-    if (match.kind === 'not-found') {
-      throw new ConnectorError(
-        'ROUTE_NOT_FOUND',
-        `No route for ${request.method} ${path.slice(0, 200)}`,
-      );
-    }
+    if (match.kind === 'not-found') throw notFound();
     if (match.kind === 'method-not-allowed') {
       throw new ConnectorError(
         'METHOD_NOT_ALLOWED',
@@ -238,8 +232,9 @@ export function createHandler(
       state.sdkSessionId = sdkSessionId;
       const systemId = single(query, 'systemId', true);
       state.systemId = systemId;
-      await checkRateLimit(state);
       const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
+      // Counted only once the call is well-formed, right before connector code reaches the end system.
+      await checkRateLimit(state);
       const result = await adapter.initialize({
         config: input.config,
         entries: input.entries,
@@ -265,8 +260,9 @@ export function createHandler(
       decodeHeader(headers[SDK_SESSION_HEADERS.systemId.toLowerCase()]);
     state.sdkSessionId =
       params.sdkSessionId ?? decodeHeader(headers[SDK_SESSION_HEADERS.sdkSessionId.toLowerCase()]);
-    await checkRateLimit(state);
     const session = readSession(compiled.sessionFields, headers, state.redactor);
+    // After the session check, so calls without a session cannot use up a system's limit.
+    await checkRateLimit(state);
 
     if (target.kind === 'cleanup') {
       const systemId = single(query, 'systemId', true);
@@ -317,8 +313,14 @@ export function createHandler(
       redact: (text) => state.redactor.redact(text),
       exposeStackTraces: options.exposeStackTraces ?? false,
     });
-    const headers: Record<string, string> = { ...error.headers, ...JSON_HEADERS };
-    if (error instanceof RateLimitedError || error.code === 'RATE_LIMITED') {
+    const headers: Record<string, string> = {};
+    // Headers on a thrown error come from connector code: send only those that are safe.
+    for (const [name, value] of Object.entries(error.headers)) {
+      if (!headerNameProblem(name) && !headerValueProblem(value))
+        headers[name.toLowerCase()] = value;
+    }
+    headers['content-type'] = JSON_HEADERS['content-type'];
+    if (error.code === 'RATE_LIMITED') {
       const waitMs = (error as Partial<RateLimitedError>).retryAfterMs ?? defaultRetryMs;
       headers[retryHeader] = String(
         retryInMs ? Math.ceil(waitMs) : Math.max(1, Math.ceil(waitMs / 1000)),
@@ -350,7 +352,14 @@ export function createHandler(
         status >= 500 ? (error.cause ?? error) : { message: error.message },
       );
     }
-    const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+    // When the platform hung up, nobody sees the answer: whatever failed after that is not a server fault.
+    const level = request.signal?.aborted
+      ? 'info'
+      : status >= 500
+        ? 'error'
+        : status >= 400
+          ? 'warn'
+          : 'info';
     logger[level].call(logger, fields, error ? 'request failed' : 'request completed');
   }
 

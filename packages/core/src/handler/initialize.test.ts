@@ -360,7 +360,20 @@ describe('initialize output safety', () => {
     ]);
   });
 
-  it('accepts the list form and stringifies numbers and booleans', async () => {
+  it('answers only the three contract fields of a list-form result', async () => {
+    const response = await withResult([
+      { key: 'X-A', value: 'a', sensitive: false, debug: 'pw=hunter2' },
+    ]);
+    expect(response.status).toBe(200);
+    expect(response.body).not.toContain('hunter2');
+    expect(ParameterListSchema.parse(JSON.parse(response.body))[0]).toEqual({
+      key: 'X-A',
+      value: 'a',
+      sensitive: false,
+    });
+  });
+
+  it('stringifies numbers and booleans of an object-form result', async () => {
     const response = await withResult({ 'X-Port': 8080, 'X-Flag': true, 'X-None': undefined });
     expect(JSON.parse(response.body).slice(0, 2)).toEqual([
       { key: 'X-Port', value: '8080', sensitive: false },

@@ -130,7 +130,11 @@ function toEntries(result: unknown): { entries: ParameterEntry[]; problems: stri
     result.forEach((entry: unknown, index) => {
       const problem = entryProblem(entry);
       if (problem) problems.push(`entry [${index}] ${problem}`);
-      else entries.push({ ...(entry as ParameterEntry) });
+      else {
+        // Only the contract's three fields: anything else the connector put there is not answered.
+        const { key, value, sensitive } = entry as ParameterEntry;
+        entries.push({ key, value, sensitive });
+      }
     });
   } else if (isRecord(result)) {
     for (const [key, value] of Object.entries(result)) {

@@ -2,8 +2,8 @@
 export interface RateLimitHit {
   /** Calls counted in the current window, this one included. */
   readonly count: number;
-  /** When the current window ends, in milliseconds since the epoch. */
-  readonly resetAt: number;
+  /** How long until the current window ends, in milliseconds, by the store's own clock. */
+  readonly resetInMs: number;
 }
 
 /**
@@ -67,7 +67,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     // Re-inserting keeps the Map in order of last use, so eviction drops the least recently used.
     this.#windows.delete(key);
     this.#windows.set(key, window);
-    return { count: window.count, resetAt: window.resetAt };
+    return { count: window.count, resetInMs: Math.max(0, window.resetAt - now) };
   }
 
   #evict(now: number): void {

@@ -1,6 +1,13 @@
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
 
+/**
+ * Shortest text treated as a secret. Replacing shorter strings wherever they occur would blank out ordinary
+ * words (a one-letter password would redact every "e"), while such a value carries almost no secret; and no
+ * SDK message ever contains a value, so this only matters for text connector code writes.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
 /** Header names whose values are treated as secret whatever the connector declares. */
 const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api-?key|credential/i;
 
@@ -28,8 +35,8 @@ function base64Cores(bytes: Buffer): string[] {
     const first = Math.ceil((8 * pad) / 6);
     const last = Math.floor((8 * (pad + bytes.length)) / 6); // exclusive
     const core = encoded.slice(first, last);
-    // Short cores would redact unrelated text; six characters carry 36 bits of the secret.
-    if (core.length >= 6) cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+    if (core.length >= MIN_SECRET_LENGTH)
+      cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
   }
   return cores;
 }
@@ -91,8 +98,9 @@ export class Redactor {
   #compile(): RegExp | null {
     if (this.#pattern !== undefined) return this.#pattern;
     const forms = new Set<string>();
-    for (const value of this.#secrets)
-      for (const form of derivedForms(value)) if (form) forms.add(form);
+    for (const value of this.#secrets) {
+      for (const form of derivedForms(value)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+    }
     // Longest first, so that a longer form is replaced whole before a shorter one inside it.
     const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.#pattern = sorted.length === 0 ? null : new RegExp(sorted.join('|'), 'g');

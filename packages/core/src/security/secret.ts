@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
+import { REDACTED } from './redactor.js';
 
 const BRAND = Symbol.for('@connector-sdk/core.Secret');
-const REDACTED = '[REDACTED]';
 
 /**
  * A string marked as sensitive. Returned from `initialize`, it becomes a parameter entry with
