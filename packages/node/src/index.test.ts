@@ -4,8 +4,9 @@ import * as entry from './index.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
+      "createNodeHandler",
       "createRequestListener",
-      "handleNodeRequest",
+      "sendError",
       "serve",
     ]
   `);

@@ -1,7 +1,9 @@
+export { createRequestListener, type ConnectorRequestListener } from './create-request-listener.js';
 export {
-  createRequestListener,
-  handleNodeRequest,
-  type ConnectorRequestListener,
+  createNodeHandler,
+  sendError,
+  type NodeHandler,
+  type NodeRequestOverrides,
   type RequestListenerOptions,
-} from './create-request-listener.js';
+} from './handle-node-request.js';
 export { serve, type ConnectorServer, type ServeOptions } from './serve.js';

@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectorError, type Connector } from '@connector-sdk/core';
-import { createRequestListener, type RequestListenerOptions } from './create-request-listener.js';
+import { createRequestListener } from './create-request-listener.js';
+import type { RequestListenerOptions } from './handle-node-request.js';
 import { staticErrorResponse } from './static-error-response.js';
 
 /** Options of {@link serve}. */
