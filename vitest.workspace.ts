@@ -1,5 +1,6 @@
 /**
- * The one place that lists the test projects: every public package and every example.
+ * The one place that lists the test projects: every public package, every example, and the
+ * binding conformance suite.
  * `vitest.config.ts` feeds this list to Vitest's `test.projects`.
  */
-export default ['packages/*', 'examples/*'];
+export default ['packages/*', 'examples/*', 'conformance'];

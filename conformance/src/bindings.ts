@@ -1,0 +1,94 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve as serveFetch } from '@hono/node-server';
+import express from 'express';
+import express4 from 'express4';
+import { Hono } from 'hono';
+import type { Connector } from '@connector-sdk/core';
+import { connectorMiddleware } from '@connector-sdk/express';
+import { createFetchHandler } from '@connector-sdk/fetch';
+import { serve, type RequestListenerOptions } from '@connector-sdk/node';
+
+/** A connector served by one binding on 127.0.0.1. */
+export interface Running {
+  /** The server's origin, such as `http://127.0.0.1:40123`. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+/** One row of the matrix: how to serve a connector with a binding. */
+export interface Binding {
+  readonly name: string;
+  start(connector: Connector, options: RequestListenerOptions): Promise<Running>;
+}
+
+function listen(server: Server): Promise<Running> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        origin: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+type ExpressFactory = typeof express;
+const expressApp =
+  (factory: ExpressFactory, mount: string | undefined, json: boolean) =>
+  (connector: Connector, options: RequestListenerOptions) => {
+    const app = factory();
+    if (json) app.use(factory.json());
+    if (mount) app.use(mount, connectorMiddleware(connector, options));
+    else app.use(connectorMiddleware(connector, options));
+    return listen(createServer(app as unknown as RequestListener));
+  };
+
+function fetchServer(fetch: (request: Request) => Response | Promise<Response>): Promise<Running> {
+  return new Promise((resolve) => {
+    const server = serveFetch({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+      resolve({
+        origin: `http://127.0.0.1:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            (server as Server).closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/** Every binding, each on a real server. Adding a binding is adding a row. */
+export const bindings: readonly Binding[] = [
+  {
+    name: 'node',
+    start: async (connector, options) => {
+      const running = await serve(connector, { ...options, port: 0 });
+      return { origin: running.url, close: () => running.close() };
+    },
+  },
+  { name: 'express 5 at /sdk/api', start: expressApp(express, '/sdk/api', false) },
+  { name: 'express 5 + express.json() at the root', start: expressApp(express, undefined, true) },
+  { name: 'express 4 at /sdk/api', start: expressApp(express4, '/sdk/api', false) },
+  { name: 'express 4 + express.json() at the root', start: expressApp(express4, undefined, true) },
+  {
+    name: 'fetch',
+    start: (connector, options) => fetchServer(createFetchHandler(connector, options)),
+  },
+  {
+    name: 'fetch in a Hono app',
+    start: (connector, options) => {
+      const handler = createFetchHandler(connector, options);
+      const app = new Hono();
+      app.get('/health', (c) => c.text('ok'));
+      app.all('/sdk/*', (c) => handler(c.req.raw));
+      return fetchServer(app.fetch);
+    },
+  },
+];

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ErrorBodySchema,
+  ParameterListSchema,
+  type LogMethod,
+  type Logger,
+} from '@connector-sdk/core';
+import { bindings, type Running } from './bindings.js';
+import { SECRETS, configuration, connector, probes } from './fixture-connector.js';
+
+const BODY_LIMIT = 64 * 1024;
+
+function recordingLogger(): Logger & { text(): string } {
+  const lines: unknown[] = [];
+  const at: LogMethod = (fields, message) => void lines.push({ fields, message });
+  return { debug: at, info: at, warn: at, error: at, text: () => JSON.stringify(lines) };
+}
+
+describe.each(bindings)('$name', (binding) => {
+  const logger = recordingLogger();
+  const bodies: string[] = [];
+  let running: Running;
+  let base: string;
+
+  beforeAll(async () => {
+    running = await binding.start(connector, { logger, bodyLimit: BODY_LIMIT });
+    base = `${running.origin}/sdk/api/1.0`;
+  });
+  afterAll(() => running.close());
+
+  /** Calls the connector and checks what every answer must satisfy: JSON, and a contract body on failure. */
+  async function call(path: string, init: RequestInit = {}) {
+    const response = await fetch(`${base}${path}`, init);
+    const text = await response.text();
+    bodies.push(text);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const json = JSON.parse(text) as unknown;
+    if (response.status >= 400) ErrorBodySchema.parse(json);
+    return { status: response.status, headers: response.headers, json };
+  }
+
+  const initialize = (body: string) =>
+    call('/initialize/s-1?systemId=sys-1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+
+  async function session(): Promise<Record<string, string>> {
+    const { status, json } = await initialize(JSON.stringify(configuration));
+    expect(status).toBe(200);
+    return Object.fromEntries(ParameterListSchema.parse(json).map((e) => [e.key, e.value]));
+  }
+
+  it('initializes: 200 with header-safe entries, the token flagged sensitive', async () => {
+    const { json } = await initialize(JSON.stringify(configuration));
+    expect(ParameterListSchema.parse(json)).toContainEqual({
+      key: 'Authorization',
+      value: `Bearer ${SECRETS.token}`,
+      sensitive: true,
+    });
+  });
+
+  it.each([
+    ['not JSON', '[{"key":', 'INVALID_JSON'],
+    ['not an array', '{"key":"url"}', 'INVALID_INITIALIZE_BODY'],
+    ['a missing field', '[{"key":"url","value":"https://a.example"}]', 'INVALID_INITIALIZE_BODY'],
+    ['a mistyped field', '[{"key":"url","value":1,"sensitive":false}]', 'INVALID_INITIALIZE_BODY'],
+    [
+      'duplicate keys',
+      JSON.stringify([...configuration, configuration[0]]),
+      'INVALID_INITIALIZE_BODY',
+    ],
+    [
+      'a bad suppressNotification',
+      JSON.stringify([
+        ...configuration,
+        { key: 'suppressNotification', value: '3', sensitive: false },
+      ]),
+      'INVALID_SUPPRESS_NOTIFICATION',
+    ],
+    ['an invalid configuration', JSON.stringify(configuration.slice(1)), 'INVALID_CONFIGURATION'],
+  ])('answers an initialize body with %s with 400', async (_kind, body, code) => {
+    const { status, json } = await initialize(body);
+    expect(status).toBe(400);
+    expect(json).toMatchObject({ errors: { code } });
+  });
+
+  it('answers an oversized body with 413 and keeps serving', async () => {
+    const big = JSON.stringify([
+      { key: 'x', value: 'a'.repeat(2 * 1024 * 1024), sensitive: false },
+    ]);
+    const { status, json } = await initialize(big);
+    expect(status).toBe(413);
+    expect(json).toMatchObject({ errors: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect((await call('/discover')).status).toBe(200);
+  });
+
+  it('serves a later call with the session, 401 without it or with garbage', async () => {
+    const headers = await session();
+    expect(await call('/whoami', { headers })).toMatchObject({
+      status: 200,
+      json: { url: 'https://end.example' },
+    });
+    expect(await call('/whoami')).toMatchObject({
+      status: 401,
+      json: { errors: { code: 'SESSION_MISSING' } },
+    });
+    const garbage = { ...headers, 'X-End-Url': '%%%', Authorization: '' };
+    expect(await call('/whoami', { headers: garbage })).toMatchObject({
+      status: 401,
+      json: { errors: { code: 'SESSION_INVALID' } },
+    });
+  });
+
+  it('answers unknown routes and versions with 404, a wrong method with 405 and Allow', async () => {
+    expect(await call('/nothing')).toMatchObject({
+      status: 404,
+      json: { errors: { code: 'ROUTE_NOT_FOUND' } },
+    });
+    const version = await fetch(`${running.origin}/sdk/api/7.0/discover`);
+    expect(version.status).toBe(404);
+    expect(ErrorBodySchema.parse(await version.json()).errors.code).toBe('UNSUPPORTED_VERSION');
+    const wrong = await call('/discover', { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+  });
+
+  it('answers a rate limit with 403 and the wait header', async () => {
+    const limited = await call('/limited', { headers: await session() });
+    expect(limited).toMatchObject({ status: 403, json: { errors: { code: 'RATE_LIMITED' } } });
+    expect(limited.headers.get('retry-after')).toBe('12');
+  });
+
+  it("passes the end system's error code through", async () => {
+    const failing = await call('/failing', { headers: await session() });
+    expect(failing).toMatchObject({ status: 502, json: { errors: { code: 'ACME-503' } } });
+  });
+
+  it('keeps secrets out of every body and log line', async () => {
+    const headers = await session();
+    await call('/crashing', { headers });
+    await call('/failing', { headers });
+    await initialize(
+      JSON.stringify([
+        ...configuration.slice(0, 2),
+        { key: 'password', value: `${SECRETS.password}-wrong`, sensitive: true },
+      ]),
+    );
+    const everything = bodies.join('\n') + logger.text();
+    expect(everything).not.toContain(SECRETS.password);
+    // The token appears in initialize answers only, which is where the platform needs it.
+    const answers = bodies.filter((body) => !body.startsWith('['));
+    expect(answers.join('\n') + logger.text()).not.toContain(SECRETS.token);
+  });
+
+  it("fires the handler's signal when the client disconnects", async () => {
+    const headers = await session();
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const aborted = new Promise<void>((resolve) => probes.aborted.push(resolve));
+    const controller = new AbortController();
+    const pending = fetch(`${base}/slow`, { headers, signal: controller.signal }).catch(
+      (error: unknown) => error,
+    );
+    await started;
+    controller.abort();
+    await aborted;
+    expect(await pending).toBeInstanceOf(Error);
+    expect((await call('/discover')).status).toBe(200);
+  });
+
+  it('serves concurrent requests independently', async () => {
+    const headers = { ...(await session()), 'content-type': 'application/json' };
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call('/echo', { method: 'POST', headers, body: JSON.stringify({ i }) }),
+      ),
+    );
+    expect(answers.map((a) => a.json)).toEqual(
+      Array.from({ length: 40 }, (_, i) => ({ body: { i } })),
+    );
+  });
+});

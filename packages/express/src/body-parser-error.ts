@@ -1,0 +1,31 @@
+import { ConnectorError, ValidationError } from '@connector-sdk/core';
+
+// body-parser's error types: failures reading the request itself.
+const BODY_PARSER_ERRORS = new Set([
+  'charset.unsupported',
+  'encoding.unsupported',
+  'entity.parse.failed',
+  'entity.too.large',
+  'entity.verify.failed',
+  'parameters.too.many',
+  'request.aborted',
+  'request.size.invalid',
+  'stream.encoding.set',
+  'stream.not.readable',
+]);
+
+/**
+ * The contract error for a body-parser failure (`express.json()` and friends run before the connector), or
+ * `undefined` for any other error, which stays the app's.
+ *
+ * @internal
+ */
+export function bodyParserError(error: unknown): ConnectorError | undefined {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !BODY_PARSER_ERRORS.has(type)) return undefined;
+  if (type === 'entity.too.large')
+    return new ConnectorError('PAYLOAD_TOO_LARGE', 'The request body is too large');
+  if (type === 'entity.parse.failed')
+    return new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
+  return new ConnectorError('BAD_REQUEST', 'The request body could not be read');
+}

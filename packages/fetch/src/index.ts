@@ -1,0 +1,5 @@
+export {
+  createFetchHandler,
+  type FetchHandler,
+  type FetchHandlerOptions,
+} from './create-fetch-handler.js';
