@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorBodySchema, defineConnector, field } from '@connector-sdk/core';
+import { createFetchHandler } from './index.js';
+
+const connector = defineConnector({
+  name: 'fetch-test',
+  version: '1.0.0',
+  config: { url: field.url() },
+  session: {},
+  initialize: () => ({}),
+});
+const handler = createFetchHandler(connector, { bodyLimit: 1024, bodyTimeoutMs: 100 });
+const url = 'http://connector.test/sdk/api/1.0/initialize/s?systemId=x';
+const post = (body: RequestInit['body'], headers: Record<string, string> = {}) =>
+  handler(new Request(url, { method: 'POST', body, headers, duplex: 'half' } as RequestInit));
+
+async function code(response: Response) {
+  return ErrorBodySchema.parse(await response.json()).errors.code;
+}
+
+describe('createFetchHandler', () => {
+  it('initializes from a Request and answers a Response', async () => {
+    const response = await post(
+      JSON.stringify([{ key: 'url', value: 'https://a.example', sensitive: false }]),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+  });
+
+  it('refuses a streamed body over the limit and asks to close the connection', async () => {
+    let pulls = 0;
+    const endless = new ReadableStream({
+      pull(controller) {
+        pulls++;
+        controller.enqueue(new Uint8Array(512));
+      },
+    });
+    const response = await post(endless);
+    expect(response.status).toBe(413);
+    expect(await code(response)).toBe('PAYLOAD_TOO_LARGE');
+    expect(response.headers.get('connection')).toBe('close');
+    expect(pulls).toBeLessThan(10);
+  });
+
+  it('answers 408 when the body stalls, 400 for invalid UTF-8', async () => {
+    const stalled = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('['));
+      },
+    });
+    const slow = await post(stalled);
+    expect(slow.status).toBe(408);
+    expect(await code(slow)).toBe('REQUEST_TIMEOUT');
+    const invalid = await post(new Uint8Array([0x5b, 0xff, 0x5d]));
+    expect(await code(invalid)).toBe('INVALID_JSON');
+  });
+
+  it('routes by the path of the request URL', async () => {
+    const response = await handler(new Request('http://connector.test/other/1.0/discover'));
+    expect(response.status).toBe(404);
+    expect((await handler(new Request('http://connector.test/sdk/api/1.0/discover'))).status).toBe(
+      200,
+    );
+  });
+});
