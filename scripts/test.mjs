@@ -23,13 +23,15 @@ const vitest = spawnSync(
 
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests;
   failed = results.numFailedTests;
+  skipped = results.numPendingTests + results.numTodoTests;
 } catch {
   console.error('No Vitest report was written.');
   failed = Math.max(failed, 1);
 }
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(vitest.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

@@ -19,6 +19,10 @@ export interface Running {
 /** One row of the matrix: how to serve a connector with a binding. */
 export interface Binding {
   readonly name: string;
+  /** Mounted at the versioned base, so other versions never reach the connector (the app answers them). */
+  readonly versionedMount?: boolean;
+  /** A body parser reads the body first; its own rules apply (it has no body timeout). */
+  readonly parserFirst?: boolean;
   start(connector: Connector, options: RequestListenerOptions): Promise<Running>;
 }
 
@@ -40,10 +44,10 @@ function listen(server: Server): Promise<Running> {
 
 type ExpressFactory = typeof express;
 const expressApp =
-  (factory: ExpressFactory, mount: string | undefined, json: boolean) =>
+  (factory: ExpressFactory, mount: string | undefined, parser?: 'json' | 'urlencoded') =>
   (connector: Connector, options: RequestListenerOptions) => {
     const app = factory();
-    if (json) app.use(factory.json());
+    if (parser) app.use(factory[parser]());
     if (mount) app.use(mount, connectorMiddleware(connector, options));
     else app.use(connectorMiddleware(connector, options));
     return listen(createServer(app as unknown as RequestListener));
@@ -73,10 +77,31 @@ export const bindings: readonly Binding[] = [
       return { origin: running.url, close: () => running.close() };
     },
   },
-  { name: 'express 5 at /sdk/api', start: expressApp(express, '/sdk/api', false) },
-  { name: 'express 5 + express.json() at the root', start: expressApp(express, undefined, true) },
-  { name: 'express 4 at /sdk/api', start: expressApp(express4, '/sdk/api', false) },
-  { name: 'express 4 + express.json() at the root', start: expressApp(express4, undefined, true) },
+  { name: 'express 5 at /sdk/api', start: expressApp(express, '/sdk/api') },
+  {
+    name: 'express 5 at /sdk/api/1.0',
+    versionedMount: true,
+    start: expressApp(express, '/sdk/api/1.0'),
+  },
+  {
+    name: 'express 5 + express.json() at the root',
+    parserFirst: true,
+    start: expressApp(express, undefined, 'json'),
+  },
+  {
+    name: 'express 5 + express.urlencoded() at /sdk/api',
+    start: expressApp(express, '/sdk/api', 'urlencoded'),
+  },
+  {
+    name: 'express 4 at /sdk/api/1.0',
+    versionedMount: true,
+    start: expressApp(express4, '/sdk/api/1.0'),
+  },
+  {
+    name: 'express 4 + express.json() at the root',
+    parserFirst: true,
+    start: expressApp(express4, undefined, 'json'),
+  },
   {
     name: 'fetch',
     start: (connector, options) => fetchServer(createFetchHandler(connector, options)),

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorBodySchema,
@@ -23,14 +24,14 @@ describe.each(bindings)('$name', (binding) => {
   let base: string;
 
   beforeAll(async () => {
-    running = await binding.start(connector, { logger, bodyLimit: BODY_LIMIT });
+    running = await binding.start(connector, { logger, bodyLimit: BODY_LIMIT, bodyTimeoutMs: 300 });
     base = `${running.origin}/sdk/api/1.0`;
   });
   afterAll(() => running.close());
 
   /** Calls the connector and checks what every answer must satisfy: JSON, and a contract body on failure. */
   async function call(path: string, init: RequestInit = {}) {
-    const response = await fetch(`${base}${path}`, init);
+    const response = await fetch(path.startsWith('http') ? path : `${base}${path}`, init);
     const text = await response.text();
     bodies.push(text);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
@@ -54,15 +55,17 @@ describe.each(bindings)('$name', (binding) => {
 
   it('initializes: 200 with header-safe entries, the token flagged sensitive', async () => {
     const { json } = await initialize(JSON.stringify(configuration));
-    expect(ParameterListSchema.parse(json)).toContainEqual({
-      key: 'Authorization',
-      value: `Bearer ${SECRETS.token}`,
-      sensitive: true,
-    });
+    expect(ParameterListSchema.parse(json)).toEqual([
+      { key: 'Authorization', value: `Bearer ${SECRETS.token}`, sensitive: true },
+      { key: 'X-End-Url', value: 'https://end.example', sensitive: false },
+      { key: 'X-Sdk-System-Id', value: 'sys-1', sensitive: false },
+      { key: 'X-Sdk-Session-Id', value: 's-1', sensitive: false },
+    ]);
   });
 
   it.each([
     ['not JSON', '[{"key":', 'INVALID_JSON'],
+    ['nothing in it', '', 'INVALID_INITIALIZE_BODY'],
     ['not an array', '{"key":"url"}', 'INVALID_INITIALIZE_BODY'],
     ['a missing field', '[{"key":"url","value":"https://a.example"}]', 'INVALID_INITIALIZE_BODY'],
     ['a mistyped field', '[{"key":"url","value":1,"sensitive":false}]', 'INVALID_INITIALIZE_BODY'],
@@ -86,19 +89,63 @@ describe.each(bindings)('$name', (binding) => {
     expect(json).toMatchObject({ errors: { code } });
   });
 
-  it('answers an oversized body with 413 and keeps serving', async () => {
-    const big = JSON.stringify([
+  it('answers a body over the limit with 413, declared or streamed, and keeps serving', async () => {
+    const over = JSON.stringify([
+      { key: 'x', value: 'a'.repeat(BODY_LIMIT + 16 * 1024), sensitive: false },
+    ]);
+    const huge = JSON.stringify([
       { key: 'x', value: 'a'.repeat(2 * 1024 * 1024), sensitive: false },
     ]);
-    const { status, json } = await initialize(big);
-    expect(status).toBe(413);
-    expect(json).toMatchObject({ errors: { code: 'PAYLOAD_TOO_LARGE' } });
+    for (const body of [over, huge]) {
+      expect(await initialize(body)).toMatchObject({
+        status: 413,
+        json: { errors: { code: 'PAYLOAD_TOO_LARGE' } },
+      });
+    }
+    const bytes = new TextEncoder().encode(over);
+    const streamed = await call('/initialize/s-1?systemId=sys-1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 8192)
+            controller.enqueue(bytes.slice(at, at + 8192));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed).toMatchObject({
+      status: 413,
+      json: { errors: { code: 'PAYLOAD_TOO_LARGE' } },
+    });
     expect((await call('/discover')).status).toBe(200);
+  });
+
+  it.skipIf(binding.parserFirst)('answers a body that arrives too slowly with 408', async () => {
+    const { hostname, port } = new URL(running.origin);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write(
+          'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\n' +
+            'content-type: application/json\r\ncontent-length: 100\r\n\r\n[{',
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('}}')) socket.destroy();
+      });
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('"REQUEST_TIMEOUT"');
   });
 
   it('serves a later call with the session, 401 without it or with garbage', async () => {
     const headers = await session();
-    expect(await call('/whoami', { headers })).toMatchObject({
+    expect(await call('/whoami?verbose=1&x=%20', { headers })).toMatchObject({
       status: 200,
       json: { url: 'https://end.example' },
     });
@@ -113,17 +160,24 @@ describe.each(bindings)('$name', (binding) => {
     });
   });
 
-  it('answers unknown routes and versions with 404, a wrong method with 405 and Allow', async () => {
+  it('answers unknown routes with 404, a wrong method with 405 and Allow', async () => {
     expect(await call('/nothing')).toMatchObject({
       status: 404,
       json: { errors: { code: 'ROUTE_NOT_FOUND' } },
     });
-    const version = await fetch(`${running.origin}/sdk/api/7.0/discover`);
-    expect(version.status).toBe(404);
-    expect(ErrorBodySchema.parse(await version.json()).errors.code).toBe('UNSUPPORTED_VERSION');
     const wrong = await call('/discover', { method: 'DELETE' });
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');
+    expect((await fetch(`${base}/discover`, { method: 'HEAD' })).status).toBe(405);
+  });
+
+  it.skipIf(binding.versionedMount)('answers another API version, or none, with 404', async () => {
+    expect((await call(`${running.origin}/sdk/api`)).status).toBe(404);
+    const version = await call(`${running.origin}/sdk/api/7.0/discover`);
+    expect(version).toMatchObject({
+      status: 404,
+      json: { errors: { code: 'UNSUPPORTED_VERSION' } },
+    });
   });
 
   it('answers a rate limit with 403 and the wait header', async () => {

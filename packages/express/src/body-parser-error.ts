@@ -23,9 +23,20 @@ const BODY_PARSER_ERRORS = new Set([
 export function bodyParserError(error: unknown): ConnectorError | undefined {
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type !== 'string' || !BODY_PARSER_ERRORS.has(type)) return undefined;
-  if (type === 'entity.too.large')
-    return new ConnectorError('PAYLOAD_TOO_LARGE', 'The request body is too large');
-  if (type === 'entity.parse.failed')
+  if (type === 'entity.too.large') {
+    return new ConnectorError(
+      'PAYLOAD_TOO_LARGE',
+      "The request body is larger than the body parser's limit",
+    );
+  }
+  if (type === 'entity.parse.failed') {
     return new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
+  }
+  if (type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    return new ConnectorError(
+      'BAD_REQUEST',
+      'The request body has a charset or content encoding the body parser does not read; send UTF-8 JSON',
+    );
+  }
   return new ConnectorError('BAD_REQUEST', 'The request body could not be read');
 }

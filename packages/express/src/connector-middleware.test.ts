@@ -91,6 +91,45 @@ describe.each([
     expect(ErrorBodySchema.parse(await broken.json()).errors.code).toBe('INVALID_JSON');
   });
 
+  it('serves a mount whose last segment is a number but not a version', async () => {
+    const app = express();
+    app.use('/tenants/:id', connectorMiddleware(connector));
+    const origin = await start(app as unknown as RequestListener);
+    expect((await fetch(`${origin}/tenants/42/1.0/discover`)).status).toBe(200);
+  });
+
+  it("applies the connector's body limit after a more generous body parser", async () => {
+    const app = express();
+    app.use(express.json({ limit: '10mb' }));
+    app.use('/sdk/api', connectorMiddleware(connector, { bodyLimit: 64 * 1024 }));
+    const origin = await start(app as unknown as RequestListener);
+    const big = JSON.stringify([{ key: 'url', value: 'a'.repeat(200 * 1024), sensitive: false }]);
+    const response = await fetch(`${origin}/sdk/api/1.0/initialize/s?systemId=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(response.status).toBe(413);
+    expect(ErrorBodySchema.parse(await response.json()).errors.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('says clearly when an earlier parser left the body as something other than JSON', async () => {
+    const app = express();
+    app.use(express.urlencoded({ extended: false }));
+    app.use('/sdk/api', connectorMiddleware(connector));
+    const origin = await start(app as unknown as RequestListener);
+    const response = await fetch(`${origin}/sdk/api/1.0/initialize/s?systemId=x`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: entries,
+    });
+    expect(response.status).toBe(400);
+    expect(ErrorBodySchema.parse(await response.json()).errors).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('application/json'),
+    });
+  });
+
   it('accepts bodies already read by express.text() or express.raw()', async () => {
     for (const parser of [express.text({ type: '*/*' }), express.raw({ type: '*/*' })]) {
       const app = express();

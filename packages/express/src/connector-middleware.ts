@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ValidationError, type Connector } from '@connector-sdk/core';
-import { createNodeHandler, sendError, type RequestListenerOptions } from '@connector-sdk/node';
+import type { Connector } from '@connector-sdk/core';
+import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
 import { bodyParserError } from './body-parser-error.js';
+import { readParsedBody } from './read-parsed-body.js';
 
 /** The parts of an Express request the binding reads; the same in Express 4 and 5. */
 export interface ExpressRequestLike extends IncomingMessage {
@@ -31,32 +32,7 @@ export type ConnectorErrorHandler = (
 ) => void;
 
 // A mount path ending in a version segment, such as `/sdk/api/1.0`.
-const VERSIONED_MOUNT = /\/(\d+(?:\.\d+)*)$/;
-
-/** A body that a body parser already read: parsed JSON is passed on, text and raw bytes are parsed by core. */
-function alreadyRead(request: ExpressRequestLike) {
-  // body-parser 1 (Express 4) sets `_body`; body-parser 2 (Express 5) leaves only a finished stream behind.
-  const consumed =
-    request._body === true || request.readableEnded || (request.complete && !request.readable);
-  if (!consumed) return {};
-  const { body } = request;
-  if (body === undefined) return { text: async () => '' };
-  if (typeof body === 'string') return { text: async () => body };
-  if (Buffer.isBuffer(body)) {
-    return {
-      text: async () => {
-        try {
-          return new TextDecoder('utf-8', { fatal: true }).decode(body);
-        } catch {
-          throw new ValidationError('The request body is not valid UTF-8', {
-            code: 'INVALID_JSON',
-          });
-        }
-      },
-    };
-  }
-  return { body };
-}
+const VERSIONED_MOUNT = /\/(\d+\.\d+)$/;
 
 /**
  * Express middleware serving a connector. Mount it at the versioned base (`/sdk/api/1.0`), at a prefix of your
@@ -79,14 +55,18 @@ export function connectorMiddleware(
   options: RequestListenerOptions = {},
 ): [ConnectorRequestHandler, ConnectorErrorHandler] {
   const rootPrefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
+  const bodyLimit = options.bodyLimit ?? 1_048_576;
   const handle = createNodeHandler(connector, { ...options, prefix: '' });
 
   /** The target below the base, starting with the version segment; `undefined` when the path is not ours. */
   const target = (request: ExpressRequestLike): string | undefined => {
     const url = request.url ?? '/';
     if (!request.baseUrl) {
+      // Mounted at the root: only the prefix is ours (`/sdk/api`, `/sdk/api/…`, `/sdk/api?…`).
       const full = request.originalUrl ?? url;
-      return full.startsWith(`${rootPrefix}/`) ? full.slice(rootPrefix.length) : undefined;
+      const rest = full.slice(rootPrefix.length);
+      if (!full.startsWith(rootPrefix) || !/^(?:$|[/?])/.test(rest)) return undefined;
+      return rest.startsWith('/') ? rest : `/${rest}`;
     }
     const version = VERSIONED_MOUNT.exec(request.baseUrl)?.[1];
     return version === undefined ? url : `/${version}${url === '/' ? '' : url}`;
@@ -96,11 +76,13 @@ export function connectorMiddleware(
     (request, response, next) => {
       const url = target(request);
       if (url === undefined) next();
-      else void handle(request, response, { url, ...alreadyRead(request) });
+      else void handle(request, response, { url, ...readParsedBody(request, bodyLimit) });
     },
     (error, request, response, next) => {
-      const answer = target(request) === undefined ? undefined : bodyParserError(error);
-      if (answer) sendError(response, answer);
+      const url = target(request);
+      const failure = url === undefined ? undefined : bodyParserError(error);
+      // Through the handler, so the failure is answered and logged like any other body error.
+      if (failure) void handle(request, response, { url, text: () => Promise.reject(failure) });
       else next(error);
     },
   ];

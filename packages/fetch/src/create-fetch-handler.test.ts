@@ -55,6 +55,14 @@ describe('createFetchHandler', () => {
     expect(await code(invalid)).toBe('INVALID_JSON');
   });
 
+  it('answers 400, not 500, for a body another handler already read', async () => {
+    const request = new Request(url, { method: 'POST', body: '[]' });
+    await request.text();
+    const response = await handler(request);
+    expect(response.status).toBe(400);
+    expect(await code(response)).toBe('BAD_REQUEST');
+  });
+
   it('routes by the path of the request URL', async () => {
     const response = await handler(new Request('http://connector.test/other/1.0/discover'));
     expect(response.status).toBe(404);

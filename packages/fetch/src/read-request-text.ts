@@ -22,8 +22,19 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
     );
   if (Number(request.headers.get('content-length')) > limits.maxBytes) throw tooLarge();
   if (request.body === null) return '';
-
-  const reader = request.body.getReader();
+  const alreadyRead = (cause?: unknown) =>
+    new ConnectorError(
+      'BAD_REQUEST',
+      'The request body was already read before the connector; pass it an unread Request (request.clone())',
+      { cause },
+    );
+  if (request.bodyUsed) throw alreadyRead();
+  let reader: ReadableStreamDefaultReader<Uint8Array>;
+  try {
+    reader = request.body.getReader();
+  } catch (cause) {
+    throw alreadyRead(cause);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timedOut = false;

@@ -2,13 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   createHandler,
   type Connector,
-  type ConnectorError,
   type ConnectorHandler,
   type ConnectorResponse,
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { readBody } from './read-body.js';
-import { INTERNAL_ERROR_RESPONSE, staticErrorResponse } from './static-error-response.js';
+import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
 /** Options of the node binding: the core handler's options plus body limits. */
@@ -130,13 +129,4 @@ export function createNodeHandler(
     handleNodeRequest(handle, request, response, { ...limits, ...overrides }).catch(() => {
       response.destroy();
     });
-}
-
-/**
- * Answers with a contract error that carries no request data, such as a framework's body-parser failure.
- *
- * @internal used by the Express binding
- */
-export function sendError(response: ServerResponse, error: ConnectorError): void {
-  writeResponse(response, staticErrorResponse(error), { connection: 'close' });
 }

@@ -6,7 +6,6 @@ it('exports exactly the public API', () => {
     [
       "createNodeHandler",
       "createRequestListener",
-      "sendError",
       "serve",
     ]
   `);

@@ -1,7 +1,6 @@
 export { createRequestListener, type ConnectorRequestListener } from './create-request-listener.js';
 export {
   createNodeHandler,
-  sendError,
   type NodeHandler,
   type NodeRequestOverrides,
   type RequestListenerOptions,
