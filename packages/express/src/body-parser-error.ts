@@ -1,18 +1,8 @@
 import { ConnectorError, ValidationError } from '@connector-sdk/core';
 
-// body-parser's error types: failures reading the request itself.
-const BODY_PARSER_ERRORS = new Set([
-  'charset.unsupported',
-  'encoding.unsupported',
-  'entity.parse.failed',
-  'entity.too.large',
-  'entity.verify.failed',
-  'parameters.too.many',
-  'request.aborted',
-  'request.size.invalid',
-  'stream.encoding.set',
-  'stream.not.readable',
-]);
+// body-parser's error types (`entity.parse.failed`, `entity.too.large`, `request.aborted`, `charset.unsupported`…):
+// failures reading the request itself.
+const BODY_PARSER_ERROR = /^(?:charset|encoding|entity|parameters|request|stream)\.[a-z.]+$/;
 
 /**
  * The contract error for a body-parser failure (`express.json()` and friends run before the connector), or
@@ -22,7 +12,7 @@ const BODY_PARSER_ERRORS = new Set([
  */
 export function bodyParserError(error: unknown): ConnectorError | undefined {
   const type = (error as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !BODY_PARSER_ERRORS.has(type)) return undefined;
+  if (typeof type !== 'string' || !BODY_PARSER_ERROR.test(type)) return undefined;
   if (type === 'entity.too.large') {
     return new ConnectorError(
       'PAYLOAD_TOO_LARGE',
