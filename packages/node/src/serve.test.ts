@@ -19,8 +19,9 @@ beforeAll(async () => {
 });
 afterAll(() => running.close());
 
-async function session(): Promise<Record<string, string>> {
-  const response = await fetch(`${base}/initialize/s-1?systemId=sys-1`, {
+/** Initializes against a server's base (the shared one by default) and returns the session headers. */
+async function session(at = base): Promise<Record<string, string>> {
+  const response = await fetch(`${at}/initialize/s-1?systemId=sys-1`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(entries),
@@ -208,13 +209,7 @@ describe('createRequestListener', () => {
 describe('graceful close', () => {
   it('finishes in-flight requests, then stops accepting', async () => {
     const own = await serve(connector, { port: 0 });
-    const init = await fetch(`${own.url}/sdk/api/1.0/initialize/s?systemId=x`, {
-      method: 'POST',
-      body: JSON.stringify(entries),
-    });
-    const headers = Object.fromEntries(
-      ParameterListSchema.parse(await init.json()).map((e) => [e.key, e.value]),
-    );
+    const headers = await session(`${own.url}/sdk/api/1.0`);
     const started = new Promise<void>((resolve) => probes.started.push(resolve));
     const inFlight = fetch(`${own.url}/sdk/api/1.0/slow/200`, { headers });
     await started;
@@ -228,13 +223,7 @@ describe('graceful close', () => {
 
   it('cuts off requests still running after the shutdown timeout', async () => {
     const own = await serve(connector, { port: 0, shutdownTimeoutMs: 200 });
-    const init = await fetch(`${own.url}/sdk/api/1.0/initialize/s?systemId=x`, {
-      method: 'POST',
-      body: JSON.stringify(entries),
-    });
-    const headers = Object.fromEntries(
-      ParameterListSchema.parse(await init.json()).map((e) => [e.key, e.value]),
-    );
+    const headers = await session(`${own.url}/sdk/api/1.0`);
     const started = new Promise<void>((resolve) => probes.started.push(resolve));
     const stuck = fetch(`${own.url}/sdk/api/1.0/slow/60000`, { headers }).catch(
       (error: unknown) => error,
