@@ -1,4 +1,8 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.shared.js';
 
-export default defineConfig(packageBuild);
+export default defineConfig({
+  ...packageBuild,
+  // The end-system client is its own entry, so connectors that do not use it never load ky.
+  entry: { index: 'src/index.ts', 'http/index': 'src/http/index.ts' },
+});

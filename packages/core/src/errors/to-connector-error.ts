@@ -1,9 +1,10 @@
+import { attachedConnectorError } from './attached-error.js';
 import { isConnectorError, type ConnectorError } from './connector-error.js';
 import { EndSystemError, InternalError } from './errors.js';
 
 /**
- * Turns anything thrown into a {@link ConnectorError}: connector errors pass through; the connector's own
- * `mapError` is asked next; a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
+ * Turns anything thrown into a {@link ConnectorError}: connector errors pass through, as does a connector error
+ * the end-system client attached to its own error; the connector's own `mapError` is asked next; a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
  * becomes a 500 `INTERNAL_ERROR` with a safe message, the original kept as `cause`.
  *
  * @param error - anything caught
@@ -19,6 +20,8 @@ export function toConnectorError(
   mapError?: (error: unknown) => ConnectorError | undefined,
 ): ConnectorError {
   if (isConnectorError(error)) return error;
+  const attached = attachedConnectorError(error);
+  if (attached) return attached;
   if (mapError) {
     let mapped: ConnectorError | undefined;
     try {

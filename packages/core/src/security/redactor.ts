@@ -9,7 +9,7 @@ export const REDACTED = '[REDACTED]';
 export const MIN_SECRET_LENGTH = 4;
 
 /** Header names whose values are treated as secret whatever the connector declares. */
-const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api-?key|credential/i;
+const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
 
 /**
  * Whether a header or parameter name looks like it carries a credential.

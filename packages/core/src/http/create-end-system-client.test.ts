@@ -1,0 +1,322 @@
+import type { KyInstance } from 'ky';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorBodySchema, createHandler, defineConnector, field, secret } from '../index.js';
+import { json, startEndSystem } from '../../test/local-end-system.js';
+import { memoryLogger } from '../../test/acme-connector.js';
+import { createEndSystemClient, type EndSystemClientOptions } from './index.js';
+
+type Options = Omit<EndSystemClientOptions, 'baseUrl' | 'headers' | 'signal' | 'log'>;
+let clientOptions: Options = {};
+let action: (client: KyInstance) => Promise<unknown> = (client) => client.get('item').json();
+let end: Awaited<ReturnType<typeof startEndSystem>>;
+const TOKEN = 'Bearer s3ss10n-t0ken';
+
+const connector = defineConnector({
+  name: 'client-test',
+  version: '1.0.0',
+  config: { url: field.url() },
+  session: { Authorization: field.secret(), 'X-End-Url': field.url() },
+  initialize: ({ config }) => ({ Authorization: secret(TOKEN), 'X-End-Url': config.url }),
+  operations: ({ get }) => ({
+    call: get('/call', ({ session, signal, log }) =>
+      action(
+        createEndSystemClient({
+          ...clientOptions,
+          baseUrl: session['X-End-Url'],
+          headers: { Authorization: session.Authorization },
+          signal,
+          log,
+        }),
+      ),
+    ),
+  }),
+});
+
+const logger = memoryLogger();
+const handle = createHandler(connector, { logger });
+const session = () => ({ authorization: TOKEN, 'x-end-url': end.url });
+
+async function call(signal?: AbortSignal) {
+  const response = await handle({
+    method: 'GET',
+    path: '/sdk/api/1.0/call',
+    headers: session(),
+    signal,
+  });
+  return { ...response, json: JSON.parse(response.body) as unknown };
+}
+
+beforeAll(async () => {
+  end = await startEndSystem();
+});
+afterAll(() => end.close());
+beforeEach(() => {
+  clientOptions = { retry: { maxDelayMs: 50 } };
+  action = (client) => client.get('item').json();
+  logger.lines.length = 0;
+});
+
+describe('the default mapping table', () => {
+  const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
+  it.each([
+    ['401', 401, { message: 'Token expired' }, {}, 401, 'SESSION_EXPIRED', 'Token expired'],
+    ['401 as plain text', 401, 'Unauthorized', {}, 401, 'SESSION_EXPIRED', 'Unauthorized'],
+    [
+      '403 with OAuth fields',
+      403,
+      { error: 'access_denied', error_description: 'No access' },
+      {},
+      403,
+      'access_denied',
+      'No access',
+    ],
+    ['404', 404, { code: 'not_found', message: 'No flow' }, {}, 404, 'not_found', 'No flow'],
+    ['410', 410, {}, {}, 404, 'NOT_FOUND', undefined],
+    [
+      '400 with errors[]',
+      400,
+      { errors: [{ code: 'E_FIELD', message: 'Summary missing' }] },
+      {},
+      400,
+      'E_FIELD',
+      'Summary missing',
+    ],
+    [
+      '409',
+      409,
+      { error: { code: 'CONFLICT', message: 'Changed meanwhile' } },
+      {},
+      400,
+      'CONFLICT',
+      'Changed meanwhile',
+    ],
+    ['422', 422, { errorCode: 42, errorMessage: 'Bad date' }, {}, 400, '42', 'Bad date'],
+    ['500', 500, { errorCode: 'DB_DOWN' }, {}, 502, 'DB_DOWN', undefined],
+    [
+      '502 as HTML',
+      502,
+      '<html>Bad gateway</html>',
+      {},
+      502,
+      'END_SYSTEM_ERROR',
+      '<html>Bad gateway</html>',
+    ],
+    ['418 (any other)', 418, {}, {}, 502, 'END_SYSTEM_ERROR', undefined],
+  ])('%s', async (_name, status, body, headers, platformStatus, code, message) => {
+    end.script((_req, res) =>
+      typeof body === 'string'
+        ? (res.writeHead(status, headers), res.end(body))
+        : json(res, status, body, headers),
+    );
+    const response = await call();
+    expect(response.status).toBe(platformStatus);
+    const errors = ErrorBodySchema.parse(response.json).errors;
+    expect(errors.code).toBe(code);
+    if (message) expect(errors.message).toBe(message);
+    expect(errors.detail).toMatch(new RegExp(`^GET ${end.url}/item answered ${status}`));
+  });
+
+  it.each([
+    ['Retry-After in seconds', { 'retry-after': '120' }, 120],
+    ['Retry-After as an HTTP-date', { 'retry-after': later(90) }, 90],
+    [
+      'X-RateLimit-Reset as a Unix time',
+      { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 60) },
+      60,
+    ],
+    ['RateLimit-Reset in seconds', { 'ratelimit-reset': '30' }, 30],
+  ])('429 with %s → 403 RATE_LIMITED and the wait', async (_name, headers, seconds) => {
+    end.script((_req, res) => json(res, 429, { message: 'Slow down' }, headers));
+    const response = await call();
+    expect(response.status).toBe(403);
+    expect(response.json).toMatchObject({ errors: { code: 'RATE_LIMITED', message: 'Slow down' } });
+    expect(Math.abs(Number(response.headers['retry-after']) - seconds)).toBeLessThanOrEqual(1);
+    expect(end.hits('/item')).toBe(1); // longer than the client may wait: passed on, not retried
+  });
+
+  it('clamps a rate-limit wait to the maximum', async () => {
+    clientOptions = { ...clientOptions, errors: { maxRetryAfterMs: 10_000 } };
+    end.script((_req, res) => json(res, 429, {}, { 'retry-after': '86400' }));
+    expect((await call()).headers['retry-after']).toBe('10');
+  });
+});
+
+describe('author rules', () => {
+  it('maps by status and body, with a custom extractor', async () => {
+    clientOptions = {
+      errors: {
+        rules: [
+          { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
+        ],
+        extract: (body) => ({
+          code: (body as { error?: { type?: string } }).error?.type,
+          message: 'custom',
+        }),
+      },
+    };
+    end.script((_req, res) => json(res, 400, { error: { type: 'TOKEN_EXPIRED' } }));
+    expect(await call()).toMatchObject({
+      status: 401,
+      json: { errors: { code: 'TOKEN_EXPIRED', message: 'custom' } },
+    });
+    end.script((_req, res) => json(res, 400, { error: { type: 'OTHER' } }));
+    expect((await call()).status).toBe(400);
+  });
+
+  it('treats a session expiry reported in a 2xx body as a 401', async () => {
+    clientOptions = {
+      sessionExpired: (body) => (body as { status?: string }).status === 'SESSION_TIMEOUT',
+    };
+    end.script((_req, res) =>
+      json(res, 200, { status: 'SESSION_TIMEOUT', message: 'Log in again' }),
+    );
+    expect(await call()).toMatchObject({
+      status: 401,
+      json: { errors: { code: 'SESSION_EXPIRED', message: 'Log in again' } },
+    });
+    end.script((_req, res) => json(res, 200, { status: 'OK' }));
+    expect(await call()).toMatchObject({ status: 200, json: { status: 'OK' } });
+  });
+});
+
+describe('retries', () => {
+  it('retries an idempotent call on 503, then succeeds', async () => {
+    end.script((_req, res, hit) => (hit < 3 ? json(res, 503, {}) : json(res, 200, { ok: true })));
+    expect(await call()).toMatchObject({ status: 200, json: { ok: true } });
+    expect(end.hits('/item')).toBe(3);
+  });
+
+  it('gives up after the limit and answers 502', async () => {
+    end.script((_req, res) => json(res, 503, { code: 'MAINTENANCE' }));
+    expect(await call()).toMatchObject({ status: 502, json: { errors: { code: 'MAINTENANCE' } } });
+    expect(end.hits('/item')).toBe(3);
+  });
+
+  it('never retries a POST unless the author opts in', async () => {
+    action = (client) => client.post('item', { json: { a: 1 } }).json();
+    end.script((_req, res) => json(res, 503, {}));
+    expect((await call()).status).toBe(502);
+    expect(end.hits('/item')).toBe(1);
+    clientOptions = { retry: { maxDelayMs: 50, unsafeMethods: true } };
+    end.script((_req, res, hit) =>
+      hit === 1 ? json(res, 503, {}) : json(res, 200, { created: true }),
+    );
+    expect((await call()).json).toEqual({ created: true });
+    expect(end.hits('/item')).toBe(2);
+  });
+
+  it('does not retry statuses outside the retry list', async () => {
+    end.script((_req, res) => json(res, 500, {}));
+    await call();
+    expect(end.hits('/item')).toBe(1);
+  });
+
+  it('honours a short Retry-After before retrying', async () => {
+    clientOptions = { retry: { maxDelayMs: 2_000 } };
+    end.script((_req, res, hit) =>
+      hit === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, { ok: 1 }),
+    );
+    const started = Date.now();
+    expect((await call()).json).toEqual({ ok: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('retries a reset connection on an idempotent call', async () => {
+    end.script((req, res, hit) => (hit === 1 ? req.socket.destroy() : json(res, 200, { ok: 2 })));
+    expect((await call()).json).toEqual({ ok: 2 });
+    expect(end.hits('/item')).toBe(2);
+  });
+});
+
+describe('timeouts, aborts and unreachable end systems', () => {
+  it('answers 504 when an attempt times out', async () => {
+    clientOptions = { timeoutMs: 100, retry: { limit: 0 } };
+    end.script((_req, res) => void setTimeout(() => json(res, 200, {}), 400));
+    expect(await call()).toMatchObject({
+      status: 504,
+      json: { errors: { code: 'END_SYSTEM_TIMEOUT' } },
+    });
+  });
+
+  it('answers 504 when the overall deadline passes during retries', async () => {
+    clientOptions = { deadlineMs: 300, retry: { limit: 10, maxDelayMs: 100 } };
+    end.script((_req, res) => json(res, 503, {}));
+    const started = Date.now();
+    expect(await call()).toMatchObject({
+      status: 504,
+      json: { errors: { code: 'END_SYSTEM_TIMEOUT' } },
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('cancels the end-system call when the platform disconnects', async () => {
+    end.script((_req, res) => void setTimeout(() => json(res, 200, {}), 3_000));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await call(controller.signal);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(end.hits('/item')).toBe(1);
+  });
+
+  it('answers 502 END_SYSTEM_UNREACHABLE when the connection is refused', async () => {
+    const closed = await startEndSystem();
+    await closed.close();
+    clientOptions = { retry: { limit: 0 } };
+    const response = await handle({
+      method: 'GET',
+      path: '/sdk/api/1.0/call',
+      headers: { authorization: TOKEN, 'x-end-url': closed.url },
+    });
+    expect(response.status).toBe(502);
+    expect(JSON.parse(response.body)).toMatchObject({
+      errors: { code: 'END_SYSTEM_UNREACHABLE', message: expect.stringContaining('ECONNREFUSED') },
+    });
+  });
+});
+
+describe('secrets and logging', () => {
+  it('keeps session secrets and credential fields out of the error detail', async () => {
+    end.script((req, res) =>
+      json(res, 500, {
+        message: `rejected ${String(req.headers.authorization)}`,
+        access_token: 'at-98765',
+        nested: { password: 'pw-4321' },
+      }),
+    );
+    const response = await call();
+    expect(response.status).toBe(502);
+    for (const secretValue of ['s3ss10n-t0ken', 'at-98765', 'pw-4321'])
+      expect(response.body).not.toContain(secretValue);
+    expect(JSON.stringify(logger.lines)).not.toContain('s3ss10n-t0ken');
+  });
+
+  it('bounds the detail of a huge answer', async () => {
+    end.script((_req, res) => json(res, 500, { message: 'x'.repeat(200_000) }));
+    const detail = ErrorBodySchema.parse((await call()).json).errors.detail ?? '';
+    expect(detail.length).toBeLessThan(2_200);
+  });
+
+  it('logs each attempt with method, a credential-free URL, status and duration', async () => {
+    action = (client) =>
+      client.get('item', { searchParams: { api_key: 'k-secret-1', q: 'open' } }).json();
+    end.script((_req, res, hit) => (hit === 1 ? json(res, 503, {}) : json(res, 200, {})));
+    await call();
+    const calls = logger.lines.filter((line) => line.message === 'end-system call');
+    expect(calls.map((line) => line.fields.endSystem)).toEqual([
+      {
+        method: 'GET',
+        url: `${end.url}/item?api_key=%5BREDACTED%5D&q=open`,
+        status: 503,
+        durationMs: expect.any(Number),
+      },
+      {
+        method: 'GET',
+        url: `${end.url}/item?api_key=%5BREDACTED%5D&q=open`,
+        status: 200,
+        durationMs: expect.any(Number),
+      },
+    ]);
+    expect(calls[0]?.fields).toMatchObject({ operation: 'call' });
+  });
+});

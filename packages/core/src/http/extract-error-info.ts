@@ -1,0 +1,73 @@
+/** What an end system said about a failure. */
+export interface EndSystemErrorInfo {
+  /** The end system's own error code. */
+  readonly code?: string | undefined;
+  /** The end system's own message. */
+  readonly message?: string | undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== ''
+    ? value.trim()
+    : typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : undefined;
+
+function first(
+  body: Record<string, unknown>,
+  paths: readonly (readonly (string | number)[])[],
+): string | undefined {
+  for (const path of paths) {
+    let current: unknown = body;
+    for (const step of path) {
+      if (typeof step === 'number') current = Array.isArray(current) ? current[step] : undefined;
+      else current = isRecord(current) ? current[step] : undefined;
+    }
+    const found = text(current);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+const CODE_PATHS = [
+  ['code'],
+  ['error', 'code'],
+  ['errorCode'],
+  ['error_code'],
+  ['errors', 0, 'code'],
+  ['errors', 'code'],
+  ['error'],
+] as const;
+
+const MESSAGE_PATHS = [
+  ['message'],
+  ['error', 'message'],
+  ['errorMessage'],
+  ['error_description'],
+  ['errors', 0, 'message'],
+  ['errors', 'message'],
+  ['detail'],
+  ['title'],
+] as const;
+
+/**
+ * Finds the end system's error code and message in the common body shapes: `code`, `error.code`, `errorCode`,
+ * `error_code`, `errors[0].code`, OAuth's `error`; `message`, `error.message`, `errorMessage`,
+ * `error_description`, `errors[0].message`, RFC 9457's `detail`/`title`. A plain-text body is the message.
+ *
+ * @param body - the parsed JSON body, or the body text when it is not JSON
+ * @returns what was found
+ * @example
+ * ```ts
+ * extractErrorInfo({ error: 'invalid_grant', error_description: 'Bad credentials' });
+ * // { code: 'invalid_grant', message: 'Bad credentials' }
+ * ```
+ */
+export function extractErrorInfo(body: unknown): EndSystemErrorInfo {
+  if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
+  if (!isRecord(body)) return {};
+  return { code: first(body, CODE_PATHS), message: first(body, MESSAGE_PATHS) };
+}

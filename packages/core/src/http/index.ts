@@ -1,0 +1,11 @@
+export {
+  createEndSystemClient,
+  type EndSystemClientOptions,
+  type EndSystemRetryOptions,
+} from './create-end-system-client.js';
+export { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
+export {
+  DEFAULT_ERROR_RULES,
+  type ErrorMappingOptions,
+  type ErrorRule,
+} from './map-end-system-error.js';

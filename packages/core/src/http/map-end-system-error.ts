@@ -1,0 +1,147 @@
+import { ConnectorError, type ConnectorErrorOptions } from '../errors/connector-error.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
+import {
+  EndSystemError,
+  ForbiddenError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../errors/errors.js';
+import { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
+import type { ErrorBody } from './read-error-body.js';
+import { retryAfterMs } from './retry-after.js';
+
+/**
+ * One row of an error table: which end-system answers it matches (status and/or body) and the SDK code to
+ * answer the platform with.
+ *
+ * @example
+ * ```ts
+ * { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' }
+ * ```
+ */
+export interface ErrorRule {
+  /** The statuses this row matches; any status when absent. */
+  readonly status?: number | readonly number[];
+  /** A partial JSON body the answer must contain (compared by value, deeply), or a test of the parsed body. */
+  readonly body?: Readonly<Record<string, unknown>> | ((body: unknown) => boolean);
+  /** The SDK code to answer with; the platform's status follows from it (see `ERROR_STATUS`). */
+  readonly code: ErrorCode;
+  /** A message to send instead of the end system's. */
+  readonly message?: string;
+}
+
+/** How end-system failures become platform answers. */
+export interface ErrorMappingOptions {
+  /** Rows tried in order before the default table. */
+  readonly rules?: readonly ErrorRule[];
+  /** Finds the end system's code and message when the common shapes do not fit. */
+  readonly extract?: (body: unknown, response: Response) => EndSystemErrorInfo | undefined;
+  /** Longest wait passed on to the platform for a rate limit, in milliseconds. @default 300_000 */
+  readonly maxRetryAfterMs?: number;
+}
+
+/**
+ * The default table: end-system status → SDK code (→ platform status).
+ *
+ * | End system          | SDK code            | Platform |
+ * | ------------------- | ------------------- | -------- |
+ * | 401                 | `SESSION_EXPIRED`   | 401      |
+ * | 403                 | `FORBIDDEN`         | 403      |
+ * | 404, 410            | `NOT_FOUND`         | 404      |
+ * | 429                 | `RATE_LIMITED`      | 403 + wait header |
+ * | 400, 409, 422       | `VALIDATION_FAILED` | 400      |
+ * | 5xx, any other      | `END_SYSTEM_ERROR`  | 502      |
+ */
+export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
+  { status: 401, code: 'SESSION_EXPIRED' },
+  { status: 403, code: 'FORBIDDEN' },
+  { status: [404, 410], code: 'NOT_FOUND' },
+  { status: 429, code: 'RATE_LIMITED' },
+  { status: [400, 409, 422], code: 'VALIDATION_FAILED' },
+  { code: 'END_SYSTEM_ERROR' },
+];
+
+function contains(actual: unknown, expected: unknown): boolean {
+  if (typeof expected !== 'object' || expected === null) return Object.is(actual, expected);
+  if (typeof actual !== 'object' || actual === null) return false;
+  return Object.entries(expected).every(([key, value]) =>
+    contains((actual as Record<string, unknown>)[key], value),
+  );
+}
+
+function matches(rule: ErrorRule, status: number, body: unknown): boolean {
+  if (rule.status !== undefined) {
+    const statuses: readonly number[] =
+      typeof rule.status === 'number' ? [rule.status] : rule.status;
+    if (!statuses.includes(status)) return false;
+  }
+  if (rule.body === undefined) return true;
+  return typeof rule.body === 'function' ? rule.body(body) : contains(body, rule.body);
+}
+
+function errorFor(
+  code: ErrorCode,
+  message: string,
+  options: ConnectorErrorOptions,
+  waitMs?: number,
+): ConnectorError {
+  if (code === 'RATE_LIMITED')
+    return new RateLimitedError(message, { ...options, retryAfterMs: waitMs });
+  if (code === 'FORBIDDEN') return new ForbiddenError(message, options);
+  switch (ERROR_STATUS[code]) {
+    case 400:
+      return new ValidationError(message, { ...options, code: code as 'VALIDATION_FAILED' });
+    case 401:
+      return new UnauthenticatedError(message, { ...options, code: code as 'SESSION_EXPIRED' });
+    case 404:
+      return new NotFoundError(message, { ...options, code: code as 'NOT_FOUND' });
+    case 502:
+    case 504:
+      return new EndSystemError(message, { ...options, code: code as 'END_SYSTEM_ERROR' });
+    default:
+      return new ConnectorError(code, message, options);
+  }
+}
+
+/**
+ * Turns an end system's failed answer into the connector error the platform gets: the first matching row of
+ * the author's rules, else of {@link DEFAULT_ERROR_RULES}; the end system's own code and message passed
+ * through; a bounded, credential-free excerpt in `detail`; for rate limits, the wait from the response headers.
+ *
+ * @param response - the end system's response (its body already read into `body`)
+ * @param body - the response body, read within bounds
+ * @param context - the request, for the detail line, and the mapping options
+ * @returns the connector error
+ * @internal
+ */
+export function mapEndSystemError(
+  response: Response,
+  body: ErrorBody,
+  context: {
+    readonly method: string;
+    readonly url: string;
+    readonly options: ErrorMappingOptions;
+    readonly cause: unknown;
+  },
+): ConnectorError {
+  const { options } = context;
+  const info = options.extract?.(body.parsed, response) ?? extractErrorInfo(body.parsed);
+  const rule = [...(options.rules ?? []), ...DEFAULT_ERROR_RULES].find((r) =>
+    matches(r, response.status, body.parsed),
+  );
+  const code = rule?.code ?? 'END_SYSTEM_ERROR';
+  const message =
+    rule?.message ??
+    info.message ??
+    `The end system answered ${response.status} ${response.statusText}`.trim();
+  const detail = `${context.method} ${context.url} answered ${response.status}${body.excerpt ? `: ${body.excerpt}` : ''}`;
+  const waitMs = retryAfterMs(response.headers, options.maxRetryAfterMs ?? 300_000);
+  return errorFor(
+    code,
+    message,
+    { endSystemCode: info.code, detail, cause: context.cause },
+    waitMs,
+  );
+}
