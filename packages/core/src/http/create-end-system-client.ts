@@ -80,6 +80,7 @@ function networkCode(error: unknown): string | undefined {
  *
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
  * Thrown errors stay ky's own (`HTTPError`, `TimeoutError`), with the contract error attached for the handler.
+ * Create one client per platform request: it carries that request's signal, logger and deadline.
  *
  * @param options - base URL, headers, signal, logger, timeouts, retry and error rules
  * @returns a ky instance
