@@ -1,10 +1,12 @@
 import { attachedConnectorError } from './attached-error.js';
 import { isConnectorError, type ConnectorError } from './connector-error.js';
+import { networkFailure } from './network-failure.js';
 import { EndSystemError, InternalError } from './errors.js';
 
 /**
  * Turns anything thrown into a {@link ConnectorError}: connector errors pass through, as does a connector error
- * the end-system client attached to its own error; the connector's own `mapError` is asked next; a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
+ * the end-system client attached to its own error; the connector's own `mapError` is asked next; a failed `fetch` becomes a 502 `END_SYSTEM_UNREACHABLE` (or a
+ * 504 when the answer timed out); a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
  * becomes a 500 `INTERNAL_ERROR` with a safe message, the original kept as `cause`.
  *
  * @param error - anything caught
@@ -41,6 +43,15 @@ export function toConnectorError(
             },
           );
     }
+  }
+  const network = networkFailure(error);
+  if (network) {
+    return new EndSystemError(
+      network.timedOut
+        ? `The end system did not answer in time (${network.code})`
+        : `The end system could not be reached (${network.code})`,
+      { code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE', cause: error },
+    );
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
     return new EndSystemError('The end system did not answer in time', {

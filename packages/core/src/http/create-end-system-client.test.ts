@@ -71,7 +71,7 @@ describe('the default mapping table', () => {
       'No access',
     ],
     ['404', 404, { code: 'not_found', message: 'No flow' }, {}, 404, 'not_found', 'No flow'],
-    ['410', 410, {}, {}, 404, 'NOT_FOUND', undefined],
+    ['410', 410, {}, {}, 404, 'NOT_FOUND', 'The end system answered 410 Gone'],
     [
       '400 with errors[]',
       400,
@@ -91,7 +91,15 @@ describe('the default mapping table', () => {
       'Changed meanwhile',
     ],
     ['422', 422, { errorCode: 42, errorMessage: 'Bad date' }, {}, 400, '42', 'Bad date'],
-    ['500', 500, { errorCode: 'DB_DOWN' }, {}, 502, 'DB_DOWN', undefined],
+    [
+      '500',
+      500,
+      { errorCode: 'DB_DOWN' },
+      {},
+      502,
+      'DB_DOWN',
+      'The end system answered 500 Internal Server Error',
+    ],
     [
       '502 as HTML',
       502,
@@ -99,9 +107,17 @@ describe('the default mapping table', () => {
       {},
       502,
       'END_SYSTEM_ERROR',
-      '<html>Bad gateway</html>',
+      'The end system answered 502 Bad Gateway',
     ],
-    ['418 (any other)', 418, {}, {}, 502, 'END_SYSTEM_ERROR', undefined],
+    [
+      '418 (any other)',
+      418,
+      {},
+      {},
+      502,
+      'END_SYSTEM_ERROR',
+      "The end system answered 418 I'm a Teapot",
+    ],
   ])('%s', async (_name, status, body, headers, platformStatus, code, message) => {
     end.script((_req, res) =>
       typeof body === 'string'
@@ -112,7 +128,7 @@ describe('the default mapping table', () => {
     expect(response.status).toBe(platformStatus);
     const errors = ErrorBodySchema.parse(response.json).errors;
     expect(errors.code).toBe(code);
-    if (message) expect(errors.message).toBe(message);
+    expect(errors.message).toBe(message);
     expect(errors.detail).toMatch(new RegExp(`^GET ${end.url}/item answered ${status}`));
   });
 
@@ -318,5 +334,149 @@ describe('secrets and logging', () => {
       },
     ]);
     expect(calls[0]?.fields).toMatchObject({ operation: 'call' });
+  });
+});
+
+describe('hardening', () => {
+  it('does not hang on a Retry-After it cannot read', async () => {
+    end.script((_req, res) => json(res, 503, {}, { 'retry-after': 'soon' }));
+    const started = Date.now();
+    expect((await call()).status).toBe(502);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('passes a long 503 wait on to the platform as a rate limit', async () => {
+    end.script((_req, res) => json(res, 503, { message: 'Maintenance' }, { 'retry-after': '600' }));
+    const response = await call();
+    expect(response).toMatchObject({
+      status: 403,
+      json: { errors: { code: 'RATE_LIMITED', message: 'Maintenance' } },
+    });
+    expect(response.headers['retry-after']).toBe('300');
+    expect(end.hits('/item')).toBe(1);
+  });
+
+  it('answers a rate limit, not a timeout, when the wait would pass the deadline', async () => {
+    clientOptions = { deadlineMs: 500, retry: { maxDelayMs: 2_000 } };
+    end.script((_req, res) => json(res, 429, {}, { 'retry-after': '1' }));
+    expect(await call()).toMatchObject({ status: 403, json: { errors: { code: 'RATE_LIMITED' } } });
+  });
+
+  it('starts the deadline with the first call, not when the client is made', async () => {
+    clientOptions = { deadlineMs: 200 };
+    action = async (client) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return client.get('item').json();
+    };
+    end.script((_req, res) => json(res, 200, { late: 'fine' }));
+    expect((await call()).json).toEqual({ late: 'fine' });
+  });
+
+  it('leaves the failed response readable for connector code', async () => {
+    action = (client) =>
+      client
+        .get('item')
+        .json()
+        .catch(async (error: { response: Response }) => ({ seen: await error.response.json() }));
+    end.script((_req, res) => json(res, 404, { code: 'gone' }));
+    expect((await call()).json).toEqual({ seen: { code: 'gone' } });
+  });
+
+  it('survives author callbacks that throw, without retrying', async () => {
+    clientOptions = {
+      errors: {
+        extract: () => {
+          throw new Error('bug');
+        },
+        rules: [
+          {
+            body: () => {
+              throw new Error('bug');
+            },
+            code: 'FORBIDDEN',
+          },
+        ],
+      },
+      sessionExpired: () => {
+        throw new Error('bug');
+      },
+    };
+    end.script((_req, res) => json(res, 404, { code: 'missing' }));
+    expect(await call()).toMatchObject({ status: 404, json: { errors: { code: 'missing' } } });
+    expect(end.hits('/item')).toBe(1);
+    end.script((_req, res) => json(res, 200, { ok: 3 }));
+    expect((await call()).json).toEqual({ ok: 3 });
+    expect(end.hits('/item')).toBe(1);
+  });
+
+  it('maps a connection reset in the middle of the body, and a 2xx that is not JSON', async () => {
+    end.script((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"partial":');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    expect(await call()).toMatchObject({
+      status: 502,
+      json: { errors: { code: 'END_SYSTEM_UNREACHABLE' } },
+    });
+    end.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>Please log in</html>');
+    });
+    expect(await call()).toMatchObject({
+      status: 502,
+      json: { errors: { code: 'END_SYSTEM_ERROR' } },
+    });
+  });
+
+  it('blanks credentials in arrays, deep JSON and non-JSON bodies, in detail, message and logs', async () => {
+    const deep = 'abcdefghijkl'
+      .split('')
+      .reduceRight<unknown>((inner, key) => ({ [key]: inner }), { password: 'pw-deep-1' });
+    const bodies = [
+      { tokens: ['tok-arr-1'], password: ['pw-arr-2'], deep },
+      'error=invalid_grant&access_token=at-form-3&refresh_token=rt-form-4',
+      'Login failed: password=pw-text-5 token: tk-text-6',
+    ];
+    for (const body of bodies) {
+      end.script((_req, res) =>
+        typeof body === 'string' ? (res.writeHead(400), res.end(body)) : json(res, 400, body),
+      );
+      const response = await call();
+      expect(response.status).toBe(400);
+      for (const value of [
+        'tok-arr-1',
+        'pw-arr-2',
+        'pw-deep-1',
+        'at-form-3',
+        'rt-form-4',
+        'pw-text-5',
+        'tk-text-6',
+      ]) {
+        expect(response.body).not.toContain(value);
+        expect(JSON.stringify(logger.lines)).not.toContain(value);
+      }
+    }
+  });
+
+  it('keeps query credentials out of failed-call log lines', async () => {
+    action = (client) =>
+      client
+        .get('item', { searchParams: { api_key: 'k-secret-2', 'X-Amz-Signature': 'sig-3' } })
+        .json();
+    end.script((_req, res) => json(res, 500, {}));
+    await call();
+    expect(JSON.stringify(logger.lines)).not.toContain('k-secret-2');
+    expect(JSON.stringify(logger.lines)).not.toContain('sig-3');
+  });
+
+  it('closes the end-system connection when the platform disconnects', async () => {
+    let closed!: () => void;
+    const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
+    end.script((req) => req.on('close', () => closed()));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await call(controller.signal);
+    await serverSawClose;
   });
 });

@@ -1,9 +1,10 @@
-import ky, { isHTTPError, type KyInstance } from 'ky';
+import ky, { isHTTPError, type HTTPError, type KyInstance } from 'ky';
 import { attachConnectorError } from '../errors/attached-error.js';
-import { ConnectorError } from '../errors/connector-error.js';
+import { EndSystemError } from '../errors/errors.js';
+import { networkFailure } from '../errors/network-failure.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
 import { mapEndSystemError, type ErrorMappingOptions } from './map-end-system-error.js';
-import { readErrorBody } from './read-error-body.js';
+import { blankSecretText, readErrorBody } from './read-error-body.js';
 import { retryAfterMs } from './retry-after.js';
 import { safeUrl } from './safe-url.js';
 
@@ -31,7 +32,10 @@ export interface EndSystemClientOptions {
   readonly log?: Logger;
   /** Time allowed for one attempt, in milliseconds. @default 10_000 */
   readonly timeoutMs?: number;
-  /** Time allowed for the whole call, retries included, in milliseconds. @default 30_000 */
+  /**
+   * Time allowed for everything done through this client, retries and waits included, from its first call, in
+   * milliseconds: the budget of one platform request. @default 30_000
+   */
   readonly deadlineMs?: number;
   /** The `User-Agent` sent. @default 'connector-sdk' */
   readonly userAgent?: string;
@@ -48,18 +52,10 @@ export interface EndSystemClientOptions {
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
 
-/** Fetch failures that mean the end system could not be reached. */
-const UNREACHABLE =
-  /^(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|ETIMEDOUT|UND_ERR_\w+)$/;
+const timeoutError = (message: string) => new DOMException(message, 'TimeoutError');
 
-function networkCode(error: unknown): string | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && UNREACHABLE.test(code)) return code;
-    current = current.cause;
-  }
-  return undefined;
-}
+/** Statuses whose responses must not have a body. */
+const NULL_BODY = new Set([204, 205, 304]);
 
 /**
  * Creates a ky instance for one end system, with the SDK's defaults: base URL, JSON, auth headers, a user
@@ -101,115 +97,177 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   const log = options.log ?? silentLogger;
   const retry = options.retry ?? {};
   const maxDelayMs = retry.maxDelayMs ?? 5_000;
-  const deadline = AbortSignal.timeout(options.deadlineMs ?? 30_000);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadlineMs = options.deadlineMs ?? 30_000;
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': options.userAgent ?? 'connector-sdk',
   };
-  for (const [name, value] of Object.entries(options.headers ?? {}))
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (value !== undefined) headers[name] = value;
+  }
+
+  // The deadline starts with the first call, so a client made ahead of its calls loses no time.
+  const deadline = new AbortController();
+  let deadlineAt: number | undefined;
+  const startDeadline = () => {
+    if (deadlineAt !== undefined) return;
+    deadlineAt = Date.now() + deadlineMs;
+    const timer = setTimeout(
+      () => deadline.abort(timeoutError(`No answer within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+    timer.unref();
+  };
+
+  /** One attempt: its own timeout, a log line, and network failures marked with the contract error. */
+  const fetchAttempt = async (
+    input: Request | URL | string,
+    init?: RequestInit,
+  ): Promise<Response> => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const url = safeUrl(request.url);
+    const attempt = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
+    const durationMs = () => Math.round(performance.now() - started);
+    try {
+      const response = await fetch(request, { signal: AbortSignal.any([request.signal, attempt]) });
+      log.info(
+        {
+          endSystem: {
+            method: request.method,
+            url,
+            status: response.status,
+            durationMs: durationMs(),
+          },
+        },
+        'end-system call',
+      );
+      return response;
+    } catch (error) {
+      const network = networkFailure(error);
+      const failure = attempt.aborted ? 'timeout' : (network?.code ?? (error as Error).name);
+      log.warn(
+        { endSystem: { method: request.method, url, error: failure, durationMs: durationMs() } },
+        'end-system call failed',
+      );
+      if (attempt.aborted || network) {
+        const timedOut = attempt.aborted || network?.timedOut === true;
+        attachConnectorError(
+          error as object,
+          new EndSystemError(
+            timedOut
+              ? 'The end system did not answer in time'
+              : `The end system could not be reached (${failure})`,
+            {
+              code: timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
+              detail: `${request.method} ${url} failed: ${failure}`,
+              cause: error,
+            },
+          ),
+        );
+      }
+      throw error;
+    }
+  };
+
+  /** Reads the failed answer once, keeps a readable copy on the error, and attaches the contract error. */
+  const mapError = async (error: HTTPError): Promise<HTTPError> => {
+    const { response, request } = error;
+    const body = await readErrorBody(response);
+    const replay = () =>
+      new Response(NULL_BODY.has(response.status) || body.text === '' ? null : body.text, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      });
+    Object.defineProperty(error, 'response', {
+      value: replay(),
+      configurable: true,
+      writable: true,
+    });
+    // ky's message holds the raw URL, query credentials included.
+    const url = safeUrl(request.url);
+    error.message = error.message.replaceAll(request.url, url);
+    if (error.stack) error.stack = error.stack.replaceAll(request.url, url);
+    return attachConnectorError(
+      error,
+      mapEndSystemError(replay(), body, {
+        method: request.method,
+        url,
+        options: options.errors ?? {},
+        cause: error,
+      }),
+    );
+  };
+
+  /** Turns a 2xx that reports an expired session into a 401. */
+  const detectExpiry = async (_request: Request, _options: unknown, response: Response) => {
+    if (
+      !options.sessionExpired ||
+      !response.ok ||
+      !/json/i.test(response.headers.get('content-type') ?? '')
+    )
+      return response;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => undefined)) as unknown;
+    let expired = false;
+    try {
+      expired = options.sessionExpired(body, response);
+    } catch (error) {
+      log.warn({ err: error }, 'sessionExpired threw; the answer is taken as a success');
+    }
+    return expired
+      ? new Response(JSON.stringify(body), {
+          status: 401,
+          statusText: 'Session expired',
+          headers: response.headers,
+        })
+      : response;
+  };
 
   return ky.create({
     prefixUrl: options.baseUrl,
     headers,
-    timeout: options.timeoutMs ?? 10_000,
-    signal: options.signal ? AbortSignal.any([options.signal, deadline]) : deadline,
+    // Per-attempt timeouts are `fetchAttempt`'s, so a timed-out attempt is told apart from the deadline.
+    timeout: false,
+    signal: options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal,
+    fetch: fetchAttempt,
+    parseJson: (text) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new EndSystemError('The end system answered something that is not JSON', {
+          detail: blankSecretText(text.slice(0, 2_000)),
+        });
+      }
+    },
     retry: {
       limit: retry.limit ?? 2,
       methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
       statusCodes: [...(retry.statusCodes ?? [429, 503])],
       afterStatusCodes: [429, 503],
+      maxRetryAfter: maxDelayMs,
       backoffLimit: maxDelayMs,
       delay: (attempt) => 200 * 2 ** (attempt - 1),
       jitter: true,
-      // A wait longer than we may spend here goes back to the platform, which waits and resumes.
-      shouldRetry: ({ error }) =>
-        isHTTPError(error) &&
-        (retryAfterMs(error.response.headers, Number.POSITIVE_INFINITY) ?? 0) > maxDelayMs
+      shouldRetry: ({ error }) => {
+        if (error.name === 'TimeoutError' || deadline.signal.aborted) return false;
+        if (!isHTTPError(error)) return undefined;
+        // A wait longer than we may spend here goes back to the platform, which waits and resumes.
+        const wait = retryAfterMs(error.response.headers, Number.POSITIVE_INFINITY);
+        if (wait === undefined) return undefined;
+        return wait > maxDelayMs || (deadlineAt !== undefined && Date.now() + wait >= deadlineAt)
           ? false
-          : undefined,
-    },
-    fetch: async (input, init) => {
-      const request = input instanceof Request ? input : new Request(input, init);
-      const url = safeUrl(request.url);
-      const started = performance.now();
-      const durationMs = () => Math.round(performance.now() - started);
-      try {
-        const response = await fetch(input, init);
-        log.info(
-          {
-            endSystem: {
-              method: request.method,
-              url,
-              status: response.status,
-              durationMs: durationMs(),
-            },
-          },
-          'end-system call',
-        );
-        return response;
-      } catch (error) {
-        const code = networkCode(error);
-        log.warn(
-          {
-            endSystem: {
-              method: request.method,
-              url,
-              error: code ?? (error as Error).name,
-              durationMs: durationMs(),
-            },
-          },
-          'end-system call failed',
-        );
-        if (code !== undefined) {
-          attachConnectorError(
-            error as object,
-            new ConnectorError(
-              'END_SYSTEM_UNREACHABLE',
-              `The end system could not be reached (${code})`,
-              {
-                detail: `${request.method} ${url} failed: ${code}`,
-                cause: error,
-              },
-            ),
-          );
-        }
-        throw error;
-      }
+          : undefined;
+      },
     },
     hooks: {
-      afterResponse: options.sessionExpired
-        ? [
-            async (_request, _options, response) => {
-              if (!response.ok || !/json/i.test(response.headers.get('content-type') ?? ''))
-                return response;
-              const body = (await response
-                .clone()
-                .json()
-                .catch(() => undefined)) as unknown;
-              if (!options.sessionExpired?.(body, response)) return response;
-              return new Response(JSON.stringify(body), {
-                status: 401,
-                statusText: 'Session expired',
-                headers: response.headers,
-              });
-            },
-          ]
-        : [],
-      beforeError: [
-        async (error) => {
-          const body = await readErrorBody(error.response);
-          return attachConnectorError(
-            error,
-            mapEndSystemError(error.response, body, {
-              method: error.request.method,
-              url: safeUrl(error.request.url),
-              options: options.errors ?? {},
-              cause: error,
-            }),
-          );
-        },
-      ],
+      beforeRequest: [startDeadline],
+      afterResponse: [detectExpiry],
+      beforeError: [mapError],
     },
   });
 }

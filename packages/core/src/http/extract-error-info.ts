@@ -1,3 +1,5 @@
+import { blankSecretText } from './read-error-body.js';
+
 /** What an end system said about a failure. */
 export interface EndSystemErrorInfo {
   /** The end system's own error code. */
@@ -56,7 +58,8 @@ const MESSAGE_PATHS = [
 /**
  * Finds the end system's error code and message in the common body shapes: `code`, `error.code`, `errorCode`,
  * `error_code`, `errors[0].code`, OAuth's `error`; `message`, `error.message`, `errorMessage`,
- * `error_description`, `errors[0].message`, RFC 9457's `detail`/`title`. A plain-text body is the message.
+ * `error_description`, `errors[0].message`, RFC 9457's `detail`/`title`. A plain-text body is the message (with
+ * credential-like values blanked); an HTML page is not.
  *
  * @param body - the parsed JSON body, or the body text when it is not JSON
  * @returns what was found
@@ -67,7 +70,11 @@ const MESSAGE_PATHS = [
  * ```
  */
 export function extractErrorInfo(body: unknown): EndSystemErrorInfo {
-  if (typeof body === 'string') return { message: text(body.slice(0, 500)) };
+  if (typeof body === 'string') {
+    // An HTML page (a proxy's, a login form) says nothing a user can act on.
+    if (/^\s*</.test(body)) return {};
+    return { message: text(blankSecretText(body.slice(0, 500))) };
+  }
   if (!isRecord(body)) return {};
   return { code: first(body, CODE_PATHS), message: first(body, MESSAGE_PATHS) };
 }

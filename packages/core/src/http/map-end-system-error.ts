@@ -26,6 +26,8 @@ export interface ErrorRule {
   readonly status?: number | readonly number[];
   /** A partial JSON body the answer must contain (compared by value, deeply), or a test of the parsed body. */
   readonly body?: Readonly<Record<string, unknown>> | ((body: unknown) => boolean);
+  /** Match only answers that say how long to wait (`Retry-After` or a reset header). */
+  readonly retryAfter?: boolean;
   /** The SDK code to answer with; the platform's status follows from it (see `ERROR_STATUS`). */
   readonly code: ErrorCode;
   /** A message to send instead of the end system's. */
@@ -51,6 +53,7 @@ export interface ErrorMappingOptions {
  * | 403                 | `FORBIDDEN`         | 403      |
  * | 404, 410            | `NOT_FOUND`         | 404      |
  * | 429                 | `RATE_LIMITED`      | 403 + wait header |
+ * | 503 with a wait     | `RATE_LIMITED`      | 403 + wait header |
  * | 400, 409, 422       | `VALIDATION_FAILED` | 400      |
  * | 5xx, any other      | `END_SYSTEM_ERROR`  | 502      |
  */
@@ -59,6 +62,8 @@ export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
   { status: 403, code: 'FORBIDDEN' },
   { status: [404, 410], code: 'NOT_FOUND' },
   { status: 429, code: 'RATE_LIMITED' },
+  // "Unavailable, come back in N seconds": the platform waits and resumes instead of failing the sync.
+  { status: 503, retryAfter: true, code: 'RATE_LIMITED' },
   { status: [400, 409, 422], code: 'VALIDATION_FAILED' },
   { code: 'END_SYSTEM_ERROR' },
 ];
@@ -71,7 +76,13 @@ function contains(actual: unknown, expected: unknown): boolean {
   );
 }
 
-function matches(rule: ErrorRule, status: number, body: unknown): boolean {
+function matches(
+  rule: ErrorRule,
+  status: number,
+  body: unknown,
+  waitMs: number | undefined,
+): boolean {
+  if (rule.retryAfter && waitMs === undefined) return false;
   if (rule.status !== undefined) {
     const statuses: readonly number[] =
       typeof rule.status === 'number' ? [rule.status] : rule.status;
@@ -127,17 +138,27 @@ export function mapEndSystemError(
   },
 ): ConnectorError {
   const { options } = context;
-  const info = options.extract?.(body.parsed, response) ?? extractErrorInfo(body.parsed);
-  const rule = [...(options.rules ?? []), ...DEFAULT_ERROR_RULES].find((r) =>
-    matches(r, response.status, body.parsed),
-  );
+  const waitMs = retryAfterMs(response.headers, options.maxRetryAfterMs ?? 300_000);
+  let info: EndSystemErrorInfo | undefined;
+  try {
+    info = options.extract?.(body.parsed, response);
+  } catch {
+    // A failing extractor must not hide the end system's answer: fall back to the common shapes.
+  }
+  info ??= extractErrorInfo(body.parsed);
+  const rule = [...(options.rules ?? []), ...DEFAULT_ERROR_RULES].find((candidate) => {
+    try {
+      return matches(candidate, response.status, body.parsed, waitMs);
+    } catch {
+      return false; // a failing body test does not match
+    }
+  });
   const code = rule?.code ?? 'END_SYSTEM_ERROR';
   const message =
     rule?.message ??
     info.message ??
     `The end system answered ${response.status} ${response.statusText}`.trim();
   const detail = `${context.method} ${context.url} answered ${response.status}${body.excerpt ? `: ${body.excerpt}` : ''}`;
-  const waitMs = retryAfterMs(response.headers, options.maxRetryAfterMs ?? 300_000);
   return errorFor(
     code,
     message,

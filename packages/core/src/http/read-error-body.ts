@@ -4,12 +4,17 @@ import { REDACTED, looksSecret } from '../security/redactor.js';
 const MAX_READ_BYTES = 64 * 1024;
 /** Most characters of the response kept in `detail`. */
 const MAX_EXCERPT = 2_000;
+/** `name=value` or `"name": "value"` pairs whose name looks like a credential, in text that is not JSON. */
+const SECRET_PAIR =
+  /((?:access|refresh|id|auth|session)?[-_]?(?:token|secret|passw(?:or)?d|api[-_]?key|credential|authorization|sessionid|sid|jwt)["']?\s*[=:]\s*["']?)([^\s&"',;<>]+)/gi;
 
 /** An end system's error response, read within bounds. */
 export interface ErrorBody {
+  /** The body text as read (at most 64 KiB). */
+  readonly text: string;
   /** The parsed JSON, or the text when it is not JSON. */
   readonly parsed: unknown;
-  /** A short excerpt for `detail`, with credential-like JSON fields blanked. */
+  /** A short excerpt for `detail`, with credential-like fields blanked. */
   readonly excerpt: string;
 }
 
@@ -31,16 +36,21 @@ async function readText(response: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks, size).subarray(0, MAX_READ_BYTES));
 }
 
-/** Replaces the values of credential-like keys (`access_token`, `password`, …) anywhere in a JSON value. */
+/** Blanks the whole value of every credential-like key (`access_token`, `password`, …) in a JSON value. */
 function blankSecrets(value: unknown, depth = 0): unknown {
-  if (depth > 10 || typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 10) return '[Truncated]';
   if (Array.isArray(value)) return value.map((item) => blankSecrets(item, depth + 1));
   const copy = Object.create(null) as Record<string, unknown>;
   for (const [key, item] of Object.entries(value)) {
-    copy[key] =
-      looksSecret(key) && typeof item !== 'object' ? REDACTED : blankSecrets(item, depth + 1);
+    copy[key] = looksSecret(key) ? REDACTED : blankSecrets(item, depth + 1);
   }
   return copy;
+}
+
+/** Blanks credential-like values in text that is not JSON: form-encoded bodies, `token=…` in messages. */
+export function blankSecretText(text: string): string {
+  return text.replace(SECRET_PAIR, (_match, name: string) => `${name}${REDACTED}`);
 }
 
 /**
@@ -50,20 +60,20 @@ function blankSecrets(value: unknown, depth = 0): unknown {
  * @internal
  */
 export async function readErrorBody(response: Response): Promise<ErrorBody> {
-  let raw: string;
+  let text: string;
   try {
-    raw = await readText(response);
+    text = await readText(response);
   } catch {
-    return { parsed: undefined, excerpt: '' };
+    return { text: '', parsed: undefined, excerpt: '' };
   }
-  let parsed: unknown = raw;
-  let shown = raw;
+  let parsed: unknown = text;
+  let shown: string;
   try {
-    parsed = JSON.parse(raw) as unknown;
+    parsed = JSON.parse(text) as unknown;
     shown = JSON.stringify(blankSecrets(parsed));
   } catch {
-    // Not JSON: the text itself is the body.
+    shown = blankSecretText(text);
   }
   const excerpt = shown.length > MAX_EXCERPT ? `${shown.slice(0, MAX_EXCERPT)}…` : shown;
-  return { parsed, excerpt };
+  return { text, parsed, excerpt };
 }

@@ -1,6 +1,7 @@
 import { looksSecret, REDACTED } from '../security/redactor.js';
 
-const SECRET_PARAMS = /^(?:sig|signature|code|key|access[-_]?key|client[-_]?secret)$/i;
+const SECRET_PARAMS =
+  /^(?:sig|signature|code|key|access[-_]?key|client[-_]?secret|x-amz-(?:signature|credential|security-token)|session[-_]?id|sid|jwt|auth)$/i;
 
 /**
  * A URL fit for a log line: no user name or password, and query values whose names look like credentials

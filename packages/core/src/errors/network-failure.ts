@@ -1,0 +1,30 @@
+/** Socket and DNS failures: the end system could not be reached, or the connection broke. */
+const UNREACHABLE =
+  /^(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED)$/;
+/** The connection was fine but the answer did not come in time. */
+const TIMED_OUT = /^(?:ETIMEDOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/;
+
+/** What kind of network failure an error (or one of its causes) is. */
+export interface NetworkFailure {
+  /** The system or undici error code, such as `ECONNREFUSED`. */
+  readonly code: string;
+  /** The answer did not come in time (504), rather than the end system being unreachable (502). */
+  readonly timedOut: boolean;
+}
+
+/**
+ * Recognises a failed `fetch` (Node's undici reports the socket error as the cause of a `TypeError`).
+ *
+ * @param error - anything thrown
+ * @returns the failure, or `undefined` when the error is not a network failure
+ * @internal
+ */
+export function networkFailure(error: unknown): NetworkFailure | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.test(code)) return { code, timedOut: false };
+    if (typeof code === 'string' && TIMED_OUT.test(code)) return { code, timedOut: true };
+    current = current.cause;
+  }
+  return undefined;
+}
