@@ -70,7 +70,9 @@ const NULL_BODY = new Set([204, 205, 304]);
  * | 404, 410                            | 404 `NOT_FOUND`                            |
  * | 429                                 | 403 `RATE_LIMITED` + wait header from `Retry-After` / reset headers |
  * | 400, 409, 422                       | 400 `VALIDATION_FAILED`                    |
+ * | 503 with `Retry-After`              | 403 `RATE_LIMITED` + wait header           |
  * | 5xx, other                          | 502 `END_SYSTEM_ERROR`                     |
+ * | 2xx that is not JSON (`.json()`)    | 502 `END_SYSTEM_ERROR`                     |
  * | attempt timeout or deadline         | 504 `END_SYSTEM_TIMEOUT`                   |
  * | refused, reset, DNS failure         | 502 `END_SYSTEM_UNREACHABLE`               |
  *
