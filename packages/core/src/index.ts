@@ -33,6 +33,7 @@ export type {
   OperationContext,
   OperationMethod,
   OperationSchemas,
+  ParsedInput,
   PathParams,
   RawQuery,
 } from './connector/operation.js';

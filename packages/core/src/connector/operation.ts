@@ -57,7 +57,8 @@ export interface OperationSchemas<
   readonly body?: TBody;
 }
 
-type Parsed<T extends z.ZodType | undefined, Fallback> = T extends z.ZodType
+/** What an input schema produces, or `Fallback` when the operation has no schema for that input. */
+export type ParsedInput<T extends z.ZodType | undefined, Fallback> = T extends z.ZodType
   ? z.output<T>
   : Fallback;
 
@@ -97,9 +98,9 @@ export interface OperationBuilder<TSession> {
     handler: (
       context: OperationContext<
         TSession,
-        Parsed<TParams, PathParams<P>>,
-        Parsed<TQuery, RawQuery>,
-        Parsed<TBody, unknown>
+        ParsedInput<TParams, PathParams<P>>,
+        ParsedInput<TQuery, RawQuery>,
+        ParsedInput<TBody, unknown>
       >,
     ) => unknown,
   ): Operation<TSession>;
