@@ -1,0 +1,65 @@
+// Packs every public package as it would be published, installs the tarballs into a fresh project, and
+// loads every entry point with both `import` and `require` — on this Node, and on each Node binary given as an
+// argument. Catches what tests against the workspace cannot: a missing file, a wrong `exports` map, a
+// dependency that is only there because of the monorepo.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'connector-sdk-pack-'));
+const tarballs = join(work, 'tarballs');
+const project = join(work, 'project');
+mkdirSync(tarballs);
+mkdirSync(project);
+
+const run = (command, args, cwd) =>
+  execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] }).toString();
+
+/** Each public entry point and one export it must have. */
+const entries = {
+  '@connector-sdk/core': 'defineConnector',
+  '@connector-sdk/core/http': 'createEndSystemClient',
+  '@connector-sdk/node': 'serve',
+  '@connector-sdk/express': 'connectorMiddleware',
+  '@connector-sdk/fetch': 'createFetchHandler',
+};
+
+run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], root);
+const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz'));
+const dependencies = {};
+for (const file of files) {
+  const name = `@connector-sdk/${file.replace(/^connector-sdk-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`;
+  dependencies[name] = `file:${join(tarballs, file)}`;
+}
+writeFileSync(
+  join(project, 'package.json'),
+  JSON.stringify({ name: 'pack-smoke', private: true, dependencies }, null, 2),
+);
+run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], project);
+
+const nodes = [process.execPath, ...process.argv.slice(2)];
+let failures = 0;
+for (const node of nodes) {
+  const version = run(node, ['--version'], project).trim();
+  for (const [entry, name] of Object.entries(entries)) {
+    const checks = {
+      require: `const m = require(${JSON.stringify(entry)}); if (typeof m.${name} !== 'function') throw new Error('no ${name}');`,
+      import: `const m = await import(${JSON.stringify(entry)}); if (typeof m.${name} !== 'function') throw new Error('no ${name}');`,
+    };
+    for (const [kind, code] of Object.entries(checks)) {
+      try {
+        run(node, kind === 'import' ? ['--input-type=module', '-e', code] : ['-e', code], project);
+        console.log(`ok   ${version} ${kind} ${entry}`);
+      } catch {
+        failures++;
+        console.log(`FAIL ${version} ${kind} ${entry}`);
+      }
+    }
+  }
+}
+if (failures > 0) {
+  console.error(`${failures} entry point checks failed`);
+  process.exit(1);
+}
