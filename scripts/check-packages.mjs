@@ -1,0 +1,27 @@
+// Checks every public package as it would be published: publint (package.json, exports, files) and
+// @arethetypeswrong/cli (types resolve for import and require under node16 and bundlers). Needs `pnpm build`.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+let failed = 0;
+for (const name of readdirSync(join(root, 'packages'))) {
+  const dir = join(root, 'packages', name);
+  const out = mkdtempSync(join(tmpdir(), `check-${name}-`));
+  try {
+    execFileSync(bin('publint'), ['--pack', 'pnpm', '--strict'], { cwd: dir, stdio: 'inherit' });
+    execFileSync('pnpm', ['pack', '--pack-destination', out], { cwd: dir, stdio: 'ignore' });
+    const tarball = join(out, readdirSync(out)[0]);
+    // node10 cannot resolve subpath exports at all; every runtime we support can.
+    execFileSync(bin('attw'), [tarball, '--profile', 'node16', '--format', 'table-flipped'], {
+      stdio: 'inherit',
+    });
+  } catch {
+    failed++;
+    console.error(`packages/${name}: package checks failed`);
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
