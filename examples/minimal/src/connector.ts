@@ -30,6 +30,7 @@ export function notesConnector(service: NotesService) {
     },
 
     // What initialize returns and the platform replays as headers on every later call.
+    // #region session-and-initialize
     session: {
       Authorization: field.secret(),
       'X-Notes-Url': field.url(),
@@ -45,7 +46,9 @@ export function notesConnector(service: NotesService) {
         'X-Notes-Signature': config.options?.signature,
       };
     },
+    // #endregion session-and-initialize
 
+    // #region operations
     operations: ({ get, post }) => ({
       me: get('/me', ({ session }) => ({ user: service.whoAmI(bearer(session.Authorization)) })),
       listNotes: get('/notes', ({ session }) => service.listNotes(bearer(session.Authorization))),
@@ -64,6 +67,8 @@ export function notesConnector(service: NotesService) {
         },
       ),
     }),
+
+    // #endregion operations
 
     cleanup({ log, cleanupGlobalCache }) {
       log.info({ cleanupGlobalCache }, 'session ended');

@@ -1,0 +1,50 @@
+declare function isLocked(body: unknown): boolean;
+declare const baseUrl: string;
+
+// #region usage
+import { defineConnector, field } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+
+export const connector = defineConnector({
+  name: 'snippet',
+  version: '1.0.0',
+  config: {},
+  session: { 'X-Acme-Url': field.url(), Authorization: field.secret() },
+  initialize: () => [],
+  operations: ({ get }) => ({
+    getIssue: get('/issues/:id', ({ session, params, signal, log }) => {
+      const acme = createEndSystemClient({
+        baseUrl: session['X-Acme-Url'],
+        headers: { Authorization: session.Authorization },
+        signal, // a platform disconnect cancels the call
+        log, //    one line per call, secrets redacted
+      });
+      return acme.get(`rest/issues/${params.id}`).json(); // paths are relative to baseUrl
+    }),
+  }),
+});
+// #endregion usage
+
+interface Fault {
+  fault?: { id?: string; text?: string };
+  status?: string;
+}
+
+// #region rules
+createEndSystemClient({
+  baseUrl,
+  errors: {
+    rules: [
+      { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
+      {
+        status: 400,
+        body: (body) => isLocked(body),
+        code: 'FORBIDDEN',
+        message: 'The issue is locked',
+      },
+    ],
+    extract: (body) => ({ code: (body as Fault).fault?.id, message: (body as Fault).fault?.text }),
+  },
+  sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT', // expiry inside a 200
+});
+// #endregion rules

@@ -1,0 +1,13 @@
+import { Hono } from 'hono';
+import { connector, logger } from './shared.js';
+
+const app = new Hono();
+// #region snippet
+import { createFetchHandler } from '@connector-sdk/fetch';
+
+const handler = createFetchHandler(connector, { logger });
+
+export default { fetch: handler }; // Bun, Deno, Workers
+
+app.all('/sdk/*', (c) => handler(c.req.raw)); // in a Hono app
+// #endregion snippet

@@ -1,0 +1,65 @@
+// Keeps the code in the guides honest: every ```ts block in README.md and docs/*.md must be preceded by
+// `<!-- snippet: path#region -->` and equal that region of a file the typecheck covers (docs/snippets/,
+// examples/). `--fix` rewrites the blocks from their sources.
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const fix = process.argv.includes('--fix');
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
+
+function region(file, name) {
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.trim() === `// #region ${name}`);
+  const end = lines.findIndex((line, i) => i > start && line.trim() === `// #endregion ${name}`);
+  if (start === -1 || end === -1) throw new Error(`${file} has no region "${name}"`);
+  const body = lines.slice(start + 1, end);
+  const indent = Math.min(
+    ...body.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length),
+  );
+  return body.map((line) => line.slice(indent)).join('\n');
+}
+
+// An optional marker (Prettier puts a blank line after it), then a ts block.
+const BLOCK = /(?:<!-- snippet: ([^#\s]+)#([\w-]+) -->\n\n?)?```ts\n([\s\S]*?)```/g;
+
+const problems = [];
+for (const page of pages) {
+  const text = readFileSync(join(root, page), 'utf8');
+  let changed = text;
+  const blocks = [...text.matchAll(BLOCK)];
+  for (const [whole, file, name, code] of blocks) {
+    if (!file) {
+      problems.push(`${page}: a ts block without a snippet marker:\n${code.split('\n')[0]}`);
+      continue;
+    }
+    let source;
+    try {
+      source = region(file, name);
+    } catch (error) {
+      problems.push(`${page}: ${error.message}`);
+      continue;
+    }
+    if (code.trimEnd() === source.trimEnd()) continue;
+    if (fix)
+      changed = changed.replace(
+        whole,
+        `<!-- snippet: ${file}#${name} -->\n\`\`\`ts\n${source.trimEnd()}\n\`\`\``,
+      );
+    else
+      problems.push(
+        `${page}: the block from ${file}#${name} differs from its source (run with --fix)`,
+      );
+  }
+  if (fix && changed !== text) writeFileSync(join(root, page), changed);
+}
+if (problems.length > 0) {
+  console.error(problems.join('\n'));
+  process.exit(1);
+}
+console.log(`doc snippets: ${pages.length} pages in sync`);
