@@ -9,8 +9,9 @@ const fix = process.argv.includes('--fix');
 const pages = [
   'README.md',
   ...readdirSync(join(root, 'docs'))
-    .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+  ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`),
 ];
 
 function region(file, name) {
