@@ -1,4 +1,4 @@
-// Keeps the code in the guides honest: every ```ts block in README.md and docs/*.md must be preceded by
+// Keeps the code in the guides honest: every ```ts block in README.md, docs/*.md and the package READMEs must be preceded by
 // `<!-- snippet: path#region -->` and equal that region of a file the typecheck covers (docs/snippets/,
 // examples/). `--fix` rewrites the blocks from their sources.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
