@@ -1,7 +1,7 @@
 // Checks every public package as it would be published: publint (package.json, exports, files) and
 // @arethetypeswrong/cli (types resolve for import and require under node16 and bundlers). Needs `pnpm build`.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -22,6 +22,8 @@ for (const name of readdirSync(join(root, 'packages'))) {
   } catch {
     failed++;
     console.error(`packages/${name}: package checks failed`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 }
 process.exit(failed === 0 ? 0 : 1);

@@ -3,7 +3,7 @@
 // argument. Catches what tests against the workspace cannot: a missing file, a wrong `exports` map, a
 // dependency that is only there because of the monorepo.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -59,6 +59,7 @@ for (const node of nodes) {
     }
   }
 }
+rmSync(work, { recursive: true, force: true });
 if (failures > 0) {
   console.error(`${failures} entry point checks failed`);
   process.exit(1);

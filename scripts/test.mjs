@@ -2,23 +2,24 @@
 // report, so a run that executed no test cannot pass unnoticed. Extra arguments go to Vitest.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
-const report = join('.vitest', 'results.json');
-mkdirSync('.vitest', { recursive: true });
-rmSync(report, { force: true });
+const root = resolve(import.meta.dirname, '..');
+// One report per run, so two runs at once (Node 20 and 24) never read each other's.
+const report = join(root, '.vitest', `results-${process.pid}.json`);
+mkdirSync(join(root, '.vitest'), { recursive: true });
 
 const vitest = spawnSync(
   process.execPath,
   [
-    join('node_modules', 'vitest', 'vitest.mjs'),
+    join(root, 'node_modules', 'vitest', 'vitest.mjs'),
     'run',
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
     ...process.argv.slice(2),
   ],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', cwd: root },
 );
 
 let passed = 0;
@@ -27,11 +28,14 @@ let skipped = 0;
 try {
   const results = JSON.parse(readFileSync(report, 'utf8'));
   passed = results.numPassedTests;
-  failed = results.numFailedTests;
+  // A test file that fails to load, or an unhandled error, fails the run without failing a test.
+  failed = results.numFailedTests + results.numFailedTestSuites;
   skipped = results.numPendingTests + results.numTodoTests;
 } catch {
   console.error('No Vitest report was written.');
-  failed = Math.max(failed, 1);
+} finally {
+  rmSync(report, { force: true });
 }
+if (vitest.status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(vitest.status === 0 && failed === 0 && passed > 0 ? 0 : 1);

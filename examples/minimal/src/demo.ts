@@ -16,12 +16,14 @@ interface Entry {
   sensitive: boolean;
 }
 const masked = new Set<string>();
+const surprises: string[] = [];
 const mask = (text: string) =>
   [...masked].reduce((out, value) => out.replaceAll(value, '***'), text);
 
 async function call(
   method: string,
   path: string,
+  expected: number,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ) {
   console.log(`\n→ ${method} ${path}`);
@@ -35,6 +37,8 @@ async function call(
   if (Array.isArray(body))
     for (const entry of body as Entry[]) if (entry.sensitive) masked.add(entry.value);
   console.log(`← ${response.status} ${mask(JSON.stringify(body))}`);
+  if (response.status !== expected)
+    surprises.push(`${method} ${path}: ${response.status}, expected ${expected}`);
   return body;
 }
 
@@ -47,30 +51,29 @@ const configuration = [
 ];
 masked.add('wonderland');
 
-await call('GET', '/discover');
-const entries = (await call('POST', '/initialize/demo-session?systemId=demo-system', {
+await call('GET', '/discover', 200);
+const entries = (await call('POST', '/initialize/demo-session?systemId=demo-system', 200, {
   body: configuration,
-})) as {
-  key: string;
-  value: string;
-  sensitive: boolean;
-}[];
-for (const entry of entries) if (entry.sensitive) masked.add(entry.value);
+})) as Entry[];
 const session = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
 
-await call('GET', '/me', { headers: session });
-await call('POST', '/notes', { headers: session, body: { text: 'Hello from the platform' } });
-await call('GET', '/notes/1', { headers: session });
-await call('GET', '/notes/99', { headers: session });
-await call('GET', '/me');
-await call('POST', '/notes', { headers: session, body: { text: '' } });
-await call('POST', '/initialize/demo-session?systemId=demo-system', {
+await call('GET', '/me', 200, { headers: session });
+await call('POST', '/notes', 200, { headers: session, body: { text: 'Hello from the platform' } });
+await call('GET', '/notes/1', 200, { headers: session });
+await call('GET', '/notes/99', 404, { headers: session });
+await call('GET', '/me', 401);
+await call('POST', '/notes', 400, { headers: session, body: { text: '' } });
+await call('POST', '/initialize/demo-session?systemId=demo-system', 400, {
   body: [{ key: 'url', value: 'not a url', sensitive: false }, ...configuration.slice(1)],
 });
-await call('POST', '/cleanup/demo-session?systemId=demo-system&cleanupGlobalCache=true', {
+await call('POST', '/cleanup/demo-session?systemId=demo-system&cleanupGlobalCache=true', 200, {
   headers: session,
 });
 
+if (surprises.length > 0) {
+  console.error(`\nUnexpected answers:\n  ${surprises.join('\n  ')}`);
+  process.exitCode = 1;
+}
 if (process.argv.includes('--once')) {
   await running.close();
 } else {
