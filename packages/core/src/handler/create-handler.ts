@@ -376,20 +376,21 @@ export function createHandler(
     try {
       const result = await dispatch(request, state);
       let body: string | undefined;
+      let cause: unknown;
       try {
         body = JSON.stringify(result);
       } catch (error) {
+        cause = error;
+      }
+      if (body === undefined) {
         throw new ConnectorError(
           'INTERNAL_ERROR',
           'The connector returned a value that is not JSON',
-          { cause: error },
+          {
+            cause,
+          },
         );
       }
-      if (body === undefined)
-        throw new ConnectorError(
-          'INTERNAL_ERROR',
-          'The connector returned a value that is not JSON',
-        );
       response = { status: 200, headers: JSON_HEADERS, body };
     } catch (caught) {
       failure = toConnectorError(caught, adapter.mapError?.bind(adapter));

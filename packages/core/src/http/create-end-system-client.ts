@@ -122,7 +122,10 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     timer.unref();
   };
 
-  /** One attempt: its own timeout, a log line, and network failures marked with the contract error. */
+  /**
+   * One attempt: its own timeout and a log line. Failures are answered by core's mapping (a failed fetch is a
+   * 502 or 504, a `TimeoutError` a 504).
+   */
   const fetchAttempt = async (
     input: Request | URL | string,
     init?: RequestInit,
@@ -153,22 +156,6 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
         { endSystem: { method: request.method, url, error: failure, durationMs: durationMs() } },
         'end-system call failed',
       );
-      if (attempt.aborted || network) {
-        const timedOut = attempt.aborted || network?.timedOut === true;
-        attachConnectorError(
-          error as object,
-          new EndSystemError(
-            timedOut
-              ? 'The end system did not answer in time'
-              : `The end system could not be reached (${failure})`,
-            {
-              code: timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
-              detail: `${request.method} ${url} failed: ${failure}`,
-              cause: error,
-            },
-          ),
-        );
-      }
       throw error;
     }
   };
