@@ -6,6 +6,7 @@ it('exports exactly the public API', () => {
     [
       "API_VERSION",
       "ConnectorError",
+      "DEFAULT_BODY_LIMITS",
       "ERROR_STATUS",
       "EndSystemError",
       "ErrorBodySchema",

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Connector } from '@connector-sdk/core';
+import { DEFAULT_BODY_LIMITS, type Connector } from '@connector-sdk/core';
 import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
 import { bodyParserError } from './body-parser-error.js';
 import { readParsedBody } from './read-parsed-body.js';
@@ -55,7 +55,7 @@ export function connectorMiddleware(
   options: RequestListenerOptions = {},
 ): [ConnectorRequestHandler, ConnectorErrorHandler] {
   const rootPrefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
-  const bodyLimit = options.bodyLimit ?? 1_048_576;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes;
   const handle = createNodeHandler(connector, { ...options, prefix: '' });
 
   /** The target below the base, starting with the version segment; `undefined` when the path is not ours. */

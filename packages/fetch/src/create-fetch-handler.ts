@@ -1,4 +1,9 @@
-import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
+import {
+  DEFAULT_BODY_LIMITS,
+  createHandler,
+  type Connector,
+  type HandlerOptions,
+} from '@connector-sdk/core';
 import { readRequestText } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
@@ -33,8 +38,8 @@ export function createFetchHandler(
 ): FetchHandler {
   const handle = createHandler(connector, options);
   const limits = {
-    maxBytes: options.bodyLimit ?? 1_048_576,
-    timeoutMs: options.bodyTimeoutMs ?? 30_000,
+    maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
   };
   return async (request) => {
     const url = new URL(request.url);

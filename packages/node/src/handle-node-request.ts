@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  DEFAULT_BODY_LIMITS,
   createHandler,
   type Connector,
   type ConnectorHandler,
@@ -122,8 +123,8 @@ export function createNodeHandler(
 ): NodeHandler {
   const handle = createHandler(connector, options);
   const limits: Limits = {
-    bodyLimit: options.bodyLimit ?? 1_048_576,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
   };
   return (request, response, overrides = {}) =>
     handleNodeRequest(handle, request, response, { ...limits, ...overrides }).catch(() => {

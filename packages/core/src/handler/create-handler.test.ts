@@ -325,7 +325,7 @@ describe('later calls', () => {
     }
   });
 
-  it('uses the connector mapError before the fallback', async () => {
+  it('answers 500 when mapError returns something that is not a ConnectorError', async () => {
     class AcmeHttpError extends Error {}
     const connector = bareConnector(
       ({ get }) => ({
