@@ -50,6 +50,8 @@ interface RequestState {
   sdkSessionId: string | undefined;
   systemId: string | undefined;
   readonly redactor: Redactor;
+  /** The connector code's logger, made on first use. */
+  log?: Logger;
 }
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
@@ -159,13 +161,14 @@ export function createHandler(
   const rateKey = rateLimit?.key ?? ((input) => input.systemId ?? input.sdkSessionId ?? 'global');
 
   const contextLogger = (state: RequestState): Logger =>
-    logger === silentLogger
-      ? silentLogger
-      : createRedactingLogger(logger, state.redactor, {
-          operation: state.operation,
-          sdkSessionId: state.sdkSessionId,
-          systemId: state.systemId,
-        });
+    (state.log ??=
+      logger === silentLogger
+        ? silentLogger
+        : createRedactingLogger(logger, state.redactor, {
+            operation: state.operation,
+            sdkSessionId: state.sdkSessionId,
+            systemId: state.systemId,
+          }));
 
   async function checkRateLimit(state: RequestState): Promise<void> {
     if (!rateLimit || !rateStore) return;
