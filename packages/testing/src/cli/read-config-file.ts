@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { ParameterListSchema, z } from '@connector-sdk/core';
+import type { ConfigInput } from '../platform-simulator.js';
+
+const ConfigRecordSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.strictObject({ value: z.string(), sensitive: z.boolean() })]),
+);
+
+/** A problem the user must fix in how they called the CLI. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/**
+ * Reads a configuration file: a JSON list of `{ key, value, sensitive }` entries, or an object of values
+ * (`"key": "value"` or `"key": { "value": "…", "sensitive": true }`).
+ *
+ * @param path - the file
+ * @returns the configuration
+ * @throws {@link UsageError} naming the file and what is wrong, never its values
+ */
+export async function readConfigFile(path: string): Promise<ConfigInput> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${path} is not valid JSON`);
+  }
+  const list = ParameterListSchema.safeParse(json);
+  if (list.success) return list.data;
+  const record = ConfigRecordSchema.safeParse(json);
+  if (record.success) return record.data;
+  throw new UsageError(
+    `${path} must hold a list of { "key", "value", "sensitive" } entries or an object of values`,
+  );
+}

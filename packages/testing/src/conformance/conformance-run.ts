@@ -1,0 +1,160 @@
+import type { HandlerOptions, LogMethod, Logger } from '@connector-sdk/core';
+import {
+  PlatformSimulator,
+  type CallRequest,
+  type ConfigInput,
+  type PlatformSimulatorOptions,
+  type SimulatorResponse,
+} from '../platform-simulator.js';
+import {
+  createTransport,
+  type ConnectorTarget,
+  type Transport,
+  type WireRequest,
+  type WireResponse,
+} from '../transport.js';
+
+/** What the conformance kit needs to know about a connector. */
+export interface ConformanceOptions {
+  /** The connector under test: a connector (served in-process), a core handler, or a running one's URL. */
+  readonly target: ConnectorTarget;
+  /** A configuration initialize accepts; its end system must be reachable. */
+  readonly config: ConfigInput;
+  /** A configuration the connector must reject with 400 (such as a malformed URL). */
+  readonly invalidConfig?: ConfigInput;
+  /** A configuration whose credentials the end system refuses; initialize must answer 401. */
+  readonly wrongCredentials?: ConfigInput;
+  /** A later operation that succeeds with a valid session. */
+  readonly operation?: CallRequest & {
+    /** The status it answers. @default any 2xx */
+    readonly expectStatus?: number;
+  };
+  /** What comes before the version segment. @default '/sdk/api' */
+  readonly prefix?: string;
+  /** Handler options when the target is a connector (the kit adds its own logger beside yours). */
+  readonly handlerOptions?: HandlerOptions;
+  /** The header a rate-limit 403 announces its wait in. @default 'Retry-After' */
+  readonly retryAfterHeader?: string;
+  /** The unit of that header. @default 'seconds' */
+  readonly retryAfterUnit?: 'seconds' | 'milliseconds';
+  /**
+   * The connector's log lines so far, for the secret check when the target is a URL or a handler (for a
+   * connector target the kit captures them itself).
+   */
+  readonly logLines?: () => readonly string[];
+}
+
+/** A response as the run recorded it, unmasked, for the secret check. */
+export interface RecordedExchange {
+  readonly request: WireRequest;
+  readonly response: WireResponse;
+}
+
+function isConnectorTarget(
+  target: ConnectorTarget,
+): target is Extract<ConnectorTarget, { compiled: unknown }> {
+  return typeof target === 'object' && !(target instanceof URL) && 'compiled' in target;
+}
+
+function capturingLogger(lines: string[], inner: Logger | undefined): Logger {
+  const method =
+    (level: keyof Logger): LogMethod =>
+    (fields, message) => {
+      lines.push(JSON.stringify({ level, ...fields, msg: message }));
+      inner?.[level](fields, message);
+    };
+  return {
+    debug: method('debug'),
+    info: method('info'),
+    warn: method('warn'),
+    error: method('error'),
+  };
+}
+
+/**
+ * One conformance run: the options, a transport that records every exchange, the captured log lines, and
+ * simulators that share them.
+ *
+ * @internal
+ */
+export class ConformanceRun {
+  readonly options: ConformanceOptions;
+  readonly exchanges: RecordedExchange[] = [];
+  readonly #logLines: string[] = [];
+  readonly #transport: Transport;
+
+  constructor(options: ConformanceOptions) {
+    this.options = options;
+    this.#transport = this.transportFor(options.handlerOptions ?? {});
+  }
+
+  /** Whether the kit serves the connector itself (so it can pick handler options). */
+  get servesConnector(): boolean {
+    return isConnectorTarget(this.options.target);
+  }
+
+  /** Every log line so far: captured by the kit, or given by the author. */
+  logLines(): readonly string[] {
+    return [...this.#logLines, ...(this.options.logLines?.() ?? [])];
+  }
+
+  /** A recording transport to the target, served with these handler options if it is a connector. */
+  transportFor(handlerOptions: HandlerOptions): Transport {
+    const options = this.servesConnector
+      ? { ...handlerOptions, logger: capturingLogger(this.#logLines, handlerOptions.logger) }
+      : handlerOptions;
+    const inner = createTransport(this.options.target, { handlerOptions: options });
+    return async (request) => {
+      const response = await inner(request);
+      this.exchanges.push({ request, response });
+      return response;
+    };
+  }
+
+  /** A fresh simulated platform (its own sync session) on this run's recording transport. */
+  simulator(
+    config: ConfigInput = this.options.config,
+    overrides: Partial<PlatformSimulatorOptions> = {},
+    transport: Transport = this.#transport,
+  ): PlatformSimulator {
+    const { prefix, retryAfterHeader, retryAfterUnit } = this.options;
+    return new PlatformSimulator(transport, {
+      target: this.options.target,
+      config,
+      ...(prefix === undefined ? {} : { prefix }),
+      ...(retryAfterHeader === undefined ? {} : { retryAfterHeader }),
+      ...(retryAfterUnit === undefined ? {} : { retryAfterUnit }),
+      ...overrides,
+    });
+  }
+}
+
+/** The check failed: the message says what the connector did and what to fix. */
+export class ConformanceFailure extends Error {
+  override readonly name = 'ConformanceFailure';
+}
+
+/**
+ * Fails unless the response has one of the expected statuses.
+ *
+ * @param response - what the connector answered
+ * @param expected - acceptable statuses (`'2xx'` for any success)
+ * @param what - the request, in words
+ * @param fix - what the author should change
+ * @internal
+ */
+export function expectStatus(
+  response: SimulatorResponse,
+  expected: readonly number[] | '2xx',
+  what: string,
+  fix: string,
+): void {
+  const ok =
+    expected === '2xx'
+      ? response.status >= 200 && response.status < 300
+      : expected.includes(response.status);
+  if (ok) return;
+  const got = `${response.status}${response.code === undefined ? '' : ` ${response.code}`}`;
+  const want = expected === '2xx' ? 'a 2xx' : expected.join(' or ');
+  throw new ConformanceFailure(`${what} answered ${got}; expected ${want}. ${fix}`);
+}

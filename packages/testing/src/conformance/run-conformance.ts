@@ -1,0 +1,65 @@
+import { conformanceChecks } from './conformance-checks.js';
+import { ConformanceRun, type ConformanceOptions } from './conformance-run.js';
+
+/** The outcome of one conformance check. */
+export interface ConformanceResult {
+  /** The check's stable id. */
+  readonly id: string;
+  /** What it proves. */
+  readonly name: string;
+  /** How it went. */
+  readonly status: 'passed' | 'failed' | 'skipped';
+  /** Why it failed (what to fix) or why it was skipped. */
+  readonly message?: string;
+}
+
+/** Options of {@link runConformance} beyond the connector's own. */
+export interface RunConformanceOptions {
+  /** Run only the checks with these ids. @default every check */
+  readonly only?: readonly string[];
+  /** Called with each result as soon as it is known. */
+  readonly onResult?: (result: ConformanceResult) => void;
+}
+
+/**
+ * Runs every conformance check against a connector, one after the other, and reports each result. The
+ * Vitest form is `describeConformance` from `@connector-sdk/testing/vitest`; this form serves scripts and
+ * the CLI.
+ *
+ * @param options - the connector and the configurations to try
+ * @param runOptions - which checks, and a progress callback
+ * @returns one result per check
+ * @example
+ * ```ts
+ * const results = await runConformance({ target: 'http://127.0.0.1:3000', config });
+ * const failed = results.filter((result) => result.status === 'failed');
+ * ```
+ */
+export async function runConformance(
+  options: ConformanceOptions,
+  runOptions: RunConformanceOptions = {},
+): Promise<ConformanceResult[]> {
+  const run = new ConformanceRun(options);
+  const results: ConformanceResult[] = [];
+  for (const check of conformanceChecks) {
+    if (runOptions.only !== undefined && !runOptions.only.includes(check.id)) continue;
+    let result: ConformanceResult;
+    try {
+      const outcome = await check.run(run);
+      result =
+        outcome === undefined
+          ? { id: check.id, name: check.name, status: 'passed' }
+          : { id: check.id, name: check.name, status: 'skipped', message: outcome.skipped };
+    } catch (error) {
+      result = {
+        id: check.id,
+        name: check.name,
+        status: 'failed',
+        message: error instanceof Error ? error.message : String(error),
+      };
+    }
+    results.push(result);
+    runOptions.onResult?.(result);
+  }
+  return results;
+}

@@ -1,0 +1,35 @@
+export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
+export { runCli, type CliIo } from './cli/run-cli.js';
+export type { ConformanceOptions } from './conformance/conformance-run.js';
+export {
+  runConformance,
+  type ConformanceResult,
+  type RunConformanceOptions,
+} from './conformance/run-conformance.js';
+export {
+  FakeEndSystem,
+  startFakeEndSystem,
+  type FakeEndSystemOptions,
+  type FakeRecord,
+  type FakeRequestLog,
+} from './fake-end-system/fake-end-system.js';
+export type { FakeFault, FaultMatch } from './fake-end-system/fake-fault.js';
+export {
+  PlatformSimulator,
+  createPlatformSimulator,
+  type CallRequest,
+  type ConfigInput,
+  type PlatformSimulatorOptions,
+  type RawRequest,
+  type SimulatorResponse,
+} from './platform-simulator.js';
+export { ContractViolationError, SimulatorError } from './simulator-errors.js';
+export {
+  formatTranscriptEntry,
+  type ExchangeEntry,
+  type TranscriptEntry,
+  type TranscriptRequest,
+  type TranscriptResponse,
+  type WaitEntry,
+} from './transcript.js';
+export type { ConnectorTarget } from './transport.js';

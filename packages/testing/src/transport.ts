@@ -1,0 +1,111 @@
+import {
+  createHandler,
+  type Connector,
+  type ConnectorHandler,
+  type HandlerOptions,
+} from '@connector-sdk/core';
+
+/** A request as the simulator puts it on the wire. */
+export interface WireRequest {
+  /** HTTP method, upper-case. */
+  readonly method: string;
+  /** Path from the server's root, prefix and version included, percent-encoded. */
+  readonly path: string;
+  /** Query parameters. */
+  readonly query: Readonly<Record<string, string>>;
+  /** Request headers. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as sent, if any. */
+  readonly body?: string;
+}
+
+/** A response as the simulator received it, before any check. */
+export interface WireResponse {
+  /** HTTP status. */
+  readonly status: number;
+  /** Response headers, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text. */
+  readonly text: string;
+}
+
+/** Sends one request to the connector under test. */
+export type Transport = (request: WireRequest) => Promise<WireResponse>;
+
+/**
+ * The connector under test: the base URL of a running connector (scheme, host, port; the simulator adds the
+ * prefix and version), a core handler, or a connector made with `defineConnector` (served in-process).
+ */
+export type ConnectorTarget = string | URL | ConnectorHandler | Connector;
+
+/** How a {@link ConnectorTarget} is reached. */
+export interface TransportOptions {
+  /** Handler options when the target is a connector. @default {} */
+  readonly handlerOptions?: HandlerOptions;
+  /** Most time one HTTP call may take before the simulator gives up on it. @default 30_000 */
+  readonly requestTimeoutMs?: number;
+}
+
+function isConnector(target: ConnectorTarget): target is Connector {
+  return typeof target === 'object' && !(target instanceof URL) && 'compiled' in target;
+}
+
+function urlFor(base: string, request: WireRequest): string {
+  const search = new URLSearchParams(request.query).toString();
+  return `${base}${request.path}${search === '' ? '' : `?${search}`}`;
+}
+
+function httpTransport(base: string, timeoutMs: number): Transport {
+  const root = base.replace(/\/+$/, '');
+  return async (request) => {
+    const response = await fetch(urlFor(root, request), {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      text: await response.text(),
+    };
+  };
+}
+
+function handlerTransport(handle: ConnectorHandler): Transport {
+  return async (request) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers))
+      headers[name.toLowerCase()] = value;
+    const response = await handle({
+      method: request.method,
+      path: request.path,
+      query: new URLSearchParams(request.query),
+      headers,
+      text: () => Promise.resolve(request.body ?? ''),
+    });
+    const responseHeaders: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers))
+      responseHeaders[name.toLowerCase()] = value;
+    return { status: response.status, headers: responseHeaders, text: response.body };
+  };
+}
+
+/**
+ * Makes the function that sends requests to a target: over HTTP with `fetch` for a URL, in-process for a
+ * handler or a connector.
+ *
+ * @param target - the connector under test
+ * @param options - handler options and the HTTP timeout
+ * @returns the transport
+ * @internal
+ */
+export function createTransport(
+  target: ConnectorTarget,
+  options: TransportOptions = {},
+): Transport {
+  if (typeof target === 'string' || target instanceof URL)
+    return httpTransport(String(target), options.requestTimeoutMs ?? 30_000);
+  if (isConnector(target)) return handlerTransport(createHandler(target, options.handlerOptions));
+  return handlerTransport(target);
+}

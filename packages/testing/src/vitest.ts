@@ -1,0 +1,41 @@
+import { describe, it } from 'vitest';
+import { conformanceChecks } from './conformance/conformance-checks.js';
+import { ConformanceRun, type ConformanceOptions } from './conformance/conformance-run.js';
+
+export type { ConformanceOptions } from './conformance/conformance-run.js';
+
+/**
+ * Registers the conformance suite for a connector in a Vitest file: one test per contract rule, each named
+ * for what it proves and failing with what to fix. Give the options directly, or as a function when they are
+ * only known once `beforeAll` has started servers.
+ *
+ * @param options - the connector and the configurations to try, or a function returning them
+ * @param title - the suite's title @default 'connector contract conformance'
+ * @example
+ * ```ts
+ * describeConformance(() => ({
+ *   target: connector,
+ *   config: { url: fake.url, username: 'alice', password: { value: 'wonderland', sensitive: true } },
+ *   wrongCredentials: { url: fake.url, username: 'alice', password: { value: 'nope', sensitive: true } },
+ *   operation: { method: 'GET', path: '/records' },
+ * }));
+ * ```
+ */
+export function describeConformance(
+  options: ConformanceOptions | (() => ConformanceOptions | Promise<ConformanceOptions>),
+  title = 'connector contract conformance',
+): void {
+  let run: Promise<ConformanceRun> | undefined;
+  const getRun = () =>
+    (run ??= Promise.resolve(typeof options === 'function' ? options() : options).then(
+      (resolved) => new ConformanceRun(resolved),
+    ));
+  describe(title, () => {
+    for (const check of conformanceChecks) {
+      it(check.name, async (context) => {
+        const outcome = await check.run(await getRun());
+        if (outcome !== undefined) context.skip(outcome.skipped);
+      });
+    }
+  });
+}

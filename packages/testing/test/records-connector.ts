@@ -1,0 +1,53 @@
+import { UnauthenticatedError, defineConnector, field, secret, z } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+
+/** A correct connector for the fake end system's records: what the kit must pass. */
+export const recordsConnector = defineConnector({
+  name: 'records',
+  version: '1.0.0',
+  config: { url: field.url(), username: field.string(), password: field.secret() },
+  session: { Authorization: field.secret(), 'X-Records-Url': field.url() },
+  async initialize({ config, signal }) {
+    const client = createEndSystemClient({ baseUrl: config.url, signal });
+    const login = await client
+      .post('auth/login', { json: { username: config.username, password: config.password } })
+      .json<{ token: string }>()
+      .catch((error: unknown) => {
+        throw new UnauthenticatedError('The end system refused the credentials', {
+          code: 'AUTHENTICATION_FAILED',
+          cause: error,
+        });
+      });
+    return { Authorization: secret(`Bearer ${login.token}`), 'X-Records-Url': config.url };
+  },
+  operations: ({ get, post }) => ({
+    listRecords: get('/records', ({ session, signal }) =>
+      client(session, signal).get('records').json(),
+    ),
+    createRecord: post(
+      '/records',
+      { body: z.object({ title: z.string().min(1) }).loose() },
+      ({ session, body, signal }) => client(session, signal).post('records', { json: body }).json(),
+    ),
+  }),
+  async cleanup({ session, signal }) {
+    await client(session, signal).post('auth/logout');
+  },
+});
+
+function client(session: { Authorization: string; 'X-Records-Url': string }, signal: AbortSignal) {
+  return createEndSystemClient({
+    baseUrl: session['X-Records-Url'],
+    headers: { Authorization: session.Authorization },
+    signal,
+    errors: {
+      extract: (body) => (body as { error?: { code?: string; message?: string } }).error ?? {},
+    },
+    sessionExpired: (body) => (body as { ok?: boolean }).ok === false,
+  });
+}
+
+/** The configuration for a fake end system at `url`. */
+export function recordsConfig(url: string, password = 'wonderland') {
+  return { url, username: 'alice', password: { value: password, sensitive: true } };
+}
