@@ -3,7 +3,7 @@
 // argument. Catches what tests against the workspace cannot: a missing file, a wrong `exports` map, a
 // dependency that is only there because of the monorepo.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -24,7 +24,10 @@ const entries = {
   '@connector-sdk/node': 'serve',
   '@connector-sdk/express': 'connectorMiddleware',
   '@connector-sdk/fetch': 'createFetchHandler',
+  '@connector-sdk/testing': 'createPlatformSimulator',
 };
+/** ESM-only entry points (their peer cannot be required) and one export each. */
+const esmOnlyEntries = { '@connector-sdk/testing/vitest': 'describeConformance' };
 
 run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], root);
 const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz'));
@@ -33,6 +36,10 @@ for (const file of files) {
   const name = `@connector-sdk/${file.replace(/^connector-sdk-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`;
   dependencies[name] = `file:${join(tarballs, file)}`;
 }
+// The optional peer of `@connector-sdk/testing/vitest`, at the version the workspace tests with.
+dependencies.vitest = JSON.parse(
+  readFileSync(join(root, 'package.json'), 'utf8'),
+).devDependencies.vitest;
 writeFileSync(
   join(project, 'package.json'),
   JSON.stringify({ name: 'pack-smoke', private: true, dependencies }, null, 2),
@@ -43,21 +50,30 @@ const nodes = [process.execPath, ...process.argv.slice(2)];
 let failures = 0;
 for (const node of nodes) {
   const version = run(node, ['--version'], project).trim();
-  for (const [entry, name] of Object.entries(entries)) {
-    const checks = {
-      require: `const m = require(${JSON.stringify(entry)}); if (typeof m.${name} !== 'function') throw new Error('no ${name}');`,
-      import: `const m = await import(${JSON.stringify(entry)}); if (typeof m.${name} !== 'function') throw new Error('no ${name}');`,
-    };
-    for (const [kind, code] of Object.entries(checks)) {
-      try {
-        run(node, kind === 'import' ? ['--input-type=module', '-e', code] : ['-e', code], project);
-        console.log(`ok   ${version} ${kind} ${entry}`);
-      } catch {
-        failures++;
-        console.log(`FAIL ${version} ${kind} ${entry}`);
-      }
+  const check = (label, args) => {
+    try {
+      run(node, args, project);
+      console.log(`ok   ${version} ${label}`);
+    } catch {
+      failures++;
+      console.log(`FAIL ${version} ${label}`);
     }
+  };
+  for (const [entry, name] of [...Object.entries(entries), ...Object.entries(esmOnlyEntries)]) {
+    const test = `if (typeof m.${name} !== 'function') throw new Error('no ${name}');`;
+    if (entry in entries)
+      check(`require ${entry}`, ['-e', `const m = require(${JSON.stringify(entry)}); ${test}`]);
+    check(`import ${entry}`, [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(entry)}); ${test}`,
+    ]);
   }
+  // The testing kit's CLI, as `npx @connector-sdk/testing` runs it.
+  check('bin connector-sdk-testing --help', [
+    join(project, 'node_modules', '.bin', 'connector-sdk-testing'),
+    '--help',
+  ]);
 }
 rmSync(work, { recursive: true, force: true });
 if (failures > 0) {

@@ -24,8 +24,9 @@ const HELP = `Usage:
 Options:
   --url <base>                 the connector's base URL, such as http://127.0.0.1:3000
   --config <file>              a valid configuration: JSON entries [{ key, value, sensitive }] or an object
-  --call "<METHOD> <path>"     a later call after the base, such as "GET /issues/1" (repeatable; simulate)
-  --operation "<METHOD> <path>"  a later call that succeeds with a session (conformance)
+  --call "<METHOD> <path> [json]"  a later call after the base, such as "GET /issues/1" or
+                               'POST /issues {"summary":"x"}' (repeatable; simulate)
+  --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
   --system-id <id>             the end system's id (default system-1)
@@ -39,14 +40,23 @@ Exit status: 0 when the connector kept the contract, 1 when it broke it or the l
 usage error.`;
 
 function parseCall(text: string): CallRequest {
-  const match = /^([A-Za-z]+)\s+(\/\S*)$/.exec(text.trim());
+  const match = /^([A-Za-z]+)\s+(\/\S*)(?:\s+(.+))?$/s.exec(text.trim());
   if (match?.[1] === undefined || match[2] === undefined)
-    throw new UsageError(`"${text}" is not "<METHOD> <path>", such as "GET /issues/1"`);
+    throw new UsageError(`"${text}" is not "<METHOD> <path> [json]", such as "GET /issues/1"`);
   const url = new URL(match[2], 'http://call');
+  let body: unknown;
+  if (match[3] !== undefined) {
+    try {
+      body = JSON.parse(match[3]);
+    } catch {
+      throw new UsageError(`the body of "${match[1]} ${match[2]}" is not valid JSON`);
+    }
+  }
   return {
     method: match[1].toUpperCase(),
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
+    ...(body === undefined ? {} : { body }),
   };
 }
 
@@ -100,6 +110,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (values.url === undefined || !URL.canParse(values.url))
       throw new UsageError('--url <base> is required, such as http://127.0.0.1:3000');
     if (values.config === undefined) throw new UsageError('--config <file> is required');
+    const calls = (values.call ?? []).map(parseCall);
     const config = await readConfigFile(values.config);
     const common = {
       target: values.url,
@@ -138,7 +149,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.out(`${passed} passed, ${failed} failed, ${results.length - passed - failed} skipped`);
       return failed === 0 ? 0 : 1;
     }
-    const calls = (values.call ?? []).map(parseCall);
     const maxWaitMs = values['max-wait-ms'] === undefined ? 60_000 : Number(values['max-wait-ms']);
     if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0)
       throw new UsageError('--max-wait-ms must be a number of milliseconds');

@@ -1,0 +1,67 @@
+// The testing guide's code, run as a real test: the connector is the testing kit's own fixture.
+import { recordsConnector as connector } from '../../packages/testing/test/records-connector.js';
+
+// #region fake
+import { startFakeEndSystem, type FakeEndSystem } from '@connector-sdk/testing';
+import { afterAll, beforeAll } from 'vitest';
+
+let fake: FakeEndSystem;
+beforeAll(async () => {
+  fake = await startFakeEndSystem({ users: { alice: 'wonderland' }, tokenMaxUses: 100 });
+});
+afterAll(() => fake.close());
+
+const config = () => ({
+  url: fake.url,
+  username: 'alice',
+  password: { value: 'wonderland', sensitive: true },
+});
+// #endregion fake
+
+// #region conformance
+import { describeConformance } from '@connector-sdk/testing/vitest';
+
+describeConformance(() => ({
+  target: connector, // or a handler, or the URL of a running connector
+  config: config(),
+  invalidConfig: { ...config(), url: 'not a url' },
+  wrongCredentials: { ...config(), password: { value: 'wrong', sensitive: true } },
+  operation: { method: 'POST', path: '/records', body: { title: 'A record' } },
+}));
+// #endregion conformance
+
+// #region simulator
+import { createManualClock, createPlatformSimulator } from '@connector-sdk/testing';
+import { expect, it } from 'vitest';
+
+it('re-initializes after expiry and waits out a rate limit', async () => {
+  const clock = createManualClock();
+  const platform = createPlatformSimulator({ target: connector, config: config(), clock });
+
+  await platform.initialize();
+  fake.expireTokens(); // the next call meets a 401: the simulator initializes again and retries
+  expect((await platform.call({ path: '/records' })).status).toBe(200);
+
+  fake.inject({ kind: 'rate-limit', retryAfterSeconds: 30 }, { path: '/records' });
+  expect((await platform.call({ path: '/records' })).status).toBe(200);
+  expect(clock.sleeps).toEqual([30_000]); // the 403's Retry-After, waited out instantly
+
+  expect((await platform.cleanup()).status).toBe(200);
+  expect(JSON.stringify(platform.transcript)).not.toContain('wonderland'); // secrets are masked
+});
+// #endregion simulator
+
+// #region faults
+it.each([
+  [{ kind: 'server-error', status: 503 }, 502],
+  [{ kind: 'malformed-json' }, 502],
+  [{ kind: 'auth-failure-in-body' }, 401],
+  [{ kind: 'reset' }, 502],
+] as const)('maps %o to %i', async (fault, status) => {
+  const platform = createPlatformSimulator({ target: connector, config: config(), maxWaits: 0 });
+  await platform.initialize();
+  fake.clearFaults();
+  fake.inject(fault, { path: '/records', times: 5 }); // enough for the client's own retries
+  expect((await platform.call({ path: '/records' })).status).toBe(status);
+});
+// #endregion faults

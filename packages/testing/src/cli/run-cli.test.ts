@@ -1,0 +1,199 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { serve, type ConnectorServer } from '@connector-sdk/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
+import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
+import { runCli } from './run-cli.js';
+
+let fake: FakeEndSystem;
+let server: ConnectorServer;
+let broken: Server;
+let brokenUrl: string;
+let dir: string;
+
+beforeAll(async () => {
+  fake = await startFakeEndSystem({ tokenMaxUses: 1 });
+  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1' });
+  broken = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
+  );
+  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+  brokenUrl = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+  dir = mkdtempSync(join(tmpdir(), 'connector-sdk-cli-'));
+  writeFileSync(join(dir, 'config.json'), JSON.stringify(recordsConfig(fake.url)));
+  writeFileSync(join(dir, 'wrong.json'), JSON.stringify(recordsConfig(fake.url, 'nope')));
+  writeFileSync(join(dir, 'broken.json'), '{"url": ');
+  writeFileSync(join(dir, 'odd.json'), '{"url": 42}');
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  broken.close();
+  await server.close();
+  await fake.close();
+});
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runCli(args, {
+    out: (line) => out.push(line),
+    err: (line) => err.push(line),
+  });
+  return { status, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('connector-sdk-testing simulate', () => {
+  it('walks a running connector through its lifecycle, printing each step with secrets masked', async () => {
+    const config = join(dir, 'config.json');
+    const result = await cli(
+      'simulate',
+      '--url',
+      server.url,
+      '--config',
+      config,
+      '--call',
+      'POST /records',
+      '--call',
+      'POST /records {"title": "From the CLI"}',
+      '--call',
+      'GET /records',
+      '--call',
+      'GET /records?limit=5',
+      '--cleanup-global-cache',
+    );
+    expect(result.err).toBe('');
+    expect(result.status).toBe(0);
+    const lines = result.out.split('\n');
+    expect(lines).toContain('[1/7] discover');
+    expect(lines).toContain('[3/7] POST /records');
+    expect(lines.some((line) => /^← 400 in \d+ ms$/.test(line))).toBe(true);
+    expect(lines).toContain('[6/7] GET /records');
+    expect(
+      lines.some((line) => line.startsWith('→ POST /sdk/api/1.0/initialize/sdk-session-')),
+    ).toBe(true);
+    expect(lines).toContain('→ GET /sdk/api/1.0/records?limit=5');
+    expect(lines).toContain('  {"title":"From the CLI"}');
+    expect(fake.records.size).toBe(1);
+    // Each token serves one call here, so the second GET meets an expired session.
+    expect(lines).toContain('… the session expired (401): initialize again');
+    expect(result.out).toMatch(
+      /cleanup\/sdk-session-[\w-]+\?systemId=system-1&cleanupGlobalCache=true/,
+    );
+    expect(result.out).toContain('"value":"***"');
+    expect(result.out).not.toContain('wonderland');
+    expect(result.out).toMatch(/The connector kept the contract in \d+ exchanges\./);
+  });
+
+  it('exits 1 when initialize fails, and 1 with the problems when the connector breaks the contract', async () => {
+    const wrong = await cli('simulate', '--url', server.url, '--config', join(dir, 'wrong.json'));
+    expect(wrong.status).toBe(1);
+    expect(wrong.err).toContain('initialize failed with 401 AUTHENTICATION_FAILED');
+    const result = await cli('simulate', '--url', brokenUrl, '--config', join(dir, 'config.json'));
+    expect(result.status).toBe(1);
+    expect(result.err).toContain(
+      '✗ The connector broke the contract answering GET /sdk/api/1.0/discover',
+    );
+    expect(result.err).toContain('content-type is "text/plain", not application/json');
+  });
+
+  it.each([
+    [[], /Usage:/],
+    [['deploy'], /unknown command "deploy"/],
+    [['simulate', '--config', 'x.json'], /--url <base> is required/],
+    [['simulate', '--url', 'not a url', '--config', 'x.json'], /--url <base> is required/],
+    [['simulate', '--url', 'http://127.0.0.1:9'], /--config <file> is required/],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', '/no/such/file.json'],
+      /cannot read \/no\/such\/file\.json: ENOENT/,
+    ],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'BROKEN'],
+      /broken\.json is not valid JSON/,
+    ],
+    [['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD'], /must hold a list of/],
+    [['simulate', '--bogus'], /Unknown option '--bogus'/],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--call', 'GET'],
+      /is not "<METHOD> <path> \[json\]"/,
+    ],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--call', 'POST /x {'],
+      /body of "POST \/x" is not valid JSON/,
+    ],
+  ])('exits 2 on a usage error: %j', async (args, message) => {
+    const files: Record<string, string> = {
+      BROKEN: join(dir, 'broken.json'),
+      ODD: join(dir, 'odd.json'),
+    };
+    const result = await cli(...args.map((arg) => files[arg] ?? arg));
+    expect(result.status).toBe(2);
+    expect(`${result.out}\n${result.err}`).toMatch(message);
+  });
+
+  it('prints help and exits 0 with --help', async () => {
+    const result = await cli('--help');
+    expect(result.status).toBe(0);
+    expect(result.out).toContain('connector-sdk-testing simulate --url <base> --config <file>');
+  });
+});
+
+describe('connector-sdk-testing conformance', () => {
+  it('runs the checks against a running connector and prints one line each', async () => {
+    const result = await cli(
+      'conformance',
+      '--url',
+      server.url,
+      '--config',
+      join(dir, 'config.json'),
+      '--wrong-credentials',
+      join(dir, 'wrong.json'),
+      '--operation',
+      'GET /records',
+    );
+    expect(result.out).toContain(
+      '✓ initialize answers 401 when the end system refuses the credentials',
+    );
+    expect(result.out).toContain(
+      '- a rate-limit 403 carries a whole-number wait header (the kit can only',
+    );
+    expect(result.out).toMatch(/\n\d+ passed, 0 failed, 2 skipped$/);
+    expect(result.status).toBe(0);
+  });
+
+  it('exits 1 and says what to fix when checks fail', async () => {
+    const result = await cli(
+      'conformance',
+      '--url',
+      brokenUrl,
+      '--config',
+      join(dir, 'config.json'),
+    );
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('✗ discover answers 200');
+    expect(result.out).toMatch(/\n0 passed, \d+ failed, \d+ skipped$/);
+  });
+});
+
+describe('the connector-sdk-testing bin', () => {
+  it('runs as a program and sets its exit status', async () => {
+    const source = fileURLToPath(new URL('../cli.ts', import.meta.url));
+    const run = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        ['--conditions=@connector-sdk/source', '--import', 'tsx', source, ...args],
+        { cwd: fileURLToPath(new URL('../..', import.meta.url)) },
+      );
+    expect((await run('--help')).stdout).toContain('Usage:');
+    await expect(run('simulate')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--url'),
+    });
+  });
+});

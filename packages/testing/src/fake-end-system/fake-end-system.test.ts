@@ -1,0 +1,193 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
+import { createManualClock } from '../clock.js';
+import { createPlatformSimulator } from '../platform-simulator.js';
+import { startFakeEndSystem, type FakeEndSystem } from './fake-end-system.js';
+
+let fake: FakeEndSystem | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function start(options?: Parameters<typeof startFakeEndSystem>[0]) {
+  fake = await startFakeEndSystem(options);
+  return fake;
+}
+
+async function call(
+  system: FakeEndSystem,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await fetch(`${system.url}${path}`, {
+    method,
+    headers: {
+      ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+async function login(system: FakeEndSystem, password = 'wonderland'): Promise<string> {
+  const response = await call(system, 'POST', '/auth/login', {
+    body: { username: 'alice', password },
+  });
+  return (response.json as { token: string }).token;
+}
+
+describe('the fake end system', () => {
+  it('logs in with a token and serves records', async () => {
+    const system = await start();
+    expect(system.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const token = await login(system);
+    expect((await call(system, 'GET', '/me', { token })).json).toEqual({ username: 'alice' });
+    const created = await call(system, 'POST', '/records', {
+      token,
+      body: { title: 'One', size: 3 },
+    });
+    expect(created).toMatchObject({ status: 201, json: { id: '1', title: 'One', size: 3 } });
+    expect(
+      (await call(system, 'PUT', '/records/1', { token, body: { title: 'Uno' } })).json,
+    ).toEqual({
+      id: '1',
+      title: 'Uno',
+    });
+    expect((await call(system, 'GET', '/records', { token })).json).toEqual({
+      records: [{ id: '1', title: 'Uno' }],
+    });
+    expect((await call(system, 'DELETE', '/records/1', { token })).status).toBe(204);
+    expect(await call(system, 'GET', '/records/1', { token })).toMatchObject({
+      status: 404,
+      json: { error: { code: 'RECORD_NOT_FOUND' } },
+    });
+    expect(await call(system, 'POST', '/records', { token, body: { size: 1 } })).toMatchObject({
+      status: 400,
+      json: { error: { code: 'INVALID_RECORD' } },
+    });
+    expect(system.requests.map((request) => `${request.method} ${request.path}`)).toContain(
+      'PUT /records/1',
+    );
+  });
+
+  it('refuses wrong credentials, missing tokens and logged-out tokens', async () => {
+    const system = await start({ users: { bob: 'builder' } });
+    expect(
+      await call(system, 'POST', '/auth/login', { body: { username: 'bob', password: 'nope' } }),
+    ).toMatchObject({ status: 401, json: { error: { code: 'INVALID_CREDENTIALS' } } });
+    expect(await call(system, 'GET', '/records')).toMatchObject({
+      status: 401,
+      json: { error: { code: 'TOKEN_INVALID' } },
+    });
+    const response = await call(system, 'POST', '/auth/login', {
+      body: { username: 'bob', password: 'builder' },
+    });
+    const { token } = response.json as { token: string };
+    expect(system.liveTokens).toBe(1);
+    expect((await call(system, 'POST', '/auth/logout', { token })).status).toBe(204);
+    expect(system.liveTokens).toBe(0);
+    expect((await call(system, 'GET', '/records', { token })).status).toBe(401);
+  });
+
+  it('expires tokens after N calls, after a time, and on demand', async () => {
+    let now = 1_000;
+    const system = await start({ tokenMaxUses: 2, tokenTtlMs: 60_000, now: () => now });
+    const token = await login(system);
+    expect((await call(system, 'GET', '/me', { token })).status).toBe(200);
+    expect((await call(system, 'GET', '/me', { token })).status).toBe(200);
+    expect(await call(system, 'GET', '/me', { token })).toMatchObject({
+      status: 401,
+      json: { error: { code: 'TOKEN_EXPIRED' } },
+    });
+    const second = await login(system);
+    now += 60_000;
+    expect((await call(system, 'GET', '/me', { token: second })).status).toBe(401);
+    const third = await login(system);
+    system.expireTokens();
+    expect((await call(system, 'GET', '/me', { token: third })).status).toBe(401);
+  });
+
+  it('injects each kind of fault, for matching requests only, as many times as asked', async () => {
+    const system = await start();
+    const token = await login(system);
+    const date = new Date(Date.now() + 120_000);
+    system
+      .inject({ kind: 'rate-limit', retryAfterSeconds: 3 }, { path: '/records', method: 'GET' })
+      .inject({ kind: 'rate-limit', retryAfterDate: date }, { path: '/records' })
+      .inject({ kind: 'server-error', status: 503 }, { path: /^\/records/, times: 2 })
+      .inject({ kind: 'malformed-json' })
+      .inject({ kind: 'wrong-content-type' })
+      .inject({ kind: 'auth-failure-in-body' })
+      .inject({ kind: 'status', status: 418, body: { teapot: true }, headers: { 'x-why': 'tea' } });
+    const seen = [];
+    for (let i = 0; i < 8; i++)
+      seen.push(await call(system, 'GET', '/records', { token }).catch(() => undefined));
+    expect(seen.map((response) => response?.status)).toEqual([
+      429, 429, 503, 503, 200, 200, 200, 418,
+    ]);
+    expect(seen[0]?.headers.get('retry-after')).toBe('3');
+    expect(seen[1]?.headers.get('retry-after')).toBe(date.toUTCString());
+    expect(seen[4]?.text).toBe('{"records": [');
+    expect(seen[5]?.headers.get('content-type')).toBe('text/html');
+    expect(seen[6]?.json).toEqual({
+      ok: false,
+      error: { code: 'SESSION_EXPIRED', message: 'Please log in' },
+    });
+    expect(seen[7]?.headers.get('x-why')).toBe('tea');
+    expect((await call(system, 'GET', '/records', { token })).status).toBe(200);
+  });
+
+  it('resets the connection, and answers slowly when told to', async () => {
+    const system = await start();
+    system
+      .inject({ kind: 'reset' }, { path: '/me' })
+      .inject({ kind: 'slow', delayMs: 150 }, { path: '/me' });
+    await expect(fetch(`${system.url}/me`)).rejects.toThrow();
+    const started = performance.now();
+    expect((await call(system, 'GET', '/me')).status).toBe(401);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+});
+
+describe('proving a connector’s error mapping against the fake', () => {
+  // What each fault becomes at the platform, through the records connector and the end-system client.
+  it.each([
+    [{ kind: 'rate-limit', retryAfterSeconds: 45 }, 403, 'RATE_LIMITED'],
+    [{ kind: 'server-error', status: 500 }, 502, 'SERVER_ERROR'],
+    [{ kind: 'malformed-json' }, 502, 'END_SYSTEM_ERROR'],
+    [{ kind: 'wrong-content-type' }, 502, 'END_SYSTEM_ERROR'],
+    [{ kind: 'auth-failure-in-body' }, 401, 'SESSION_EXPIRED'],
+    [{ kind: 'reset' }, 502, 'END_SYSTEM_UNREACHABLE'],
+    [
+      {
+        kind: 'status',
+        status: 404,
+        body: { error: { code: 'RECORD_NOT_FOUND', message: 'gone' } },
+      },
+      404,
+      'RECORD_NOT_FOUND',
+    ],
+  ] as const)('%o answers %i %s', async (fault, status, code) => {
+    const system = await start();
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: recordsConfig(system.url),
+      clock: createManualClock(),
+      maxWaits: 0,
+    });
+    await platform.initialize();
+    system.inject(fault, { path: '/records', times: 5 });
+    const response = await platform.call({ path: '/records' });
+    expect({ status: response.status, code: response.code }).toEqual({ status, code });
+  });
+});
