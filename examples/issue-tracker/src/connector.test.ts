@@ -1,0 +1,59 @@
+import { createManualClock, createPlatformSimulator } from '@connector-sdk/testing';
+import { describeConformance } from '@connector-sdk/testing/vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { trackerConnector } from './connector.js';
+import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
+
+// The tracker and the simulated platform share one manual clock, so waiting out a rate limit takes no time.
+const clock = createManualClock(Date.now());
+let tracker: RunningTracker;
+beforeAll(async () => {
+  tracker = await startTracker({ rateLimit: { limit: 3, windowMs: 60_000 }, now: clock.now });
+});
+afterAll(() => tracker.close());
+
+const config = () => ({
+  url: tracker.url,
+  username: 'alice',
+  password: { value: 'wonderland', sensitive: true },
+  options: '{"defaultProject":"DEMO"}',
+});
+
+describeConformance(() => ({
+  target: trackerConnector,
+  config: config(),
+  invalidConfig: { ...config(), options: '{"defaultProject": 42}' },
+  wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
+  operation: { path: '/projects/DEMO/issues' },
+}));
+
+it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup logs out', async () => {
+  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const create = (summary: string) =>
+    platform.call({ method: 'POST', path: '/projects/DEMO/issues', body: { summary } });
+
+  const created = await create('First');
+  expect(created.body).toMatchObject({ summary: 'First', status: 'open' });
+  const id = (created.body as { id: string }).id;
+  expect(platform.session?.find((entry) => entry.key === 'X-Tracker-Project')?.value).toBe('DEMO');
+
+  await platform.call({ path: `/issues/${id}` });
+  await platform.call({ method: 'POST', path: `/issues/${id}/comments`, body: { text: 'Hello' } });
+  // The fourth call of this token is over the tracker's limit: 403 + Retry-After; the platform waits, resumes.
+  const sleepsBefore = clock.sleeps.length;
+  const limited = await platform.call({ path: `/issues/${id}` });
+  expect(limited.status).toBe(200);
+  expect(clock.sleeps.slice(sleepsBefore)).toEqual([60_000]);
+
+  tracker.store.expireTokens();
+  const afterExpiry = await platform.call({ path: `/issues/${id}` });
+  expect(afterExpiry.status).toBe(200);
+  expect(afterExpiry.body).toMatchObject({ comments: [{ author: 'alice', text: 'Hello' }] });
+
+  expect((await create('  ')).code).toBe('INVALID_INPUT');
+  expect((await platform.call({ path: '/issues/DEMO-404' })).code).toBe('ISSUE_NOT_FOUND');
+  const liveBefore = tracker.store.liveTokens;
+  expect((await platform.cleanup()).status).toBe(200);
+  expect(tracker.store.liveTokens).toBe(liveBefore - 1);
+  expect(JSON.stringify(platform.transcript)).not.toContain('wonderland');
+});

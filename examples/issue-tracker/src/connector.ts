@@ -1,0 +1,100 @@
+import { defineConnector, field, secret, z } from '@connector-sdk/core';
+import { trackerClient } from './tracker-client.js';
+
+/** The JSON-valued `options` configuration field. */
+const Options = z.object({
+  /** The project used when a call names none. */
+  defaultProject: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9]*$/)
+    .optional(),
+});
+
+const NewIssue = z.object({
+  summary: z.string().trim().min(1).max(200),
+  description: z.string().max(10_000).optional(),
+});
+
+/** A connector for the sample issue tracker. */
+export const trackerConnector = defineConnector({
+  name: 'issue-tracker',
+  version: '1.0.0',
+  config: {
+    url: field.url(),
+    username: field.string(),
+    password: field.secret(),
+    options: field.json(Options).optional(),
+  },
+  session: {
+    Authorization: field.secret(),
+    'X-Tracker-Url': field.url(),
+    'X-Tracker-Project': field.string().optional(),
+  },
+
+  async initialize({ config, signal, log }) {
+    const { token } = await trackerClient({ url: config.url, signal, log })
+      .post('session', { json: { login: config.username, password: config.password } })
+      .json<{ token: string }>();
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Tracker-Url': config.url,
+      'X-Tracker-Project': config.options?.defaultProject,
+    };
+  },
+
+  operations: ({ get, post }) => ({
+    listIssues: get(
+      '/projects/:project/issues',
+      { query: z.object({ status: z.enum(['open', 'closed']).optional() }) },
+      ({ session, params, query, signal, log }) =>
+        tracker(session, signal, log)
+          .get(`projects/${encodeURIComponent(params.project)}/issues`, {
+            searchParams: query.status === undefined ? {} : { status: query.status },
+          })
+          .json(),
+    ),
+    getIssue: get('/issues/:id', ({ session, params, signal, log }) =>
+      tracker(session, signal, log)
+        .get(`issues/${encodeURIComponent(params.id)}`)
+        .json(),
+    ),
+    createIssue: post(
+      '/projects/:project/issues',
+      { body: NewIssue },
+      ({ session, params, body, signal, log }) =>
+        tracker(session, signal, log)
+          .post(`projects/${encodeURIComponent(params.project)}/issues`, { json: body })
+          .json(),
+    ),
+    addComment: post(
+      '/issues/:id/comments',
+      { body: z.object({ text: z.string().trim().min(1) }) },
+      ({ session, params, body, signal, log }) =>
+        tracker(session, signal, log)
+          .post(`issues/${encodeURIComponent(params.id)}/comments`, { json: body })
+          .json(),
+    ),
+  }),
+
+  async cleanup({ session, signal, log }) {
+    // A failed logout must not fail the end of the sync: the token expires on its own.
+    await tracker(session, signal, log)
+      .delete('session')
+      .catch((error: unknown) => log.warn({ err: error }, 'logout failed'));
+  },
+});
+
+type Session = { readonly Authorization: string; readonly 'X-Tracker-Url': string };
+
+function tracker(
+  session: Session,
+  signal: AbortSignal,
+  log: Parameters<typeof trackerClient>[0]['log'],
+) {
+  return trackerClient({
+    url: session['X-Tracker-Url'],
+    authorization: session.Authorization,
+    signal,
+    log,
+  });
+}

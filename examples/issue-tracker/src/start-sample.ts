@@ -1,0 +1,65 @@
+import { serve, type ConnectorServer } from '@connector-sdk/node';
+import pino from 'pino';
+import { trackerConnector } from './connector.js';
+import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
+import type { TrackerOptions } from './tracker/tracker-store.js';
+
+/** The sample tracker and its connector, both on 127.0.0.1. */
+export interface Sample {
+  readonly tracker: RunningTracker;
+  readonly connector: ConnectorServer;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sample tracker on a free port and the connector on `PORT` (default 3000).
+ *
+ * @param tracker - the tracker's options (accounts, rate limit, token lifetime)
+ * @param quiet - leave out the connector's request log lines
+ */
+export async function startSample(tracker: TrackerOptions = {}, quiet = false): Promise<Sample> {
+  const running = await startTracker(tracker);
+  const connector = await serve(trackerConnector, {
+    port: Number(process.env.PORT ?? 3000),
+    host: '127.0.0.1',
+    logger: pino({ level: quiet ? 'silent' : 'info' }),
+  });
+  return {
+    tracker: running,
+    connector,
+    close: async () => {
+      await connector.close();
+      await running.close();
+    },
+  };
+}
+
+/** Prints how to call the running connector with curl. */
+export function printHowToCall({ tracker, connector }: Sample): void {
+  const base = `${connector.url}/sdk/api/1.0`;
+  const config = JSON.stringify([
+    { key: 'url', value: tracker.url, sensitive: false },
+    { key: 'username', value: 'alice', sensitive: false },
+    { key: 'password', value: 'wonderland', sensitive: true },
+    { key: 'options', value: '{"defaultProject":"DEMO"}', sensitive: false },
+  ]);
+  console.log(`
+The sample tracker runs at ${tracker.url} (user alice, password wonderland).
+The connector runs at ${base}. Try:
+
+  curl -s ${base}/discover
+  curl -s -X POST '${base}/initialize/my-session?systemId=my-tracker' \\
+    -H 'content-type: application/json' -d '${config}'
+
+then send the answered entries back as headers, for example:
+
+  curl -s ${base}/projects/DEMO/issues -H 'Authorization: Bearer <token>' -H 'X-Tracker-Url: ${tracker.url}'
+
+Stop with Ctrl+C.`);
+}
+
+/** Closes the sample on Ctrl+C or SIGTERM. */
+export function closeOnSignal(sample: Sample): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => void sample.close().then(() => process.exit(0)));
+}

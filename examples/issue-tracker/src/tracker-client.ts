@@ -1,0 +1,39 @@
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import type { Logger } from '@connector-sdk/core';
+
+/** The tracker's error body: `{ "fault": { "id": "ISSUE_NOT_FOUND", "text": "…" } }`. */
+interface TrackerFault {
+  readonly fault?: { readonly id?: string; readonly text?: string };
+}
+
+/** What a tracker call needs: where, as whom, and the platform request it serves. */
+export interface TrackerCallContext {
+  readonly url: string;
+  readonly authorization?: string;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/**
+ * A client for the tracker's API. Its faults keep their own id as the error code the platform sees; a wrong
+ * login is a 401 `AUTHENTICATION_FAILED`. A 429 is not retried here: it goes back to the platform as a 403 with
+ * `Retry-After`, so the platform waits instead of this request holding a connection open.
+ */
+export function trackerClient({ url, authorization, signal, log }: TrackerCallContext) {
+  return createEndSystemClient({
+    baseUrl: `${url.replace(/\/+$/, '')}/api/`,
+    headers: { Authorization: authorization },
+    signal,
+    log,
+    retry: { statusCodes: [503] },
+    errors: {
+      rules: [
+        { status: 401, body: { fault: { id: 'BAD_CREDENTIALS' } }, code: 'AUTHENTICATION_FAILED' },
+      ],
+      extract: (body) => ({
+        code: (body as TrackerFault).fault?.id,
+        message: (body as TrackerFault).fault?.text,
+      }),
+    },
+  });
+}

@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Fault, TrackerStore, type TrackerOptions } from './tracker-store.js';
+
+/**
+ * The sample end system: a small issue tracker over HTTP, in memory. Its API (JSON; errors are
+ * `{ "fault": { "id", "text" } }`):
+ * - `POST /api/session` `{ login, password }` → 201 `{ token, ttl }`; `DELETE /api/session` logs out.
+ * - With `Authorization: Bearer <token>`: `GET /api/projects`, `GET|POST /api/projects/:key/issues`,
+ *   `GET /api/issues/:id`, `POST /api/issues/:id/comments`.
+ * - 401 `TOKEN_EXPIRED` when a token is too old, 429 with `Retry-After` past the per-token rate limit,
+ *   422 for invalid input, 404 for unknown projects and issues.
+ */
+export interface RunningTracker {
+  readonly url: string;
+  readonly store: TrackerStore;
+  close(): Promise<void>;
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text === '') return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw new Fault(400, 'MALFORMED_REQUEST', 'The body must be a JSON object');
+}
+
+async function route(store: TrackerStore, req: IncomingMessage): Promise<[number, unknown]> {
+  const url = new URL(req.url ?? '/', 'http://tracker');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+  const token = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+  if (path === '/api/session' && method === 'POST') {
+    const { login, password } = await readJson(req);
+    return [201, store.login(login, password)];
+  }
+  if (path === '/api/session' && method === 'DELETE') {
+    store.logout(token);
+    return [204, undefined];
+  }
+  const user = store.authenticate(token);
+  if (path === '/api/projects' && method === 'GET')
+    return [200, Object.entries(store.projects).map(([key, name]) => ({ key, name }))];
+  const project = /^\/api\/projects\/([^/]+)\/issues$/.exec(path)?.[1];
+  if (project !== undefined && method === 'GET') {
+    store.project(project);
+    const status = url.searchParams.get('status');
+    const issues = [...store.issues.values()].filter(
+      (issue) => issue.project === project && (status === null || issue.status === status),
+    );
+    return [200, { issues }];
+  }
+  if (project !== undefined && method === 'POST')
+    return [201, store.createIssue(project, await readJson(req))];
+  const [, id, comments] = /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
+  if (id !== undefined && comments === undefined && method === 'GET') return [200, store.issue(id)];
+  if (id !== undefined && comments !== undefined && method === 'POST')
+    return [201, store.comment(id, user, (await readJson(req)).text)];
+  throw new Fault(404, 'NO_SUCH_RESOURCE', `${method} ${path} does not exist`);
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  if (body === undefined) res.writeHead(status, headers).end();
+  else
+    res
+      .writeHead(status, { 'content-type': 'application/json', ...headers })
+      .end(JSON.stringify(body));
+}
+
+/**
+ * Starts the sample tracker on 127.0.0.1.
+ *
+ * @param options - accounts, projects, token lifetime, rate limit; `port` 0 picks a free one
+ */
+export async function startTracker(
+  options: TrackerOptions & { readonly port?: number } = {},
+): Promise<RunningTracker> {
+  const store = new TrackerStore(options);
+  const server = createServer((req, res) => {
+    route(store, req).then(
+      ([status, body]) => send(res, status, body),
+      (error: unknown) => {
+        if (error instanceof Fault)
+          send(res, error.status, { fault: { id: error.id, text: error.message } }, error.headers);
+        else send(res, 500, { fault: { id: 'INTERNAL', text: 'Something went wrong' } });
+      },
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    store,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

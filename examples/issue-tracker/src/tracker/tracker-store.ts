@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+
+/** An issue in the sample tracker. */
+export interface Issue {
+  readonly id: string;
+  readonly project: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly status: 'open' | 'closed';
+  readonly comments: readonly { readonly author: string; readonly text: string }[];
+}
+
+/** The tracker's own error: an id such as `ISSUE_NOT_FOUND` and a text, sent as `{ fault: { id, text } }`. */
+export class Fault extends Error {
+  constructor(
+    readonly status: number,
+    readonly id: string,
+    text: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(text);
+  }
+}
+
+/** Options of the sample tracker. */
+export interface TrackerOptions {
+  /** Accounts, login → password. @default { alice: 'wonderland' } */
+  readonly users?: Readonly<Record<string, string>>;
+  /** Projects, key → name. @default { DEMO: 'Demo project' } */
+  readonly projects?: Readonly<Record<string, string>>;
+  /** How long a token lives. @default 15 minutes */
+  readonly tokenTtlMs?: number;
+  /** Calls one token may make per window before a 429. @default 100 per 60 s */
+  readonly rateLimit?: { readonly limit: number; readonly windowMs: number };
+  /** The clock for token lifetimes and rate-limit windows; tests pass a manual one. @default Date.now */
+  readonly now?: () => number;
+}
+
+interface Token {
+  readonly login: string;
+  expiresAt: number;
+  windowStart: number;
+  calls: number;
+}
+
+/** The tracker's data and rules, without HTTP: accounts, tokens, a rate limit per token, projects, issues. */
+export class TrackerStore {
+  readonly issues = new Map<string, Issue>();
+  readonly #tokens = new Map<string, Token>();
+  readonly #options: TrackerOptions;
+  #nextId = 1;
+
+  constructor(options: TrackerOptions) {
+    this.#options = options;
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  get projects(): Readonly<Record<string, string>> {
+    return this.#options.projects ?? { DEMO: 'Demo project' };
+  }
+
+  login(login: unknown, password: unknown): { token: string; ttl: number } {
+    const users = this.#options.users ?? { alice: 'wonderland' };
+    if (typeof login !== 'string' || typeof password !== 'string' || users[login] !== password)
+      throw new Fault(401, 'BAD_CREDENTIALS', 'Wrong login or password');
+    const token = randomBytes(18).toString('base64url');
+    const ttlMs = this.#options.tokenTtlMs ?? 15 * 60_000;
+    this.#tokens.set(token, { login, expiresAt: this.#now() + ttlMs, windowStart: 0, calls: 0 });
+    return { token, ttl: Math.floor(ttlMs / 1000) };
+  }
+
+  logout(token: string | undefined): void {
+    if (token !== undefined) this.#tokens.delete(token);
+  }
+
+  /** Checks a token and counts the call against its rate limit; returns who it belongs to. */
+  authenticate(token: string | undefined): string {
+    const state = token === undefined ? undefined : this.#tokens.get(token);
+    if (state === undefined) throw new Fault(401, 'NOT_LOGGED_IN', 'Log in first');
+    const now = this.#now();
+    if (state.expiresAt <= now) throw new Fault(401, 'TOKEN_EXPIRED', 'Your session has expired');
+    const { limit, windowMs } = this.#options.rateLimit ?? { limit: 100, windowMs: 60_000 };
+    if (now - state.windowStart >= windowMs) {
+      state.windowStart = now;
+      state.calls = 0;
+    }
+    if (++state.calls > limit) {
+      const seconds = Math.max(1, Math.ceil((state.windowStart + windowMs - now) / 1000));
+      throw new Fault(429, 'TOO_MANY_REQUESTS', 'Slow down', { 'retry-after': String(seconds) });
+    }
+    return state.login;
+  }
+
+  /** Ends every session at once, as when the tracker restarts. */
+  expireTokens(): void {
+    for (const state of this.#tokens.values()) state.expiresAt = 0;
+  }
+
+  get liveTokens(): number {
+    return [...this.#tokens.values()].filter((state) => state.expiresAt > this.#now()).length;
+  }
+
+  createIssue(project: string, input: Record<string, unknown>): Issue {
+    this.project(project);
+    if (typeof input.summary !== 'string' || input.summary.trim() === '')
+      throw new Fault(422, 'INVALID_ISSUE', 'An issue needs a summary');
+    const issue: Issue = {
+      id: `${project}-${this.#nextId++}`,
+      project,
+      summary: input.summary,
+      description: typeof input.description === 'string' ? input.description : '',
+      status: 'open',
+      comments: [],
+    };
+    this.issues.set(issue.id, issue);
+    return issue;
+  }
+
+  issue(id: string): Issue {
+    const issue = this.issues.get(id);
+    if (issue === undefined) throw new Fault(404, 'ISSUE_NOT_FOUND', `There is no issue ${id}`);
+    return issue;
+  }
+
+  project(key: string): string {
+    const name = this.projects[key];
+    if (name === undefined) throw new Fault(404, 'PROJECT_NOT_FOUND', `There is no project ${key}`);
+    return name;
+  }
+
+  comment(id: string, author: string, text: unknown): Issue {
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new Fault(422, 'INVALID_COMMENT', 'A comment needs a text');
+    const issue = this.issue(id);
+    const updated = { ...issue, comments: [...issue.comments, { author, text }] };
+    this.issues.set(id, updated);
+    return updated;
+  }
+}
