@@ -25,6 +25,7 @@ const entries = {
   '@connector-sdk/express': 'connectorMiddleware',
   '@connector-sdk/fetch': 'createFetchHandler',
   '@connector-sdk/testing': 'createPlatformSimulator',
+  '@connector-sdk/create-connector': 'createConnector',
 };
 /** ESM-only entry points (their peer cannot be required) and one export each. */
 const esmOnlyEntries = { '@connector-sdk/testing/vitest': 'describeConformance' };

@@ -1,0 +1,14 @@
+import { expect, it } from 'vitest';
+import * as entry from './index.js';
+
+it('exports exactly the public API', () => {
+  expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
+    [
+      "ScaffoldError",
+      "TEMPLATE_FILES",
+      "createConnector",
+      "packageNameProblem",
+      "runCli",
+    ]
+  `);
+});
