@@ -21,19 +21,22 @@ const FRAMING = new Set([
   'transfer-encoding',
   'upgrade',
 ]);
-/** Keys that name a credential; their values must be marked sensitive. */
-const CREDENTIAL_KEY = /authorization|cookie|token|secret|passw|api-?key|credential/i;
+/** Keys that name a credential: the simulator treats their values as secrets. */
+const CREDENTIAL_KEY = /authorization|cookie|token|secret|passw|api[-_]?key|credential/i;
+/** Headers that always carry a credential, and values that look like one: these must be marked sensitive. */
+const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$/i;
+const CREDENTIAL_VALUE = /^(?:bearer|basic|digest|token)\s+\S/i;
 /** Common proxies and servers refuse request headers beyond 8 KiB in total. */
 export const SESSION_HEADER_BUDGET = 8192;
 
 /**
- * Whether a key names a credential, so its value must be marked sensitive.
+ * Whether a key names a credential, so the simulator treats its value as a secret.
  *
  * @param key - a parameter key or header name
  * @internal
  */
 export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEY.test(key) && !/^x-sdk-/i.test(key);
+  return CREDENTIAL_KEY.test(key);
 }
 
 /** How the wait after a rate-limit 403 is announced. */
@@ -90,8 +93,8 @@ export function sessionProblems(entries: readonly ParameterEntry[]): string[] {
     } else if (value.trim() !== value) {
       problems.push(`the value of "${key}" has leading or trailing whitespace, which HTTP drops`);
     }
-    if (isCredentialKey(key) && !sensitive)
-      problems.push(`"${key}" names a credential but is not marked sensitive`);
+    if (!sensitive && (CREDENTIAL_HEADER.test(key) || CREDENTIAL_VALUE.test(value)))
+      problems.push(`"${key}" carries a credential but is not marked sensitive`);
     bytes += key.length + value.length + 4;
   }
   if (bytes > SESSION_HEADER_BUDGET) {
@@ -148,9 +151,10 @@ export function responseProblems(
     );
   } else if (body.data.errors.code === 'RATE_LIMITED' || status === 403) {
     const wait = response.headers[waitHeader.name.toLowerCase()];
-    if (wait !== undefined && readWaitMs(response, waitHeader) === undefined) {
+    const waitMs = readWaitMs(response, waitHeader);
+    if (wait !== undefined && (waitMs === undefined || waitMs <= 0)) {
       problems.push(
-        `the ${waitHeader.name} header "${wait}" is not a whole number of ${waitHeader.unit}`,
+        `the ${waitHeader.name} header "${wait}" is not a positive whole number of ${waitHeader.unit}`,
       );
     }
     if (body.data.errors.code === 'RATE_LIMITED' && wait === undefined)

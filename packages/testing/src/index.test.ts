@@ -5,6 +5,7 @@ import * as vitestEntry from './vitest.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
+      "ConformanceFailure",
       "ContractViolationError",
       "FakeEndSystem",
       "PlatformSimulator",

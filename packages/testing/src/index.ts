@@ -1,5 +1,6 @@
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { runCli, type CliIo } from './cli/run-cli.js';
+export { ConformanceFailure } from './conformance/conformance-failure.js';
 export type { ConformanceOptions } from './conformance/conformance-run.js';
 export {
   runConformance,

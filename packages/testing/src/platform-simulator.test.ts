@@ -1,4 +1,4 @@
-import { createHandler, type ConnectorHandler } from '@connector-sdk/core';
+import { MemoryRateLimitStore, createHandler, type ConnectorHandler } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordsConfig, recordsConnector } from '../test/records-connector.js';
@@ -217,8 +217,113 @@ describe('the platform simulator', () => {
     const message = (failure as Error).message;
     expect(message).toContain('answering POST /sdk/api/1.0/initialize/');
     expect(message).toContain('content-type is "text/plain", not application/json');
-    expect(message).toContain('"Authorization" names a credential but is not marked sensitive');
+    expect(message).toContain('"Authorization" carries a credential but is not marked sensitive');
     expect(message).toContain('{"key":"Authorization","value":"***","sensitive":false}');
     expect((failure as ContractViolationError).problems).toHaveLength(2);
+  });
+});
+
+describe('what the simulator masks', () => {
+  it('masks short secrets where they are, and credential-named plain values everywhere', async () => {
+    const system = await startFakeEndSystem({ users: { bob: 'pw' } });
+    try {
+      const platform = createPlatformSimulator({
+        target: recordsConnector,
+        config: {
+          url: system.url,
+          username: 'bob',
+          password: { value: 'pw', sensitive: true },
+          apiKey: 'k-123456',
+        },
+      });
+      await platform.call({ path: '/records', headers: { 'X-Api-Key': 'k-123456' } });
+      const text = JSON.stringify(platform.transcript);
+      expect(text).toContain(
+        '{\\"key\\":\\"password\\",\\"value\\":\\"***\\",\\"sensitive\\":true}',
+      );
+      expect(text).not.toContain('"pw"');
+      expect(text).not.toContain('k-123456');
+    } finally {
+      await system.close();
+    }
+  });
+
+  it('masks a secret form-encoded into the query', async () => {
+    const system = await startFakeEndSystem({ users: { alice: 'pass word!' } });
+    try {
+      const platform = createPlatformSimulator({
+        target: recordsConnector,
+        config: recordsConfig(system.url, 'pass word!'),
+      });
+      await platform.call({ path: '/records', query: { q: 'pass word!' } });
+      const urls = platform.transcript.flatMap((entry) =>
+        entry.type === 'exchange' ? [entry.request.url] : [],
+      );
+      expect(urls).toContain('/sdk/api/1.0/records?q=***');
+    } finally {
+      await system.close();
+    }
+  });
+
+  it('masks the token of an initialize answer that is malformed as a whole', async () => {
+    const broken: ConnectorHandler = async () => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { key: 'Authorization', value: 'Bearer SECRETTOKEN123', sensitive: true },
+        { key: 'X-A' },
+      ]),
+    });
+    const platform = createPlatformSimulator({ target: broken, config: recordsConfig(fake.url) });
+    const failure = (await platform.initialize().catch((error: unknown) => error)) as Error;
+    expect(failure).toBeInstanceOf(ContractViolationError);
+    expect(failure.message).not.toContain('SECRETTOKEN123');
+    expect(JSON.stringify(platform.transcript)).not.toContain('SECRETTOKEN123');
+  });
+});
+
+describe('more of what the platform does', () => {
+  it('waits out a rate-limited initialize, as for any other call', async () => {
+    const clock = createManualClock(Date.now());
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: recordsConfig(fake.url),
+      clock,
+      handlerOptions: {
+        rateLimit: {
+          limit: 1,
+          windowMs: 60_000,
+          store: new MemoryRateLimitStore({ now: clock.now }),
+        },
+      },
+    });
+    expect((await platform.initialize()).status).toBe(200);
+    expect((await platform.initialize()).status).toBe(200);
+    expect(clock.sleeps).toEqual([60_000]);
+  });
+
+  it('sends the session header once, whatever the case of a caller header of the same name', async () => {
+    const seen: (string | undefined)[] = [];
+    const handle = createHandler(recordsConnector);
+    const spy: ConnectorHandler = (request) => {
+      if (!request.path.includes('/initialize/')) seen.push(request.headers.authorization);
+      return handle(request);
+    };
+    const platform = createPlatformSimulator({ target: spy, config: recordsConfig(fake.url) });
+    await platform.call({ path: 'records', headers: { authorization: 'Bearer mine' } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/^Bearer (?!mine)\S+$/);
+  });
+
+  it('flags a rate-limit 403 whose wait is zero', async () => {
+    const zero: ConnectorHandler = async () => ({
+      status: 403,
+      headers: { 'content-type': 'application/json', 'retry-after': '0' },
+      body: JSON.stringify({ errors: { code: 'RATE_LIMITED', message: 'Slow down' } }),
+    });
+    const platform = createPlatformSimulator({ target: zero, config: recordsConfig(fake.url) });
+    await expect(platform.discover()).rejects.toThrow(
+      'the Retry-After header "0" is not a positive whole number of seconds',
+    );
   });
 });

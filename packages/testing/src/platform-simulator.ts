@@ -1,110 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import { ParameterListSchema, type HandlerOptions, type ParameterEntry } from '@connector-sdk/core';
+import { ParameterListSchema, type ParameterEntry } from '@connector-sdk/core';
 import { systemClock, type Clock } from './clock.js';
-import {
-  isCredentialKey,
-  readWaitMs,
-  responseProblems,
-  type WaitHeader,
-} from './contract-rules.js';
-import { SecretSet } from './secret-forms.js';
+import { readWaitMs, responseProblems, type WaitHeader } from './contract-rules.js';
+import { SessionMasker } from './session-masker.js';
+import type {
+  CallRequest,
+  ConfigInput,
+  PlatformSimulatorOptions,
+  RawRequest,
+  SimulatorResponse,
+} from './simulator-types.js';
 import { ContractViolationError, SimulatorError } from './simulator-errors.js';
 import type { ExchangeEntry, TranscriptEntry } from './transcript.js';
 import {
   createTransport,
-  type ConnectorTarget,
   type Transport,
   type WireRequest,
   type WireResponse,
 } from './transport.js';
 
-/**
- * The configuration a user entered for the end system: the contract's entries as they are, or a record of
- * values (plain strings are not sensitive; write `{ value, sensitive: true }` for those that are).
- */
-export type ConfigInput =
-  | readonly ParameterEntry[]
-  | Readonly<Record<string, string | { readonly value: string; readonly sensitive: boolean }>>;
-
-/** Options of {@link createPlatformSimulator}. */
-export interface PlatformSimulatorOptions {
-  /** The connector under test: a base URL, a core handler or a connector. */
-  readonly target: ConnectorTarget;
-  /** The configuration initialize sends. */
-  readonly config: ConfigInput;
-  /** The configured end system's id. @default 'system-1' */
-  readonly systemId?: string;
-  /** The sync session's id. @default a fresh `sdk-session-<uuid>` */
-  readonly sdkSessionId?: string;
-  /** Sends `suppressNotification` `"1"` (true) or `"2"` (false); omitted when not set. */
-  readonly suppressNotification?: boolean;
-  /** What comes before the version segment. @default '/sdk/api' */
-  readonly prefix?: string;
-  /** Handler options when the target is a connector. @default {} */
-  readonly handlerOptions?: HandlerOptions;
-  /** The header a rate-limit 403 announces its wait in. @default 'Retry-After' */
-  readonly retryAfterHeader?: string;
-  /** The unit of that header's value. @default 'seconds' */
-  readonly retryAfterUnit?: 'seconds' | 'milliseconds';
-  /** Most rate-limit waits for one call before its 403 is returned. @default 3 */
-  readonly maxWaits?: number;
-  /** Longest single wait the simulator accepts; a longer one is a {@link SimulatorError}. @default 600_000 */
-  readonly maxWaitMs?: number;
-  /** What time is and how to wait. Use {@link createManualClock} in tests. @default systemClock */
-  readonly clock?: Clock;
-  /** Most time one HTTP call may take. @default 30_000 */
-  readonly requestTimeoutMs?: number;
-  /** Called with each transcript entry as it is recorded (the CLI prints progress with it). */
-  readonly onEntry?: (entry: TranscriptEntry) => void;
-}
-
-/** A later call, relative to the versioned base. */
-export interface CallRequest {
-  /** HTTP method. @default 'GET' */
-  readonly method?: string;
-  /** The path after the base, such as `/issues/42`. */
-  readonly path: string;
-  /** Query parameters. */
-  readonly query?: Readonly<Record<string, string>>;
-  /** A JSON body, serialised by the simulator. */
-  readonly body?: unknown;
-  /** Extra request headers. */
-  readonly headers?: Readonly<Record<string, string>>;
-}
-
-/** A request exactly as given, for probing the contract. */
-export interface RawRequest {
-  /** HTTP method. */
-  readonly method: string;
-  /** The path after the base (or from the root, with `fromRoot`). */
-  readonly path: string;
-  /** Take `path` from the server's root instead of the versioned base. @default false */
-  readonly fromRoot?: boolean;
-  /** Query parameters. */
-  readonly query?: Readonly<Record<string, string>>;
-  /** Request headers. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** The body, sent as it is. */
-  readonly body?: string;
-  /** Send the current session's headers too. @default false */
-  readonly withSession?: boolean;
-  /** Check a success as an initialize answer. @default 'call' */
-  readonly kind?: 'initialize' | 'call';
-}
-
-/** A response the simulator received and checked. */
-export interface SimulatorResponse {
-  /** HTTP status. */
-  readonly status: number;
-  /** Response headers, lower-case names. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The body as text. */
-  readonly text: string;
-  /** The body parsed as JSON; `undefined` when it is not JSON. */
-  readonly body: unknown;
-  /** The error code of a failed call. */
-  readonly code: string | undefined;
-}
+export type {
+  CallRequest,
+  ConfigInput,
+  PlatformSimulatorOptions,
+  RawRequest,
+  SimulatorResponse,
+} from './simulator-types.js';
 
 function toEntries(config: ConfigInput): ParameterEntry[] {
   if (Array.isArray(config)) return [...(config as readonly ParameterEntry[])];
@@ -143,7 +64,7 @@ export class PlatformSimulator {
   readonly #transport: Transport;
   readonly #options: PlatformSimulatorOptions;
   readonly #config: ParameterEntry[];
-  readonly #secrets = new SecretSet();
+  readonly #masker = new SessionMasker();
   readonly #transcript: TranscriptEntry[] = [];
   readonly #base: string;
   readonly #clock: Clock;
@@ -167,8 +88,7 @@ export class PlatformSimulator {
       name: options.retryAfterHeader ?? 'Retry-After',
       unit: options.retryAfterUnit ?? 'seconds',
     };
-    this.#secrets.addCompanions(this.#config.filter((e) => !e.sensitive).map((e) => e.value));
-    for (const entry of this.#config) if (entry.sensitive) this.#secrets.add(entry.value);
+    this.#masker.learn(this.#config);
   }
 
   /** Every exchange and wait so far, secrets masked. */
@@ -200,15 +120,15 @@ export class PlatformSimulator {
     const flag = this.#options.suppressNotification;
     if (flag !== undefined)
       entries.push({ key: 'suppressNotification', value: flag ? '1' : '2', sensitive: false });
-    const response = await this.#exchange(
+    const response = await this.#sendWaiting(
       'initialize',
-      {
+      () => ({
         method: 'POST',
         path: `${this.#base}/initialize/${encodeURIComponent(this.sdkSessionId)}`,
         query: { systemId: this.systemId },
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(entries),
-      },
+      }),
       'initialize',
       note,
     );
@@ -226,35 +146,31 @@ export class PlatformSimulator {
    */
   async call(request: CallRequest): Promise<SimulatorResponse> {
     if (this.#session === undefined) await this.#requireSession(undefined);
-    const wire = (): WireRequest => ({
-      method: request.method ?? 'GET',
-      path: `${this.#base}${request.path.startsWith('/') ? '' : '/'}${request.path}`,
-      query: request.query ?? {},
-      headers: {
-        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...request.headers,
-        ...this.#sessionHeaders(),
-      },
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-    });
-    let response = await this.#exchange('call', wire(), 'call', undefined);
-    let reinitialized = false;
-    let waits = 0;
-    for (;;) {
-      if (response.status === 401 && !reinitialized) {
-        reinitialized = true;
-        await this.#requireSession('the session expired (401): initialize again');
-        response = await this.#exchange('call', wire(), 'call', 'retry with the new session');
-      } else if (response.status === 403 && waits < (this.#options.maxWaits ?? 3)) {
-        const waitMs = readWaitMs(response, this.#wait);
-        if (waitMs === undefined) return response;
-        await this.#waitFor(waitMs);
-        waits++;
-        response = await this.#exchange('call', wire(), 'call', `retry after waiting ${waitMs} ms`);
-      } else {
-        return response;
-      }
+    const wire = (): WireRequest => {
+      const session = this.#sessionHeaders();
+      const names = new Set(Object.keys(session).map((name) => name.toLowerCase()));
+      // The session wins over a caller's header of the same name in any case, as one header, not two.
+      const extra = Object.entries(request.headers ?? {}).filter(
+        ([name]) => !names.has(name.toLowerCase()),
+      );
+      return {
+        method: request.method ?? 'GET',
+        path: this.#path(request.path),
+        query: request.query ?? {},
+        headers: {
+          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...Object.fromEntries(extra),
+          ...session,
+        },
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      };
+    };
+    let response = await this.#sendWaiting('call', wire, 'call', undefined);
+    if (response.status === 401) {
+      await this.#requireSession('the session expired (401): initialize again');
+      response = await this.#sendWaiting('call', wire, 'call', 'retry with the new session');
     }
+    return response;
   }
 
   /**
@@ -267,9 +183,9 @@ export class PlatformSimulator {
   async cleanup(
     options: { readonly cleanupGlobalCache?: boolean } = {},
   ): Promise<SimulatorResponse> {
-    const response = await this.#exchange(
+    const response = await this.#sendWaiting(
       'cleanup',
-      {
+      () => ({
         method: 'POST',
         path: `${this.#base}/cleanup/${encodeURIComponent(this.sdkSessionId)}`,
         query: {
@@ -277,7 +193,7 @@ export class PlatformSimulator {
           cleanupGlobalCache: String(options.cleanupGlobalCache ?? false),
         },
         headers: this.#sessionHeaders(),
-      },
+      }),
       'call',
       undefined,
     );
@@ -291,9 +207,9 @@ export class PlatformSimulator {
    * @returns the response: `{ connectorName, connectorVersion }` on success
    */
   async discover(): Promise<SimulatorResponse> {
-    return this.#exchange(
+    return this.#sendWaiting(
       'discover',
-      { method: 'GET', path: `${this.#base}/discover`, query: {}, headers: {} },
+      () => ({ method: 'GET', path: `${this.#base}/discover`, query: {}, headers: {} }),
       'call',
       undefined,
     );
@@ -311,7 +227,7 @@ export class PlatformSimulator {
       'request',
       {
         method: request.method,
-        path: `${request.fromRoot === true ? '' : this.#base}${request.path}`,
+        path: request.fromRoot === true ? request.path : this.#path(request.path),
         query: request.query ?? {},
         headers: {
           ...request.headers,
@@ -331,7 +247,28 @@ export class PlatformSimulator {
    * @returns the text with secrets replaced by `***`
    */
   mask(text: string): string {
-    return this.#secrets.mask(text);
+    return this.#masker.text(text);
+  }
+
+  #path(path: string): string {
+    return `${this.#base}${path.startsWith('/') ? '' : '/'}${path}`;
+  }
+
+  /** Sends a request; on a 403 that announces a wait, waits and sends it again, as the platform does. */
+  async #sendWaiting(
+    step: ExchangeEntry['step'],
+    wire: () => WireRequest,
+    kind: 'initialize' | 'call',
+    note: string | undefined,
+  ): Promise<SimulatorResponse> {
+    let response = await this.#exchange(step, wire(), kind, note);
+    for (let waits = 0; response.status === 403 && waits < (this.#options.maxWaits ?? 3); waits++) {
+      const waitMs = readWaitMs(response, this.#wait);
+      if (waitMs === undefined) break;
+      await this.#waitFor(waitMs);
+      response = await this.#exchange(step, wire(), kind, `retry after waiting ${waitMs} ms`);
+    }
+    return response;
   }
 
   #sessionHeaders(): Record<string, string> {
@@ -377,31 +314,39 @@ export class PlatformSimulator {
     note: string | undefined,
   ): Promise<SimulatorResponse> {
     const started = this.#clock.now();
-    const wire: WireResponse = await this.#transport(request);
+    const search = new URLSearchParams(request.query).toString();
+    const url = this.mask(`${request.path}${search === '' ? '' : `?${search}`}`);
+    let wire: WireResponse;
+    try {
+      wire = await this.#transport(request);
+    } catch (error) {
+      const reason =
+        (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      throw new SimulatorError(
+        `could not reach the connector for ${request.method} ${url}: ${this.mask(String(reason))}`,
+        undefined,
+        { cause: error },
+      );
+    }
     const durationMs = this.#clock.now() - started;
-    const problems = responseProblems(wire, kind, this.#wait);
     const body = parse(wire.text);
     // Learn the session's secrets before masking this very answer, even when it breaks the contract.
-    const session = kind === 'initialize' ? ParameterListSchema.safeParse(body) : undefined;
-    if (session?.success === true) {
-      for (const entry of session.data)
-        if (entry.sensitive || isCredentialKey(entry.key)) this.#secrets.add(entry.value);
-    }
-    const search = new URLSearchParams(request.query).toString();
+    if (kind === 'initialize' && wire.status === 200) this.#masker.learn(body);
+    const problems = responseProblems(wire, kind, this.#wait).map((problem) => this.mask(problem));
     const entry: ExchangeEntry = {
       type: 'exchange',
       step,
       ...(note === undefined ? {} : { note }),
       request: {
         method: request.method,
-        url: this.mask(`${request.path}${search === '' ? '' : `?${search}`}`),
-        headers: this.#maskHeaders(request.headers),
-        ...(request.body === undefined ? {} : { body: this.mask(request.body) }),
+        url,
+        headers: this.#masker.headers(request.headers),
+        ...(request.body === undefined ? {} : { body: this.#masker.body(request.body) }),
       },
       response: {
         status: wire.status,
-        headers: this.#maskHeaders(wire.headers),
-        body: this.mask(wire.text),
+        headers: this.#masker.headers(wire.headers),
+        body: this.#masker.body(wire.text),
       },
       durationMs,
       problems,
@@ -416,13 +361,6 @@ export class PlatformSimulator {
       code: errorCode(body),
     };
   }
-
-  #maskHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
-    const masked: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers))
-      masked[name] = isCredentialKey(name) ? '***' : this.mask(value);
-    return masked;
-  }
 }
 
 /**
@@ -435,7 +373,7 @@ export class PlatformSimulator {
  * ```ts
  * const platform = createPlatformSimulator({
  *   target: connector,
- *   config: { url: 'http://127.0.0.1:4000', username: 'alice', password: { value: 'pw', sensitive: true } },
+ *   config: { url: fake.url, username: 'alice', password: { value: 'wonderland', sensitive: true } },
  * });
  * const issue = await platform.call({ method: 'GET', path: '/issues/1' });
  * await platform.cleanup();

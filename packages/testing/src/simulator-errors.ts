@@ -36,9 +36,10 @@ export class SimulatorError extends Error {
   /**
    * @param message - what went wrong
    * @param exchange - the last exchange
+   * @param options - the underlying failure, such as a refused connection
    */
-  constructor(message: string, exchange?: ExchangeEntry) {
-    super(message);
+  constructor(message: string, exchange?: ExchangeEntry, options?: { readonly cause?: unknown }) {
+    super(message, options);
     this.exchange = exchange;
   }
 }

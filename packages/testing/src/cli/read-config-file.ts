@@ -1,16 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { ParameterListSchema, z } from '@connector-sdk/core';
 import type { ConfigInput } from '../platform-simulator.js';
+import { UsageError } from './usage-error.js';
 
 const ConfigRecordSchema = z.record(
   z.string(),
   z.union([z.string(), z.strictObject({ value: z.string(), sensitive: z.boolean() })]),
 );
-
-/** A problem the user must fix in how they called the CLI. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 /**
  * Reads a configuration file: a JSON list of `{ key, value, sensitive }` entries, or an object of values

@@ -59,8 +59,6 @@ describe('connector-sdk-testing simulate', () => {
       '--config',
       config,
       '--call',
-      'POST /records',
-      '--call',
       'POST /records {"title": "From the CLI"}',
       '--call',
       'GET /records',
@@ -71,10 +69,9 @@ describe('connector-sdk-testing simulate', () => {
     expect(result.err).toBe('');
     expect(result.status).toBe(0);
     const lines = result.out.split('\n');
-    expect(lines).toContain('[1/7] discover');
-    expect(lines).toContain('[3/7] POST /records');
-    expect(lines.some((line) => /^← 400 in \d+ ms$/.test(line))).toBe(true);
-    expect(lines).toContain('[6/7] GET /records');
+    expect(lines).toContain('[1/6] discover');
+    expect(lines).toContain('[3/6] POST /records');
+    expect(lines).toContain('[5/6] GET /records');
     expect(
       lines.some((line) => line.startsWith('→ POST /sdk/api/1.0/initialize/sdk-session-')),
     ).toBe(true);
@@ -88,13 +85,57 @@ describe('connector-sdk-testing simulate', () => {
     );
     expect(result.out).toContain('"value":"***"');
     expect(result.out).not.toContain('wonderland');
-    expect(result.out).toMatch(/The connector kept the contract in \d+ exchanges\./);
+    expect(result.out).toMatch(
+      /Every step succeeded; the connector kept the contract in \d+ exchanges\./,
+    );
+  });
+
+  it('exits 1 and names the steps that failed, after running them all', async () => {
+    const result = await cli(
+      'simulate',
+      '--url',
+      server.url,
+      '--config',
+      join(dir, 'config.json'),
+      '--call',
+      'POST /records',
+      '--call',
+      'GET /records',
+    );
+    expect(result.status).toBe(1);
+    expect(result.out).toContain('[5/5] cleanup');
+    expect(result.err).toContain(
+      '✗ 1 of 5 steps failed:\n  - POST /records ended with 400 INVALID_INPUT',
+    );
+  });
+
+  it('exits 1 with one clear line when nothing answers at the URL', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const url = `http://127.0.0.1:${port}`;
+    const simulate = await cli('simulate', '--url', url, '--config', join(dir, 'config.json'));
+    expect(simulate).toMatchObject({ status: 1, out: '\n[1/3] discover' });
+    expect(simulate.err).toBe(
+      `\n✗ could not reach the connector for GET /sdk/api/1.0/discover: ECONNREFUSED`,
+    );
+    const conformance = await cli(
+      'conformance',
+      '--url',
+      url,
+      '--config',
+      join(dir, 'config.json'),
+    );
+    expect(conformance).toMatchObject({ status: 1, out: '' });
+    expect(conformance.err.split('\n')).toHaveLength(1);
   });
 
   it('exits 1 when initialize fails, and 1 with the problems when the connector breaks the contract', async () => {
     const wrong = await cli('simulate', '--url', server.url, '--config', join(dir, 'wrong.json'));
     expect(wrong.status).toBe(1);
-    expect(wrong.err).toContain('initialize failed with 401 AUTHENTICATION_FAILED');
+    expect(wrong.err).toContain('- initialize ended with 401 AUTHENTICATION_FAILED');
+    expect(wrong.out).not.toContain('cleanup');
     const result = await cli('simulate', '--url', brokenUrl, '--config', join(dir, 'config.json'));
     expect(result.status).toBe(1);
     expect(result.err).toContain(
@@ -119,6 +160,17 @@ describe('connector-sdk-testing simulate', () => {
     ],
     [['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD'], /must hold a list of/],
     [['simulate', '--bogus'], /Unknown option '--bogus'/],
+    [['simulate', 'extra', '--url', 'http://127.0.0.1:9'], /unexpected argument "extra"/],
+    [['conformance', '--call', 'GET /x'], /--call does not apply to conformance/],
+    [['simulate', '--operation', 'GET /x'], /--operation does not apply to simulate/],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--max-wait-ms', ''],
+      /--max-wait-ms must be a whole number/,
+    ],
+    [
+      ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--retry-after-unit', 'hours'],
+      /--retry-after-unit must be seconds or milliseconds/,
+    ],
     [
       ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--call', 'GET'],
       /is not "<METHOD> <path> \[json\]"/,
@@ -161,7 +213,7 @@ describe('connector-sdk-testing conformance', () => {
       '✓ initialize answers 401 when the end system refuses the credentials',
     );
     expect(result.out).toContain(
-      '- a rate-limit 403 carries a whole-number wait header (the kit can only',
+      '- a rate-limit 403 carries a positive whole-number wait header (the kit can only',
     );
     expect(result.out).toMatch(/\n\d+ passed, 0 failed, 2 skipped$/);
     expect(result.status).toBe(0);
@@ -182,7 +234,7 @@ describe('connector-sdk-testing conformance', () => {
 });
 
 describe('the connector-sdk-testing bin', () => {
-  it('runs as a program and sets its exit status', async () => {
+  it('runs as a program and sets its exit status', { timeout: 20_000 }, async () => {
     const source = fileURLToPath(new URL('../cli.ts', import.meta.url));
     const run = (...args: string[]) =>
       promisify(execFile)(

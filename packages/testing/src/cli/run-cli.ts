@@ -1,18 +1,13 @@
 import { parseArgs } from 'node:util';
-import { runConformance } from '../conformance/run-conformance.js';
-import type { CallRequest } from '../platform-simulator.js';
-import { createPlatformSimulator } from '../platform-simulator.js';
 import { ContractViolationError, SimulatorError } from '../simulator-errors.js';
-import { formatTranscriptEntry } from '../transcript.js';
-import { UsageError, readConfigFile } from './read-config-file.js';
+import type { CliIo } from './cli-io.js';
+import { conformanceCommand } from './conformance-command.js';
+import { parseCall } from './parse-call.js';
+import { readConfigFile } from './read-config-file.js';
+import { simulateCommand } from './simulate-command.js';
+import { UsageError } from './usage-error.js';
 
-/** Where the CLI writes. */
-export interface CliIo {
-  /** Writes one line of normal output. */
-  readonly out: (line: string) => void;
-  /** Writes one line of error output. */
-  readonly err: (line: string) => void;
-}
+export type { CliIo } from './cli-io.js';
 
 const HELP = `Usage:
   connector-sdk-testing simulate --url <base> --config <file> [options]
@@ -32,33 +27,13 @@ Options:
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
   --retry-after-header <name>  the header a rate-limit 403 announces its wait in (default Retry-After)
-  --max-wait-ms <ms>           the longest wait the simulator accepts (default 60000)
-  --cleanup-global-cache       send cleanupGlobalCache=true at cleanup
+  --retry-after-unit <unit>    seconds (default) or milliseconds
+  --max-wait-ms <ms>           the longest wait the simulator accepts (default 60000; simulate)
+  --cleanup-global-cache       send cleanupGlobalCache=true at cleanup (simulate)
   --help                       show this help
 
-Exit status: 0 when the connector kept the contract, 1 when it broke it or the lifecycle failed, 2 on a
-usage error.`;
-
-function parseCall(text: string): CallRequest {
-  const match = /^([A-Za-z]+)\s+(\/\S*)(?:\s+(.+))?$/s.exec(text.trim());
-  if (match?.[1] === undefined || match[2] === undefined)
-    throw new UsageError(`"${text}" is not "<METHOD> <path> [json]", such as "GET /issues/1"`);
-  const url = new URL(match[2], 'http://call');
-  let body: unknown;
-  if (match[3] !== undefined) {
-    try {
-      body = JSON.parse(match[3]);
-    } catch {
-      throw new UsageError(`the body of "${match[1]} ${match[2]}" is not valid JSON`);
-    }
-  }
-  return {
-    method: match[1].toUpperCase(),
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    ...(body === undefined ? {} : { body }),
-  };
-}
+Exit status: 0 when every step succeeded within the contract; 1 when the connector broke the contract, could
+not be reached, or a step failed (a call ending in 4xx/5xx, cleanup not 200); 2 on a usage error.`;
 
 function readArgs(argv: readonly string[]) {
   try {
@@ -75,6 +50,7 @@ function readArgs(argv: readonly string[]) {
         'system-id': { type: 'string' },
         prefix: { type: 'string' },
         'retry-after-header': { type: 'string' },
+        'retry-after-unit': { type: 'string' },
         'max-wait-ms': { type: 'string' },
         'cleanup-global-cache': { type: 'boolean' },
         help: { type: 'boolean' },
@@ -85,13 +61,18 @@ function readArgs(argv: readonly string[]) {
   }
 }
 
+function retryAfterUnit(unit: string | undefined): 'seconds' | 'milliseconds' | undefined {
+  if (unit === undefined || unit === 'seconds' || unit === 'milliseconds') return unit;
+  throw new UsageError('--retry-after-unit must be seconds or milliseconds');
+}
+
 /**
  * Runs the CLI: `simulate` walks a running connector through its lifecycle and prints a transcript with
  * secrets masked; `conformance` runs the contract checks.
  *
  * @param argv - the arguments after the program name
  * @param io - where to write
- * @returns the exit status: 0 kept the contract, 1 broke it or failed, 2 usage error
+ * @returns the exit status: 0 every step succeeded within the contract, 1 it did not, 2 usage error
  * @example
  * ```ts
  * process.exitCode = await runCli(process.argv.slice(2), { out: console.log, err: console.error });
@@ -107,78 +88,52 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     if (command !== 'simulate' && command !== 'conformance')
       throw new UsageError(`unknown command "${command}"; use simulate or conformance`);
+    if (positionals.length > 1)
+      throw new UsageError(`unexpected argument "${positionals[1] ?? ''}"`);
+    const foreign =
+      command === 'simulate'
+        ? ['operation', 'invalid-config', 'wrong-credentials']
+        : ['call', 'max-wait-ms', 'cleanup-global-cache'];
+    for (const option of foreign)
+      if (option in values) throw new UsageError(`--${option} does not apply to ${command}`);
     if (values.url === undefined || !URL.canParse(values.url))
       throw new UsageError('--url <base> is required, such as http://127.0.0.1:3000');
     if (values.config === undefined) throw new UsageError('--config <file> is required');
+    const unit = retryAfterUnit(values['retry-after-unit']);
+    const maxWait = values['max-wait-ms'];
+    if (maxWait !== undefined && !/^\d+$/.test(maxWait))
+      throw new UsageError('--max-wait-ms must be a whole number of milliseconds');
     const calls = (values.call ?? []).map(parseCall);
-    const config = await readConfigFile(values.config);
+    const operation = values.operation === undefined ? undefined : parseCall(values.operation);
     const common = {
       target: values.url,
-      config,
+      config: await readConfigFile(values.config),
       ...(values['system-id'] === undefined ? {} : { systemId: values['system-id'] }),
       ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
       ...(values['retry-after-header'] === undefined
         ? {}
         : { retryAfterHeader: values['retry-after-header'] }),
+      ...(unit === undefined ? {} : { retryAfterUnit: unit }),
     };
     if (command === 'conformance') {
-      const results = await runConformance(
+      const invalid = values['invalid-config'];
+      const wrong = values['wrong-credentials'];
+      return await conformanceCommand(
         {
           ...common,
-          ...(values['invalid-config'] === undefined
-            ? {}
-            : { invalidConfig: await readConfigFile(values['invalid-config']) }),
-          ...(values['wrong-credentials'] === undefined
-            ? {}
-            : { wrongCredentials: await readConfigFile(values['wrong-credentials']) }),
-          ...(values.operation === undefined ? {} : { operation: parseCall(values.operation) }),
+          ...(invalid === undefined ? {} : { invalidConfig: await readConfigFile(invalid) }),
+          ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
+          ...(operation === undefined ? {} : { operation }),
         },
-        {
-          onResult: (result) => {
-            const mark = { passed: '✓', failed: '✗', skipped: '-' }[result.status];
-            io.out(
-              `${mark} ${result.name}${result.status === 'skipped' ? ` (${result.message})` : ''}`,
-            );
-            if (result.status === 'failed')
-              io.out(`    ${result.message?.replace(/\n/g, '\n    ')}`);
-          },
-        },
+        io,
       );
-      const failed = results.filter((result) => result.status === 'failed').length;
-      const passed = results.filter((result) => result.status === 'passed').length;
-      io.out(`${passed} passed, ${failed} failed, ${results.length - passed - failed} skipped`);
-      return failed === 0 ? 0 : 1;
     }
-    const maxWaitMs = values['max-wait-ms'] === undefined ? 60_000 : Number(values['max-wait-ms']);
-    if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0)
-      throw new UsageError('--max-wait-ms must be a number of milliseconds');
-    const platform = createPlatformSimulator({
-      ...common,
-      maxWaitMs,
-      onEntry: (entry) => {
-        for (const line of formatTranscriptEntry(entry)) io.out(line);
-      },
-    });
-    const steps = 3 + calls.length;
-    let step = 0;
-    const heading = (what: string) => io.out(`\n[${++step}/${steps}] ${what}`);
-    heading('discover');
-    await platform.discover();
-    heading('initialize');
-    const initialized = await platform.initialize();
-    if (initialized.status !== 200) {
-      io.err(`initialize failed with ${initialized.status} ${initialized.code ?? ''}`);
-      return 1;
-    }
-    for (const call of calls) {
-      heading(`${call.method ?? 'GET'} ${call.path}`);
-      await platform.call(call);
-    }
-    heading('cleanup');
-    await platform.cleanup({ cleanupGlobalCache: values['cleanup-global-cache'] === true });
-    const exchanges = platform.transcript.filter((entry) => entry.type === 'exchange').length;
-    io.out(`\nThe connector kept the contract in ${exchanges} exchanges.`);
-    return 0;
+    return await simulateCommand(
+      { ...common, maxWaitMs: maxWait === undefined ? 60_000 : Number(maxWait) },
+      calls,
+      values['cleanup-global-cache'] === true,
+      io,
+    );
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\nRun with --help for usage.`);

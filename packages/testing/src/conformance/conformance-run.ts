@@ -1,4 +1,7 @@
-import type { HandlerOptions, LogMethod, Logger } from '@connector-sdk/core';
+import type { HandlerOptions } from '@connector-sdk/core';
+import { SessionMasker } from '../session-masker.js';
+import { capturingLogger } from './capturing-logger.js';
+import { ConformanceFailure } from './conformance-failure.js';
 import {
   PlatformSimulator,
   type CallRequest,
@@ -56,21 +59,6 @@ function isConnectorTarget(
   return typeof target === 'object' && !(target instanceof URL) && 'compiled' in target;
 }
 
-function capturingLogger(lines: string[], inner: Logger | undefined): Logger {
-  const method =
-    (level: keyof Logger): LogMethod =>
-    (fields, message) => {
-      lines.push(JSON.stringify({ level, ...fields, msg: message }));
-      inner?.[level](fields, message);
-    };
-  return {
-    debug: method('debug'),
-    info: method('info'),
-    warn: method('warn'),
-    error: method('error'),
-  };
-}
-
 /**
  * One conformance run: the options, a transport that records every exchange, the captured log lines, and
  * simulators that share them.
@@ -83,9 +71,42 @@ export class ConformanceRun {
   readonly #logLines: string[] = [];
   readonly #transport: Transport;
 
+  readonly #masker = new SessionMasker();
+
   constructor(options: ConformanceOptions) {
     this.options = options;
     this.#transport = this.transportFor(options.handlerOptions ?? {});
+    for (const config of [options.config, options.invalidConfig, options.wrongCredentials])
+      if (config !== undefined) this.#masker.learn(this.simulator(config).config);
+  }
+
+  /**
+   * Fails unless the response has one of the expected statuses, saying what the connector answered (masked)
+   * and what to fix.
+   *
+   * @param response - what the connector answered
+   * @param expected - acceptable statuses (`'2xx'` for any success)
+   * @param what - the request, in words
+   * @param fix - what the author should change
+   */
+  expectStatus(
+    response: SimulatorResponse,
+    expected: readonly number[] | '2xx',
+    what: string,
+    fix: string,
+  ): void {
+    const ok =
+      expected === '2xx'
+        ? response.status >= 200 && response.status < 300
+        : expected.includes(response.status);
+    if (ok) return;
+    const message = (response.body as { errors?: { message?: unknown } } | undefined)?.errors
+      ?.message;
+    const got = `${response.status}${response.code === undefined ? '' : ` ${response.code}`}${
+      typeof message === 'string' ? ` ("${this.#masker.text(message).slice(0, 200)}")` : ''
+    }`;
+    const want = expected === '2xx' ? 'a 2xx' : expected.join(' or ');
+    throw new ConformanceFailure(`${what} answered ${got}; expected ${want}. ${fix}`);
   }
 
   /** Whether the kit serves the connector itself (so it can pick handler options). */
@@ -124,37 +145,9 @@ export class ConformanceRun {
       ...(prefix === undefined ? {} : { prefix }),
       ...(retryAfterHeader === undefined ? {} : { retryAfterHeader }),
       ...(retryAfterUnit === undefined ? {} : { retryAfterUnit }),
+      // A check never sleeps: a rate-limit 403 is answered at once, so a check fails fast, not by timeout.
+      maxWaits: 0,
       ...overrides,
     });
   }
-}
-
-/** The check failed: the message says what the connector did and what to fix. */
-export class ConformanceFailure extends Error {
-  override readonly name = 'ConformanceFailure';
-}
-
-/**
- * Fails unless the response has one of the expected statuses.
- *
- * @param response - what the connector answered
- * @param expected - acceptable statuses (`'2xx'` for any success)
- * @param what - the request, in words
- * @param fix - what the author should change
- * @internal
- */
-export function expectStatus(
-  response: SimulatorResponse,
-  expected: readonly number[] | '2xx',
-  what: string,
-  fix: string,
-): void {
-  const ok =
-    expected === '2xx'
-      ? response.status >= 200 && response.status < 300
-      : expected.includes(response.status);
-  if (ok) return;
-  const got = `${response.status}${response.code === undefined ? '' : ` ${response.code}`}`;
-  const want = expected === '2xx' ? 'a 2xx' : expected.join(' or ');
-  throw new ConformanceFailure(`${what} answered ${got}; expected ${want}. ${fix}`);
 }

@@ -191,3 +191,41 @@ describe('proving a connector’s error mapping against the fake', () => {
     expect({ status: response.status, code: response.code }).toEqual({ status, code });
   });
 });
+
+describe('the fake end system under stress', () => {
+  it('answers 413 to a body over 1 MiB and keeps serving', async () => {
+    const system = await start();
+    const response = await fetch(`${system.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      error: { code: 'BODY_TOO_LARGE', message: 'The body is over 1 MiB' },
+    });
+    expect((await call(system, 'GET', '/me')).status).toBe(401);
+  });
+
+  it('closes at once while a slow answer is pending, and closing twice is fine', async () => {
+    const system = await start();
+    system.inject({ kind: 'slow', delayMs: 60_000 });
+    const pending = fetch(`${system.url}/me`).catch((error: unknown) => error);
+    while (system.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = performance.now();
+    await Promise.all([system.close(), system.close()]);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(await pending).toBeInstanceOf(Error);
+    fake = undefined;
+  });
+
+  it('refuses times below 1, and applies a global expression to every match', async () => {
+    const system = await start();
+    expect(() => system.inject({ kind: 'reset' }, { times: 0 })).toThrow(RangeError);
+    system.inject({ kind: 'server-error' }, { path: /^\/me$/g, times: 3 });
+    const token = await login(system);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(system, 'GET', '/me', { token })).status);
+    expect(statuses).toEqual([500, 500, 500, 200]);
+  });
+});

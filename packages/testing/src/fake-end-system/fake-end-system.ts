@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { applyFault } from './apply-fault.js';
 import { takeFault, type FakeFault, type FaultMatch, type PendingFault } from './fake-fault.js';
+import { INVALID, TOO_LARGE, errorBody, readJson, send } from './fake-http.js';
 
 /** Options of {@link startFakeEndSystem}. */
 export interface FakeEndSystemOptions {
@@ -31,8 +33,8 @@ export interface FakeRequestLog {
   readonly method: string;
   /** Path without the query. */
   readonly path: string;
-  /** Whether it carried a bearer token. */
-  readonly authenticated: boolean;
+  /** Whether it carried a bearer token (valid or not). */
+  readonly bearer: boolean;
 }
 
 interface Token {
@@ -40,8 +42,6 @@ interface Token {
   readonly expiresAt: number;
   uses: number;
 }
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * A scriptable end system on `127.0.0.1` for connector tests: token login, one CRUD resource, expiring
@@ -67,6 +67,8 @@ export class FakeEndSystem {
   readonly #options: FakeEndSystemOptions;
   readonly #tokens = new Map<string, Token>();
   readonly #faults: PendingFault[] = [];
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #closed: Promise<void> | undefined;
   #nextId = 1;
 
   /**
@@ -95,7 +97,10 @@ export class FakeEndSystem {
    * ```
    */
   inject(fault: FakeFault, match: FaultMatch = {}): this {
-    this.#faults.push({ fault, match, remaining: match.times ?? 1 });
+    const times = match.times ?? 1;
+    if (!Number.isInteger(times) || times < 1)
+      throw new RangeError(`times must be a whole number of at least 1, not ${times}`);
+    this.#faults.push({ fault, match, remaining: times });
     return this;
   }
 
@@ -123,9 +128,22 @@ export class FakeEndSystem {
    * @returns when it is closed
    */
   close(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#server.close((error) => (error ? reject(error) : resolve()));
+    this.#closed ??= new Promise((resolve) => {
+      for (const timer of this.#timers) clearTimeout(timer);
+      this.#timers.clear();
+      this.#server.close(() => resolve());
       this.#server.closeAllConnections();
+    });
+    return this.#closed;
+  }
+
+  #delay(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        resolve();
+      }, ms);
+      this.#timers.add(timer);
     });
   }
 
@@ -141,14 +159,19 @@ export class FakeEndSystem {
     const method = req.method ?? 'GET';
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    this.requests.push({ method, path, authenticated: bearer !== undefined });
+    this.requests.push({ method, path, bearer: bearer !== undefined });
     const fault = takeFault(this.#faults, method, path);
     if (fault !== undefined) {
-      if (fault.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-      else return this.#applyFault(fault, res);
+      if (fault.kind !== 'slow') return applyFault(fault, res);
+      await this.#delay(fault.delayMs);
     }
     const body = await readJson(req);
-    if (body === INVALID) return send(res, 400, error('BAD_REQUEST', 'The body is not JSON'));
+    if (body === TOO_LARGE) {
+      // Stop reading: answer and close the connection rather than drain a body this large.
+      res.setHeader('connection', 'close');
+      return send(res, 413, errorBody('BODY_TOO_LARGE', 'The body is over 1 MiB'));
+    }
+    if (body === INVALID) return send(res, 400, errorBody('BAD_REQUEST', 'The body is not JSON'));
 
     if (method === 'POST' && path === '/auth/login') return this.#login(body, res);
     if (method === 'POST' && path === '/auth/logout') {
@@ -156,9 +179,9 @@ export class FakeEndSystem {
       return send(res, 204);
     }
     const token = bearer === undefined ? undefined : this.#tokens.get(bearer);
-    if (token === undefined) return send(res, 401, error('TOKEN_INVALID', 'Log in first'));
+    if (token === undefined) return send(res, 401, errorBody('TOKEN_INVALID', 'Log in first'));
     if (!this.#alive(token, this.#now()))
-      return send(res, 401, error('TOKEN_EXPIRED', 'The token has expired; log in again'));
+      return send(res, 401, errorBody('TOKEN_EXPIRED', 'The token has expired; log in again'));
     token.uses++;
 
     if (method === 'GET' && path === '/me') return send(res, 200, { username: token.user });
@@ -170,7 +193,7 @@ export class FakeEndSystem {
     if (id !== undefined) {
       const record = this.records.get(decodeURIComponent(id));
       if (record === undefined)
-        return send(res, 404, error('RECORD_NOT_FOUND', `No record ${decodeURIComponent(id)}`));
+        return send(res, 404, errorBody('RECORD_NOT_FOUND', `No record ${decodeURIComponent(id)}`));
       if (method === 'GET') return send(res, 200, record);
       if (method === 'PUT') return this.#save(record.id, body, res, 200);
       if (method === 'DELETE') {
@@ -178,7 +201,7 @@ export class FakeEndSystem {
         return send(res, 204);
       }
     }
-    return send(res, 404, error('NO_SUCH_ENDPOINT', `No endpoint ${method} ${path}`));
+    return send(res, 404, errorBody('NO_SUCH_ENDPOINT', `No endpoint ${method} ${path}`));
   }
 
   #login(body: unknown, res: ServerResponse): void {
@@ -189,7 +212,7 @@ export class FakeEndSystem {
       typeof password !== 'string' ||
       users[username] !== password
     )
-      return send(res, 401, error('INVALID_CREDENTIALS', 'Wrong user name or password'));
+      return send(res, 401, errorBody('INVALID_CREDENTIALS', 'Wrong user name or password'));
     const token = randomBytes(24).toString('base64url');
     const ttlMs = this.#options.tokenTtlMs ?? 3_600_000;
     this.#tokens.set(token, { user: username, expiresAt: this.#now() + ttlMs, uses: 0 });
@@ -199,83 +222,13 @@ export class FakeEndSystem {
   #save(id: string, body: unknown, res: ServerResponse, status: number): void {
     const fields = body as Record<string, unknown> | undefined;
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
-      return send(res, 400, error('INVALID_RECORD', 'A record is a JSON object'));
+      return send(res, 400, errorBody('INVALID_RECORD', 'A record is a JSON object'));
     if (typeof fields.title !== 'string' || fields.title.trim() === '')
-      return send(res, 400, error('INVALID_RECORD', 'A record needs a title'));
+      return send(res, 400, errorBody('INVALID_RECORD', 'A record needs a title'));
     const record: FakeRecord = { ...fields, id, title: fields.title };
     this.records.set(id, record);
     send(res, status, record);
   }
-
-  #applyFault(fault: Exclude<FakeFault, { kind: 'slow' }>, res: ServerResponse): void {
-    switch (fault.kind) {
-      case 'status':
-        return send(res, fault.status, fault.body, fault.headers);
-      case 'rate-limit':
-        return send(res, 429, error('RATE_LIMITED', 'Too many requests'), {
-          'retry-after':
-            'retryAfterDate' in fault
-              ? fault.retryAfterDate.toUTCString()
-              : String(fault.retryAfterSeconds),
-        });
-      case 'server-error':
-        return send(res, fault.status ?? 500, error('SERVER_ERROR', 'Something broke'));
-      case 'malformed-json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"records": [');
-        return;
-      case 'wrong-content-type':
-        res
-          .writeHead(200, { 'content-type': 'text/html' })
-          .end('<html><body>Sign in</body></html>');
-        return;
-      case 'auth-failure-in-body':
-        return send(res, 200, {
-          ok: false,
-          error: error('SESSION_EXPIRED', 'Please log in').error,
-        });
-      case 'reset':
-        res.socket?.resetAndDestroy();
-        return;
-    }
-  }
-}
-
-const INVALID = Symbol('invalid');
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) return INVALID;
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return INVALID;
-  }
-}
-
-function error(code: string, message: string): { error: { code: string; message: string } } {
-  return { error: { code, message } };
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  body?: unknown,
-  headers: Readonly<Record<string, string>> = {},
-): void {
-  if (body === undefined) {
-    res.writeHead(status, headers).end();
-    return;
-  }
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify(body));
 }
 
 /**

@@ -32,7 +32,7 @@ export interface FaultMatch {
   readonly method?: string;
   /** Only this path (exact) or paths this expression matches. @default any */
   readonly path?: string | RegExp;
-  /** How many matching requests get the fault before it is used up. @default 1 */
+  /** How many matching requests get the fault before it is used up, at least 1. @default 1 */
   readonly times?: number;
 }
 
@@ -41,6 +41,12 @@ export interface PendingFault {
   readonly fault: FakeFault;
   readonly match: FaultMatch;
   remaining: number;
+}
+
+/** Tests a path against an expression; a `g` or `y` flag must not make the result depend on the last test. */
+function matchesOnce(pattern: RegExp, path: string): boolean {
+  pattern.lastIndex = 0;
+  return pattern.test(path);
 }
 
 /**
@@ -60,7 +66,7 @@ export function takeFault(
     ({ match }) =>
       (match.method === undefined || match.method.toUpperCase() === method) &&
       (match.path === undefined ||
-        (typeof match.path === 'string' ? match.path === path : match.path.test(path))),
+        (typeof match.path === 'string' ? match.path === path : matchesOnce(match.path, path))),
   );
   const found = pending[index];
   if (found === undefined) return undefined;

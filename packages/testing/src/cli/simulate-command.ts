@@ -1,0 +1,72 @@
+import {
+  createPlatformSimulator,
+  type CallRequest,
+  type PlatformSimulatorOptions,
+} from '../platform-simulator.js';
+import { formatTranscriptEntry } from '../transcript.js';
+import type { CliIo } from './cli-io.js';
+
+/**
+ * Walks a running connector through its lifecycle — discover, initialize, each call, cleanup — printing the
+ * transcript as it goes.
+ *
+ * @returns 0 when every step succeeded within the contract, 1 otherwise
+ */
+export async function simulateCommand(
+  options: Omit<PlatformSimulatorOptions, 'onEntry'>,
+  calls: readonly CallRequest[],
+  cleanupGlobalCache: boolean,
+  io: CliIo,
+): Promise<number> {
+  const platform = createPlatformSimulator({
+    ...options,
+    onEntry: (entry) => {
+      for (const line of formatTranscriptEntry(entry)) io.out(line);
+    },
+  });
+  const steps = 3 + calls.length;
+  let step = 0;
+  const failures: string[] = [];
+  const run = async (
+    title: string,
+    expect: (status: number) => boolean,
+    send: () => Promise<{ status: number; code: string | undefined }>,
+  ) => {
+    io.out(`\n[${++step}/${steps}] ${title}`);
+    const { status, code } = await send();
+    if (!expect(status))
+      failures.push(`${title} ended with ${status}${code === undefined ? '' : ` ${code}`}`);
+    return status;
+  };
+  await run(
+    'discover',
+    (status) => status === 200,
+    () => platform.discover(),
+  );
+  const initialized = await run(
+    'initialize',
+    (status) => status === 200,
+    () => platform.initialize(),
+  );
+  if (initialized === 200) {
+    for (const call of calls) {
+      await run(
+        `${call.method ?? 'GET'} ${call.path}`,
+        (status) => status < 400,
+        () => platform.call(call),
+      );
+    }
+    await run(
+      'cleanup',
+      (status) => status === 200,
+      () => platform.cleanup({ cleanupGlobalCache }),
+    );
+  }
+  const exchanges = platform.transcript.filter((entry) => entry.type === 'exchange').length;
+  if (failures.length > 0) {
+    io.err(`\n✗ ${failures.length} of ${step} steps failed:\n  - ${failures.join('\n  - ')}`);
+    return 1;
+  }
+  io.out(`\nEvery step succeeded; the connector kept the contract in ${exchanges} exchanges.`);
+  return 0;
+}

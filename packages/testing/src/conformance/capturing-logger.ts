@@ -1,0 +1,23 @@
+import type { LogMethod, Logger } from '@connector-sdk/core';
+
+/**
+ * A logger that keeps each line as JSON text (for the secret check) and passes it on to the author's logger.
+ *
+ * @param lines - where the lines go
+ * @param inner - the author's logger, if any
+ * @internal
+ */
+export function capturingLogger(lines: string[], inner: Logger | undefined): Logger {
+  const method =
+    (level: keyof Logger): LogMethod =>
+    (fields, message) => {
+      lines.push(JSON.stringify({ level, ...fields, msg: message }));
+      inner?.[level](fields, message);
+    };
+  return {
+    debug: method('debug'),
+    info: method('info'),
+    warn: method('warn'),
+    error: method('error'),
+  };
+}

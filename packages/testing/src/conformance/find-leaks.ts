@@ -1,0 +1,89 @@
+import { ParameterListSchema } from '@connector-sdk/core';
+import { isCredentialKey } from '../contract-rules.js';
+import { SecretSet } from '../secret-forms.js';
+import { ConformanceFailure } from './conformance-failure.js';
+import { entriesWithProbe, initializeWith, type ConformanceCheck } from './check-helpers.js';
+import type { ConformanceRun } from './conformance-run.js';
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function findLeaks(run: ConformanceRun): string[] {
+  const secrets = new SecretSet();
+  const isSecret = (entry: { key: string; sensitive: boolean }) =>
+    entry.sensitive || isCredentialKey(entry.key);
+  const config = run.simulator().config;
+  secrets.addCompanions(config.filter((entry) => !isSecret(entry)).map((entry) => entry.value));
+  for (const input of [
+    run.options.config,
+    run.options.invalidConfig,
+    run.options.wrongCredentials,
+  ]) {
+    if (input === undefined) continue;
+    for (const entry of run.simulator(input).config) if (isSecret(entry)) secrets.add(entry.value);
+  }
+  const answers = run.exchanges.map(({ request, response }) => ({
+    request,
+    response,
+    list:
+      response.status === 200 ? ParameterListSchema.safeParse(safeJson(response.text)) : undefined,
+  }));
+  for (const { list } of answers)
+    if (list?.success === true)
+      for (const entry of list.data) if (isSecret(entry)) secrets.add(entry.value);
+  const leaks: string[] = [];
+  for (const { request, response, list } of answers) {
+    // A successful initialize carries the session's secrets by design, in entries marked sensitive.
+    const visible =
+      list?.success === true
+        ? list.data.filter((entry) => !isSecret(entry)).map((entry) => entry.value)
+        : [response.text];
+    for (const text of [...visible, ...Object.values(response.headers)]) {
+      if (secrets.leaksIn(text)) {
+        leaks.push(`the answer to ${request.method} ${request.path} (${response.status})`);
+        break;
+      }
+    }
+  }
+  run.logLines().forEach((line, index) => {
+    if (secrets.leaksIn(line))
+      leaks.push(`log line ${index + 1}: ${secrets.mask(line).slice(0, 200)}`);
+  });
+  return leaks;
+}
+
+/** No secret in any response or log line, over everything the run recorded. */
+export const secretsCheck: ConformanceCheck = {
+  id: 'secrets.no-leak',
+  name: 'no sensitive value, nor a derived form, appears in any response or log line',
+  async run(run) {
+    // Error paths that see the secrets, in case this check runs alone.
+    await run.simulator().initialize();
+    const config = entriesWithProbe(run);
+    await initializeWith(
+      run,
+      JSON.stringify([...config, ...config.filter((entry) => entry.sensitive)]),
+    );
+    await initializeWith(
+      run,
+      JSON.stringify(config.map((entry) => ({ ...entry, sensitive: 'yes' }))),
+    );
+    if (run.options.invalidConfig !== undefined)
+      await run.simulator(run.options.invalidConfig).initialize();
+    if (run.options.wrongCredentials !== undefined)
+      await run.simulator(run.options.wrongCredentials).initialize();
+    const leaks = findLeaks(run);
+    if (leaks.length > 0) {
+      throw new ConformanceFailure(
+        `A secret (or its URL-encoded, JSON-escaped or base64 form) leaked in:\n  - ${leaks.join('\n  - ')}\n` +
+          'Mark secrets with field.secret() / secret(), and never put a credential into an error message.',
+      );
+    }
+    return undefined;
+  },
+};

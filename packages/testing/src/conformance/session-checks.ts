@@ -1,0 +1,142 @@
+import { readWaitMs } from '../contract-rules.js';
+import { ConformanceFailure } from './conformance-failure.js';
+import {
+  garbage,
+  headersOf,
+  laterCall,
+  validSession,
+  type ConformanceCheck,
+} from './check-helpers.js';
+
+/** Later calls: sessions, the operation, cleanup, routing and the rate limit. */
+export const sessionChecks: readonly ConformanceCheck[] = [
+  {
+    id: 'session.missing',
+    name: 'a later call without session headers answers 401',
+    async run(run) {
+      const session = await validSession(run);
+      if (session.every((entry) => /^x-sdk-/i.test(entry.key)))
+        return { skipped: 'the connector answers no session entries of its own' };
+      const response = await laterCall(run, {});
+      run.expectStatus(
+        response,
+        [401],
+        'a later call without session headers',
+        'Declare every header the operations need in `session`, so the SDK rejects calls without them.',
+      );
+      return undefined;
+    },
+  },
+  {
+    id: 'session.wrong-credential',
+    name: 'a later call with a wrong credential answers 401, so the platform initializes again',
+    async run(run) {
+      if (run.options.operation === undefined) return { skipped: 'no operation given' };
+      const session = await validSession(run);
+      if (!session.some((entry) => entry.sensitive))
+        return { skipped: 'the session has no sensitive entry to make wrong' };
+      const wrong = session.map((entry) =>
+        entry.sensitive ? { ...entry, value: garbage(entry.value) } : entry,
+      );
+      const response = await laterCall(run, headersOf(wrong));
+      run.expectStatus(
+        response,
+        [401],
+        'the operation with a wrong credential in the session',
+        "Map the end system's 'unauthorized' answer to a 401 (UnauthenticatedError, or the end-system client's default rules).",
+      );
+      return undefined;
+    },
+  },
+  {
+    id: 'operation',
+    name: 'the later operation succeeds with the session',
+    async run(run) {
+      const { operation } = run.options;
+      if (operation === undefined) return { skipped: 'no operation given' };
+      const response = await run.simulator().call(operation);
+      run.expectStatus(
+        response,
+        operation.expectStatus === undefined ? '2xx' : [operation.expectStatus],
+        `${operation.method ?? 'GET'} ${operation.path} with a valid session`,
+        'Check the operation and the end system it reaches.',
+      );
+      return undefined;
+    },
+  },
+  {
+    id: 'cleanup',
+    name: 'cleanup answers 200, with and without cleanupGlobalCache',
+    async run(run) {
+      for (const cleanupGlobalCache of [false, true]) {
+        const platform = run.simulator();
+        await validSession(run, platform);
+        const response = await platform.cleanup({ cleanupGlobalCache });
+        run.expectStatus(
+          response,
+          [200],
+          `cleanup with cleanupGlobalCache=${cleanupGlobalCache}`,
+          'cleanup should end the session and resolve; log failures of the end-system logout instead of throwing.',
+        );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'route.unknown',
+    name: 'an unknown route answers 404',
+    async run(run) {
+      const response = await run
+        .simulator()
+        .request({ method: 'GET', path: '/conformance/no-such-route' });
+      run.expectStatus(response, [404], 'GET an unknown route', 'Let the SDK route requests.');
+      return undefined;
+    },
+  },
+  {
+    id: 'route.unknown-version',
+    name: 'an unsupported API version answers 404',
+    async run(run) {
+      const prefix = (run.options.prefix ?? '/sdk/api').replace(/\/+$/, '');
+      const response = await run
+        .simulator()
+        .request({ method: 'GET', path: `${prefix}/9.9/discover`, fromRoot: true });
+      run.expectStatus(
+        response,
+        [404],
+        'GET discover under version 9.9',
+        'Let the SDK route requests.',
+      );
+      return undefined;
+    },
+  },
+  {
+    id: 'rate-limit',
+    name: 'a rate-limit 403 carries a positive whole-number wait header',
+    async run(run) {
+      if (!run.servesConnector)
+        return { skipped: 'the kit can only set a rate limit on a connector it serves itself' };
+      const transport = run.transportFor({
+        ...run.options.handlerOptions,
+        rateLimit: { limit: 1, windowMs: 60_000 },
+      });
+      const platform = run.simulator(undefined, {}, transport);
+      await platform.initialize();
+      // The simulator itself fails on a malformed wait header; here the header must be there at all.
+      const response = await platform.initialize();
+      run.expectStatus(
+        response,
+        [403],
+        'a second initialize over a limit of 1',
+        'Keep the SDK rate limit.',
+      );
+      const header = run.options.retryAfterHeader ?? 'Retry-After';
+      const unit = run.options.retryAfterUnit ?? 'seconds';
+      if (readWaitMs(response, { name: header, unit }) === undefined)
+        throw new ConformanceFailure(
+          `the rate-limit 403 must announce its wait in ${header}, the header the platform reads`,
+        );
+      return undefined;
+    },
+  },
+];
