@@ -4,7 +4,15 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/coverage/**', '**/node_modules/**', 'docs-site/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/coverage/**',
+      '**/node_modules/**',
+      'docs-site/**',
+      'packages/create-connector/template/**',
+    ],
+  },
   js.configs.recommended,
   { languageOptions: { globals: globals.node } },
   ...tseslint.configs.strict,
@@ -14,6 +22,11 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Runs in the browser, on the API reference site.
+    files: ['scripts/docs-site/render-mermaid.js'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // Library code logs only through the logger the user passes in.
