@@ -2,6 +2,7 @@
 // directory, adminAuth with one user whose password is made up for this run, no editor, no telemetry.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -29,7 +30,10 @@ export interface StartNodeRedOptions {
   readonly port?: number;
   /** The adminAuth user's password. @default made up for this run */
   readonly password?: string;
-  /** How long to wait for Node-RED to answer. @default 60_000 */
+  /**
+   * How long to wait for Node-RED to answer: less than the tests' hook timeout, so a failed start shows
+   * Node-RED's output. @default 45_000
+   */
   readonly startTimeoutMs?: number;
 }
 
@@ -97,13 +101,20 @@ export async function startNodeRed(options: StartNodeRedOptions = {}): Promise<N
   const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
+  // Should the test process end without afterAll (a crash, a killed worker), Node-RED ends with it.
+  const orphan = () => {
+    child.kill('SIGKILL');
+    rmSync(userDir, { recursive: true, force: true });
+  };
+  process.once('exit', orphan);
 
   const url = `http://127.0.0.1:${port}`;
   const close = async () => {
+    process.off('exit', orphan);
     await stop(child);
     await rm(userDir, { recursive: true, force: true });
   };
-  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 45_000);
   for (;;) {
     if (child.exitCode !== null) {
       await close();

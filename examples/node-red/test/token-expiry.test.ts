@@ -3,8 +3,8 @@ import { createPlatformSimulator, type ExchangeEntry } from '@connector-sdk/test
 import { nodeRedConnector } from '../src/connector.js';
 import { startNodeRed, type NodeRed } from './node-red.js';
 
-// A Node-RED whose admin tokens live two seconds, so the test sees one expire.
-const TOKEN_LIFETIME_SECONDS = 2;
+// A Node-RED whose admin tokens live three seconds, so the test sees one expire.
+const TOKEN_LIFETIME_SECONDS = 3;
 
 let nodeRed: NodeRed | undefined;
 beforeAll(async () => {
