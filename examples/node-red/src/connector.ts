@@ -1,5 +1,5 @@
 import { defineConnector, field, secret, type Logger } from '@connector-sdk/core';
-import { FlowInputSchema, flows, login, revoke } from './node-red-api.js';
+import { FlowInputSchema, FlowParamsSchema, flows, login, revoke } from './node-red-api.js';
 
 /** What every later call knows: the session the platform replayed, and the request's signal and logger. */
 interface CallContext {
@@ -46,14 +46,16 @@ export const nodeRedConnector = defineConnector({
   // #region operations
   operations: ({ get, post, put, delete: del }) => ({
     listFlows: get('/flows', (context) => flowsOf(context).list()),
-    getFlow: get('/flows/:id', (context) => flowsOf(context).get(context.params.id)),
+    getFlow: get('/flows/:id', { params: FlowParamsSchema }, (context) =>
+      flowsOf(context).get(context.params.id),
+    ),
     createFlow: post('/flows', { body: FlowInputSchema }, (context) =>
       flowsOf(context).create(context.body),
     ),
-    updateFlow: put('/flows/:id', { body: FlowInputSchema }, (context) =>
+    updateFlow: put('/flows/:id', { params: FlowParamsSchema, body: FlowInputSchema }, (context) =>
       flowsOf(context).update(context.params.id, context.body),
     ),
-    deleteFlow: del('/flows/:id', async (context) => {
+    deleteFlow: del('/flows/:id', { params: FlowParamsSchema }, async (context) => {
       await flowsOf(context).remove(context.params.id);
       return { id: context.params.id, deleted: true };
     }),

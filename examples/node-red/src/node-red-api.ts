@@ -56,6 +56,17 @@ const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.nu
 /** A node of a flow: any of Node-RED's node properties, with at least a type. */
 const NodeSchema = z.looseObject({ id: z.string().min(1).optional(), type: z.string().min(1) });
 
+/**
+ * A flow id in the path: Node-RED makes 16 hex digits (older versions `1a2b3c4d.5e6f7a`). Kept to word
+ * characters, dots and dashes, and never `.` or `..`, so an id cannot step out of `/flow/` on Node-RED's side.
+ */
+export const FlowParamsSchema = z.object({
+  id: z
+    .string()
+    .max(100)
+    .regex(/^(?!\.{1,2}$)[\w.-]+$/, { error: 'must be a Node-RED flow id' }),
+});
+
 /** The input of creating or replacing a flow (a tab): a label and its nodes. */
 export const FlowInputSchema = z.strictObject({
   label: z.string().trim().min(1).max(200),

@@ -104,11 +104,16 @@ describe('the Node-RED connector against a real Node-RED', () => {
     }
   });
 
-  it('answers 400 to a flow that is not one, before calling Node-RED', async () => {
+  it('answers 400 to a flow or an id that is not one, before calling Node-RED', async () => {
     const platform = createPlatformSimulator({ target: nodeRedConnector, config: config() });
     for (const body of [{ label: '' }, { label: 'x', nodes: 'x' }, { label: 'x', extra: 1 }]) {
       const response = await platform.call({ method: 'POST', path: '/flows', body });
       expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.code).toBe('INVALID_INPUT');
+    }
+    for (const id of ['%2E%2E', 'a%2Fb', 'a%20b']) {
+      const response = await platform.call({ method: 'DELETE', path: `/flows/${id}` });
+      expect(response.status, id).toBe(400);
       expect(response.code).toBe('INVALID_INPUT');
     }
   });
