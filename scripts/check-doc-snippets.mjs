@@ -1,6 +1,6 @@
-// Keeps the code in the guides honest: every ```ts block in README.md, docs/*.md and the package READMEs must be preceded by
-// `<!-- snippet: path#region -->` and equal that region of a file the typecheck covers (docs/snippets/,
-// examples/). `--fix` rewrites the blocks from their sources.
+// Keeps the code in the guides honest: every ```ts block in README.md, docs/*.md and the package and example
+// READMEs must be preceded by `<!-- snippet: path#region -->` and equal that region of a file the typecheck
+// covers (docs/snippets/, examples/). `--fix` rewrites the blocks from their sources.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -12,6 +12,7 @@ const pages = [
     .filter((file) => file.endsWith('.md'))
     .map((file) => `docs/${file}`),
   ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`),
+  ...readdirSync(join(root, 'examples')).map((name) => `examples/${name}/README.md`),
 ];
 
 function region(file, name) {

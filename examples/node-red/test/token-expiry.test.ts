@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPlatformSimulator, type ExchangeEntry } from '@connector-sdk/testing';
+import { nodeRedConnector } from '../src/connector.js';
+import { startNodeRed, type NodeRed } from './node-red.js';
+
+// A Node-RED whose admin tokens live three seconds, so the test sees one expire.
+const TOKEN_LIFETIME_SECONDS = 3;
+
+let nodeRed: NodeRed | undefined;
+beforeAll(async () => {
+  nodeRed = await startNodeRed({ sessionExpirySeconds: TOKEN_LIFETIME_SECONDS });
+});
+afterAll(() => nodeRed?.close());
+
+it('answers 401 once Node-RED expires the token; the platform initializes again and goes on', async () => {
+  if (nodeRed === undefined) throw new Error('Node-RED did not start');
+  const platform = createPlatformSimulator({
+    target: nodeRedConnector,
+    config: {
+      url: nodeRed.url,
+      username: nodeRed.username,
+      password: { value: nodeRed.password, sensitive: true },
+    },
+  });
+  await platform.initialize();
+  expect((await platform.call({ path: '/flows' })).status).toBe(200);
+
+  await new Promise((resolve) => setTimeout(resolve, TOKEN_LIFETIME_SECONDS * 1_000 + 500));
+  const seen = platform.transcript.length;
+  expect((await platform.call({ path: '/flows' })).status).toBe(200);
+
+  const exchanges = platform.transcript.slice(seen) as ExchangeEntry[];
+  expect(exchanges.map((entry) => `${entry.step} ${entry.response.status}`)).toEqual([
+    'call 401',
+    'initialize 200',
+    'call 200',
+  ]);
+  expect(JSON.parse(exchanges[0]?.response.body ?? '')).toMatchObject({
+    errors: {
+      code: 'SESSION_EXPIRED',
+      message: 'Node-RED no longer accepts the token: it expired or was revoked',
+    },
+  });
+});
