@@ -51,7 +51,7 @@ for (const page of pages) {
     if (fix)
       changed = changed.replace(
         whole,
-        `<!-- snippet: ${file}#${name} -->\n\`\`\`ts\n${source.trimEnd()}\n\`\`\``,
+        `<!-- snippet: ${file}#${name} -->\n\n\`\`\`ts\n${source.trimEnd()}\n\`\`\``,
       );
     else
       problems.push(
