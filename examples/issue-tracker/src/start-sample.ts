@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import pino from 'pino';
 import { trackerConnector } from './connector.js';
@@ -18,11 +21,17 @@ export interface Sample {
  * @param quiet - leave out the connector's request log lines
  */
 export async function startSample(tracker: TrackerOptions = {}, quiet = false): Promise<Sample> {
+  const port = Number(process.env.PORT ?? 3000);
   const running = await startTracker(tracker);
   const connector = await serve(trackerConnector, {
-    port: Number(process.env.PORT ?? 3000),
+    port,
     host: '127.0.0.1',
     logger: pino({ level: quiet ? 'silent' : 'info' }),
+  }).catch(async (error: unknown) => {
+    await running.close();
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    console.error(`Port ${port} is in use: set PORT to another port (PORT=0 picks a free one).`);
+    process.exit(1);
   });
   return {
     tracker: running,
@@ -43,6 +52,8 @@ export function printHowToCall({ tracker, connector }: Sample): void {
     { key: 'password', value: 'wonderland', sensitive: true },
     { key: 'options', value: '{"defaultProject":"DEMO"}', sensitive: false },
   ]);
+  const configFile = join(tmpdir(), `issue-tracker-config-${process.pid}.json`);
+  writeFileSync(configFile, config);
   console.log(`
 The sample tracker runs at ${tracker.url} (user alice, password wonderland).
 The connector runs at ${base}. Try:
@@ -51,9 +62,14 @@ The connector runs at ${base}. Try:
   curl -s -X POST '${base}/initialize/my-session?systemId=my-tracker' \\
     -H 'content-type: application/json' -d '${config}'
 
-then send the answered entries back as headers, for example:
+then send every answered entry back as a header, for example:
 
   curl -s ${base}/projects/DEMO/issues -H 'Authorization: Bearer <token>' -H 'X-Tracker-Url: ${tracker.url}'
+
+Or let the platform simulator walk it through (the testing kit's CLI; in the SDK's repository, after pnpm build):
+
+  npx connector-sdk-testing simulate --url ${connector.url} --config ${configFile} \\
+    --call 'POST /projects/DEMO/issues {"summary":"From the CLI"}' --call 'GET /projects/DEMO/issues'
 
 Stop with Ctrl+C.`);
 }
