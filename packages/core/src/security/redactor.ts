@@ -67,8 +67,6 @@ function derivedForms(value: string): string[] {
   return forms;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged.
  *
@@ -76,7 +74,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
-  #pattern: RegExp | null | undefined;
+  #forms: readonly string[] | undefined;
 
   /** @param secrets - initial secret values; empty strings are ignored */
   constructor(secrets: Iterable<string> = []) {
@@ -87,7 +85,7 @@ export class Redactor {
   add(value: string): void {
     if (value === '' || this.#secrets.has(value)) return;
     this.#secrets.add(value);
-    this.#pattern = undefined;
+    this.#forms = undefined;
   }
 
   /** Whether any secret is known. */
@@ -95,25 +93,45 @@ export class Redactor {
     return this.#secrets.size === 0;
   }
 
-  #compile(): RegExp | null {
-    if (this.#pattern !== undefined) return this.#pattern;
+  #allForms(): readonly string[] {
+    if (this.#forms !== undefined) return this.#forms;
     const forms = new Set<string>();
     for (const value of this.#secrets) {
       for (const form of derivedForms(value)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
     }
-    // Longest first, so that a longer form is replaced whole before a shorter one inside it.
-    const sorted = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.#pattern = sorted.length === 0 ? null : new RegExp(sorted.join('|'), 'g');
-    return this.#pattern;
+    this.#forms = [...forms];
+    return this.#forms;
   }
 
   /**
+   * Every form is searched for as plain text, not as one alternation: hundreds of long, alike values (a
+   * 1 MiB initialize body of sensitive entries) made a single regular expression take seconds to compile
+   * (issue 9). Overlapping matches merge, so two secrets that overlap are hidden whole.
+   *
    * @param text - any text
    * @returns the text with every secret form replaced by `[REDACTED]`
    */
   redact(text: string): string {
-    const pattern = this.#compile();
-    return pattern === null ? text : text.replace(pattern, REDACTED);
+    const ranges: [number, number][] = [];
+    for (const form of this.#allForms()) {
+      if (form.length > text.length) continue;
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+        ranges.push([at, at + form.length]);
+      }
+    }
+    if (ranges.length === 0) return text;
+    ranges.sort((a, b) => a[0] - b[0]);
+    let result = '';
+    let end = -1;
+    for (const [start, stop] of ranges) {
+      if (start < end) {
+        end = Math.max(end, stop);
+        continue;
+      }
+      result += end === -1 ? text.slice(0, start) : `${REDACTED}${text.slice(end, start)}`;
+      end = stop;
+    }
+    return `${result}${REDACTED}${text.slice(end)}`;
   }
 
   /**
