@@ -18,6 +18,7 @@ import {
 import { Redactor } from '../security/redactor.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { describeProblem } from './read-fields.js';
 import { readSession } from './read-session.js';
 import { matchRoute } from './router.js';
@@ -117,6 +118,16 @@ function parseInput(schema: z.ZodType | undefined, value: unknown, where: string
 }
 
 async function readJsonBody(request: ConnectorRequest): Promise<unknown> {
+  const body = await parseJsonBody(request);
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      code: 'INVALID_JSON',
+    });
+  }
+  return body;
+}
+
+async function parseJsonBody(request: ConnectorRequest): Promise<unknown> {
   if (request.body !== undefined || request.text === undefined) return request.body;
   const text = await request.text();
   if (text.trim() === '') return undefined;

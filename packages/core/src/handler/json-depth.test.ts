@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorBodySchema, createHandler, defineConnector, z } from '../index.js';
+import { MAX_JSON_DEPTH } from './json-depth.js';
+
+const echo = defineConnector({
+  name: 'echo',
+  version: '1',
+  config: {},
+  session: {},
+  initialize: () => ({}),
+  operations: ({ post }) => ({
+    echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
+  }),
+});
+const handle = createHandler(echo);
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+describe('deeply nested request bodies', () => {
+  it.each([
+    ['as text', (text: string) => ({ text: async () => text })],
+    ['already parsed', (text: string) => ({ body: JSON.parse(text) as unknown })],
+  ])('answers a body nested past the limit with 400, %s', async (_kind, body) => {
+    for (const depth of [MAX_JSON_DEPTH + 1, 10_000, 200_000]) {
+      const response = await handle({
+        method: 'POST',
+        path: '/sdk/api/1.0/echo',
+        headers: {},
+        ...body(nested(depth)),
+      });
+      expect(response.status).toBe(400);
+      expect(ErrorBodySchema.parse(JSON.parse(response.body)).errors.code).toBe('INVALID_JSON');
+    }
+  });
+
+  it('accepts a body nested up to the limit', async () => {
+    const response = await handle({
+      method: 'POST',
+      path: '/sdk/api/1.0/echo',
+      headers: {},
+      text: async () => `{"a":${nested(MAX_JSON_DEPTH - 1)}}`,
+    });
+    expect(response.status).toBe(200);
+  });
+});
