@@ -83,6 +83,20 @@ it('stays fast with as many long secrets as a 1 MiB initialize body can flag', (
   expect(performance.now() - started).toBeLessThan(2_000);
 });
 
+it('hides the token of a credential in the forms connector code sends it on', () => {
+  const redactor = new Redactor([
+    'Bearer  t0k!(n)\nx',
+    `Basic ${Buffer.from('alice:pw (1)!').toString('base64')}`,
+  ]);
+  for (const form of [
+    new URLSearchParams({ api_key: ' t0k!(n)\nx' }).toString(),
+    `token=${encodeURIComponent('t0k!(n)\nx')}`,
+    new URLSearchParams({ password: 'pw (1)!' }).toString(),
+  ]) {
+    expect(redactor.redact(form)).toMatch(/=\[REDACTED\]$/);
+  }
+});
+
 it('redacts overlapping secrets whole', () => {
   expect(new Redactor(['abcd1234', '1234wxyz']).redact('<abcd1234wxyz>')).toBe(`<${REDACTED}>`);
 });

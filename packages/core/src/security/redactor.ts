@@ -41,30 +41,38 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** Every form of a secret that can end up in a message: as is, URL-encoded, JSON-escaped, base64. */
-function derivedForms(value: string): string[] {
+/** How one value can be written in a message: as is, URL- and form-encoded, JSON-escaped, base64. */
+function encodings(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
-  const forms = [
+  return [
     value,
     encodeURIComponent(value),
     encodeURIComponent(value).replaceAll('%20', '+'),
+    // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
+    new URLSearchParams([['', value]]).toString().slice(1),
     JSON.stringify(value).slice(1, -1),
     base64(bytes),
     base64url(bytes),
     ...base64Cores(bytes),
   ];
-  // `Basic <base64>` credentials: also hide the decoded `user:password` and the password.
+}
+
+/**
+ * Every form of a secret that can end up in a message: the encodings of the value, and of the parts a
+ * credential is made of (the token of `Bearer <token>`, the `user:password` and password of `Basic`), since
+ * connector code sends those parts on, for example as a query parameter an end system echoes (issue 9).
+ */
+function derivedForms(value: string): string[] {
+  const parts = [value];
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
   if (basic?.[1]) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const password = decoded.slice(decoded.indexOf(':') + 1);
-    forms.push(decoded);
-    if (password) forms.push(password, encodeURIComponent(password));
+    parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
   }
-  // `Bearer <token>`: hide the bare token too.
-  const scheme = /^[A-Za-z][A-Za-z0-9_-]*\s+(\S.*)$/.exec(value);
-  if (scheme?.[1]) forms.push(scheme[1]);
-  return forms;
+  // `Bearer <token>`: the token as connector code cuts it off, after one space or all of them, newlines kept.
+  const scheme = /^[A-Za-z][A-Za-z0-9_-]*\s([\s\S]+)$/.exec(value);
+  if (scheme?.[1]) parts.push(scheme[1], scheme[1].trimStart());
+  return parts.filter((part) => part !== '').flatMap(encodings);
 }
 
 /**
