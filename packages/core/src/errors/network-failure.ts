@@ -1,6 +1,9 @@
-/** Socket and DNS failures: the end system could not be reached, or the connection broke. */
+/**
+ * Socket and DNS failures: the end system could not be reached, the connection broke, or what came back was
+ * not HTTP (undici's parser errors, `HPE_*`: a wrong port, a TLS or other protocol listening there).
+ */
 const UNREACHABLE =
-  /^(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED)$/;
+  /^(?:ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT|UND_ERR_CLOSED|HPE_[A-Z_]+)$/;
 /** The connection was fine but the answer did not come in time. */
 const TIMED_OUT = /^(?:ETIMEDOUT|UND_ERR_HEADERS_TIMEOUT|UND_ERR_BODY_TIMEOUT)$/;
 
@@ -24,6 +27,8 @@ export function networkFailure(error: unknown): NetworkFailure | undefined {
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && UNREACHABLE.test(code)) return { code, timedOut: false };
     if (typeof code === 'string' && TIMED_OUT.test(code)) return { code, timedOut: true };
+    // Node 24's undici leaves `code` unset on its parser errors; the name still says what happened.
+    if (current.name === 'HTTPParserError') return { code: 'HTTPParserError', timedOut: false };
     current = current.cause;
   }
   return undefined;

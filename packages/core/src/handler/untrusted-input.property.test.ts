@@ -11,8 +11,8 @@ import {
 } from '../../test/hostile-input.js';
 
 // Every input the platform side controls, fuzzed through the one handler every binding uses. Sized so the
-// file stays within a few seconds: RUNS inputs per property.
-const RUNS = 250;
+// file stays within a few seconds: RUNS inputs per property (FUZZ_RUNS=5000 for a deeper search).
+const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 
 /** What connector code received, to check that no parsed object gained an inherited surprise. */
 const received: unknown[] = [];

@@ -1,0 +1,262 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHandler, defineConnector, field, secret } from '../index.js';
+import { expectContractResponse } from '../../test/hostile-input.js';
+import { createEndSystemClient } from './index.js';
+
+// The end system behind the connector misbehaving at the TCP level: each test scripts what a raw socket
+// answers to one HTTP request, and checks the platform's answer (docs/end-system-client.md) and its deadline.
+const TIMEOUT_MS = 300;
+const DEADLINE_MS = 1_500;
+/** Slack for a loaded CI machine: answers must come well before the next stage of the deadline. */
+const SLACK_MS = 1_500;
+
+type Fault = (socket: Socket, request: string) => void;
+let fault: Fault = (socket) => socket.end(ok('{"ok":true}'));
+let faultsInjected = 0;
+
+function ok(body: string, type = 'application/json', status = '200 OK'): string {
+  return `HTTP/1.1 ${status}\r\ncontent-type: ${type}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
+}
+
+const sockets = new Set<Socket>();
+const end: Server = createServer((socket) => {
+  sockets.add(socket);
+  socket.on('close', () => sockets.delete(socket));
+  socket.on('error', () => undefined);
+  let head = '';
+  socket.on('data', (chunk) => {
+    head += chunk.toString('latin1');
+    if (head.includes('\r\n\r\n')) {
+      faultsInjected++;
+      fault(socket, head);
+      head = '';
+    }
+  });
+});
+let endUrl = '';
+
+const connector = defineConnector({
+  name: 'faults',
+  version: '1.0.0',
+  config: {},
+  session: { Authorization: field.secret() },
+  initialize: () => ({ Authorization: secret('Bearer t0ken-abc') }),
+  operations: ({ get }) => ({
+    item: get('/item', ({ session, signal, log }) =>
+      createEndSystemClient({
+        baseUrl: endUrl,
+        headers: { Authorization: session.Authorization },
+        timeoutMs: TIMEOUT_MS,
+        deadlineMs: DEADLINE_MS,
+        retry: { limit: 2, maxDelayMs: 20 },
+        signal,
+        log,
+      })
+        .get('item')
+        .json(),
+    ),
+  }),
+});
+const handle = createHandler(connector);
+
+async function call() {
+  const started = Date.now();
+  const response = await handle({
+    method: 'GET',
+    path: '/sdk/api/1.0/item',
+    headers: { authorization: 'Bearer t0ken-abc' },
+  });
+  expectContractResponse(response, [200, 400, 401, 403, 404, 502, 504]);
+  const { errors } = JSON.parse(response.body) as { errors?: { code: string } };
+  return { status: response.status, code: errors?.code, ms: Date.now() - started };
+}
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => end.listen(0, '127.0.0.1', resolve));
+  endUrl = `http://127.0.0.1:${(end.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise<void>((resolve) => end.close(() => resolve()));
+});
+afterEach(async () => {
+  // Whatever the last fault was, the connector keeps serving.
+  fault = (socket) => socket.end(ok('{"ok":true}'));
+  expect(await call()).toMatchObject({ status: 200 });
+});
+
+describe('end-system faults through the end-system client', () => {
+  it.each<[string, Fault, number, string]>([
+    ['no answer at all', () => undefined, 504, 'END_SYSTEM_TIMEOUT'],
+    [
+      'headers, then a body dripping a byte at a time',
+      (socket) => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n',
+        );
+        const timer = setInterval(() => socket.write(' '), 50);
+        socket.on('close', () => clearInterval(timer));
+      },
+      504,
+      'END_SYSTEM_TIMEOUT',
+    ],
+    [
+      'a reset before any answer',
+      (socket) => socket.resetAndDestroy(),
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
+      'a reset in the middle of the body',
+      (socket) => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":',
+        );
+        setTimeout(() => socket.resetAndDestroy(), 20);
+      },
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
+      'a body cut short of its content-length',
+      (socket) =>
+        socket.end(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"a":1',
+        ),
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
+      'garbage instead of HTTP',
+      (socket) => socket.end('\x00\xffnot http\r\n\r\n'),
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
+      'a 200 whose JSON is garbage',
+      (socket) => socket.end(ok('{"a":1,,]')),
+      502,
+      'END_SYSTEM_ERROR',
+    ],
+    [
+      'a 200 of invalid UTF-8',
+      (socket) => {
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4\r\n\r\n',
+        );
+        socket.end(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]));
+      },
+      502,
+      'END_SYSTEM_ERROR',
+    ],
+    [
+      'a 200 HTML page',
+      (socket) => socket.end(ok('<html>login</html>', 'text/html')),
+      502,
+      'END_SYSTEM_ERROR',
+    ],
+    [
+      'a 503 that never ends, as an HTML page',
+      (socket) => socket.end(ok('<h1>down</h1>', 'text/html', '503 Service Unavailable')),
+      502,
+      'END_SYSTEM_ERROR',
+    ],
+    [
+      'a 401 with a JSON content-type and a text body',
+      (socket) => socket.end(ok('expired', 'application/json', '401 Unauthorized')),
+      401,
+      'SESSION_EXPIRED',
+    ],
+  ])('%s: the documented answer within the deadline', async (_name, script, status, code) => {
+    fault = script;
+    const answer = await call();
+    expect(answer).toMatchObject({ status, code });
+    expect(answer.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
+  });
+
+  it('answers 502 END_SYSTEM_UNREACHABLE when the connection is refused', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const live = endUrl;
+    endUrl = `http://127.0.0.1:${port}`;
+    try {
+      expect(await call()).toMatchObject({ status: 502, code: 'END_SYSTEM_UNREACHABLE' });
+    } finally {
+      endUrl = live;
+    }
+  });
+
+  it('rides out a short 503 burst by retrying, and answers 502 for a longer one', async () => {
+    let hits = 0;
+    const burst =
+      (length: number): Fault =>
+      (socket) => {
+        hits++;
+        socket.end(
+          hits <= length ? ok('{}', 'application/json', '503 Unavailable') : ok('{"ok":1}'),
+        );
+      };
+    fault = burst(2);
+    expect(await call()).toMatchObject({ status: 200 });
+    hits = 0;
+    fault = burst(50);
+    expect(await call()).toMatchObject({ status: 502, code: 'END_SYSTEM_ERROR' });
+    expect(hits).toBe(3);
+  });
+
+  it('maps any status, body and content-type to the documented class, concurrently (property)', async () => {
+    const expected = (status: number, retryAfter: boolean): number[] => {
+      if (status < 300) return [200, 502];
+      if (status === 401) return [401];
+      if (status === 403) return [403];
+      if (status === 404 || status === 410) return [404];
+      if (status === 429 || (status === 503 && retryAfter)) return [403];
+      if ([400, 409, 422].includes(status)) return [400];
+      return [502];
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          status: fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(401, 429, 503)),
+          type: fc.constantFrom(
+            'application/json',
+            'text/html',
+            'text/plain',
+            '',
+            'application/json; charset=latin1',
+          ),
+          body: fc.oneof(
+            fc.json(),
+            fc.string(),
+            fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+          ),
+          retryAfter: fc.boolean(),
+        }),
+        async (answer) => {
+          const body = [204, 205, 304].includes(answer.status)
+            ? Buffer.alloc(0)
+            : Buffer.from(answer.body, 'latin1');
+          const type = answer.type === '' ? '' : `content-type: ${answer.type}\r\n`;
+          const wait = answer.retryAfter ? 'retry-after: 0\r\n' : '';
+          const head = `HTTP/1.1 ${answer.status} X\r\n${type}${wait}content-length: ${body.length}\r\nconnection: close\r\n\r\n`;
+          fault = (socket) => socket.end(Buffer.concat([Buffer.from(head, 'latin1'), body]));
+          // Several platform calls at once, each with its own client, against the same answer.
+          const results = await Promise.all(Array.from({ length: 4 }, () => call()));
+          for (const result of results) {
+            expect(expected(answer.status, answer.retryAfter)).toContain(result.status);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
+
+afterAll(() => {
+  expect(faultsInjected).toBeGreaterThan(100);
+});
