@@ -7,12 +7,14 @@ import { Hono } from 'hono';
 import type { Connector } from '@connector-sdk/core';
 import { connectorMiddleware } from '@connector-sdk/express';
 import { createFetchHandler } from '@connector-sdk/fetch';
-import { serve, type RequestListenerOptions } from '@connector-sdk/node';
+import { serve, type RequestListenerOptions, type ServeOptions } from '@connector-sdk/node';
 
 /** A connector served by one binding on 127.0.0.1. */
 export interface Running {
   /** The server's origin, such as `http://127.0.0.1:40123`. */
   readonly origin: string;
+  /** Open connections to the server, to check that none is left behind. */
+  connections(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -23,8 +25,16 @@ export interface Binding {
   readonly versionedMount?: boolean;
   /** A body parser reads the body first; its own rules apply (it has no body timeout). */
   readonly parserFirst?: boolean;
-  start(connector: Connector, options: RequestListenerOptions): Promise<Running>;
+  /** The binding runs the server itself, so header timeouts and unparsable requests are its to answer. */
+  readonly ownsServer?: boolean;
+  /** Starts the server; options only a server owner has (header timeouts) are ignored by the others. */
+  start(connector: Connector, options: ServeOptions): Promise<Running>;
 }
+
+const countConnections = (server: Server) => () =>
+  new Promise<number>((resolve, reject) =>
+    server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+  );
 
 function listen(server: Server): Promise<Running> {
   return new Promise((resolve) => {
@@ -32,6 +42,7 @@ function listen(server: Server): Promise<Running> {
       const { port } = server.address() as AddressInfo;
       resolve({
         origin: `http://127.0.0.1:${port}`,
+        connections: countConnections(server),
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -58,6 +69,7 @@ function fetchServer(fetch: (request: Request) => Response | Promise<Response>):
     const server = serveFetch({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
       resolve({
         origin: `http://127.0.0.1:${info.port}`,
+        connections: countConnections(server as Server),
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
@@ -72,9 +84,14 @@ function fetchServer(fetch: (request: Request) => Response | Promise<Response>):
 export const bindings: readonly Binding[] = [
   {
     name: 'node',
+    ownsServer: true,
     start: async (connector, options) => {
       const running = await serve(connector, { ...options, port: 0 });
-      return { origin: running.url, close: () => running.close() };
+      return {
+        origin: running.url,
+        connections: countConnections(running.server),
+        close: () => running.close(),
+      };
     },
   },
   { name: 'express 5 at /sdk/api', start: expressApp(express, '/sdk/api') },

@@ -1,0 +1,310 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
+import { bindings, type Running } from './bindings.js';
+import { configuration, connector } from './fixture-connector.js';
+import { rawExchange, rawRequest, request, type RawResponse } from './raw-http.js';
+
+// Hostile HTTP against every binding, on raw sockets where fetch cannot say it. Every answer the binding
+// gives is a contract answer; the server keeps serving; nothing is left open when it is done.
+const BODY_LIMIT = 64 * 1024;
+const BASE = '/sdk/api/1.0';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+/** The answer is the binding's: JSON with a contract error body on failure. */
+function expectContract(response: RawResponse, statuses: readonly number[]): unknown {
+  expect(statuses).toContain(response.status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  const json = JSON.parse(response.body) as unknown;
+  if (response.status >= 400) ErrorBodySchema.parse(json);
+  return json;
+}
+
+/** Counts of the handles that would keep a process alive or hold memory: sockets, servers, timers. */
+function handles(): Record<string, number> {
+  const counts: Record<string, number> = { TCPSocketWrap: 0, TCPServerWrap: 0, Timeout: 0 };
+  for (const name of process.getActiveResourcesInfo()) {
+    if (name in counts) counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+}
+
+async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe.each(bindings)('$name under hostile HTTP', (binding) => {
+  let running: Running;
+  let origin: string;
+  let session: Record<string, string>;
+  let baseline: Record<string, number>;
+
+  beforeAll(async () => {
+    baseline = handles();
+    running = await binding.start(connector, {
+      bodyLimit: BODY_LIMIT,
+      bodyTimeoutMs: 300,
+      headersTimeoutMs: 500,
+    });
+    origin = running.origin;
+    const answer = await rawRequest(
+      origin,
+      request(
+        'POST',
+        `${BASE}/initialize/s-1?systemId=sys-1`,
+        JSON_TYPE,
+        JSON.stringify(configuration),
+      ),
+    );
+    session = Object.fromEntries(
+      ParameterListSchema.parse(JSON.parse(answer.body)).map((e) => [e.key, e.value]),
+    );
+  });
+
+  afterAll(async () => {
+    await running.close();
+    // Servers, sockets and timers are back to what they were before the server started.
+    const settled = await eventually(() => {
+      const now = handles();
+      return Object.entries(baseline).every(([name, count]) => (now[name] ?? 0) <= count);
+    });
+    expect(settled ? baseline : handles()).toEqual(baseline);
+  });
+
+  afterEach(async () => {
+    // Whatever the last test did to it, the server still answers a plain call.
+    const answer = await rawRequest(origin, request('GET', `${BASE}/discover`));
+    expect(expectContract(answer, [200])).toEqual({
+      connectorName: 'conformance',
+      connectorVersion: '9.9.9',
+    });
+  });
+
+  // body-parser reads off the whole body before it reports its own 413, so a binding behind
+  // `express.json()` only answers once the client is done (residual risk, see docs/bindings.md).
+  it.skipIf(binding.parserFirst)(
+    'refuses a declared oversized body with 413 before any of it is sent',
+    async () => {
+      const { responses } = await rawExchange(origin, (socket) =>
+        socket.write(
+          `POST ${BASE}/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 1073741824\r\n\r\n`,
+        ),
+      );
+      expect(responses).toHaveLength(1);
+      expectContract(responses[0] as RawResponse, [413]);
+    },
+  );
+
+  it.skipIf(binding.parserFirst)(
+    'stops reading a streamed oversized body: 413 long before the client is done',
+    async () => {
+      const chunk = `${(16 * 1024).toString(16)}\r\n${' '.repeat(16 * 1024)}\r\n`;
+      const { responses, written } = await rawExchange(
+        origin,
+        (socket) => {
+          socket.write(
+            `POST ${BASE}/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+          );
+          // Up to 64 MiB, as fast as the server takes it; it must answer (and close) long before that.
+          let left = 4096;
+          const pump = () => {
+            while (left > 0 && !socket.destroyed) {
+              left--;
+              if (!socket.write(chunk)) return void socket.once('drain', pump);
+            }
+          };
+          pump();
+        },
+        (received) => received.includes('\r\n\r\n') && received.includes('}}'),
+      );
+      expectContract(responses[0] as RawResponse, [413]);
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    },
+  );
+
+  it.each([
+    ['malformed JSON', '[{"key":', [400]],
+    ['deeply nested JSON', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, [400, 413]],
+    ['invalid UTF-8', Buffer.from([0x5b, 0x22, 0xff, 0xfe, 0x22, 0x5d]), [400]],
+    ['a JSON null', 'null', [400]],
+    ['a JSON number', '12e9999', [400]],
+    ['a NUL byte', '[\u0000]', [400]],
+  ] as const)(
+    'answers an initialize body of %s with a 4xx contract error',
+    async (_kind, body, statuses) => {
+      const answer = await rawRequest(
+        origin,
+        request('POST', `${BASE}/initialize/s?systemId=x`, JSON_TYPE, body),
+      );
+      expectContract(answer, statuses);
+    },
+  );
+
+  it.each([
+    ['no content-type', ''],
+    ['text/plain', 'text/plain'],
+    ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded'],
+    ['a malformed content-type', ';;;==='],
+    ['a JSON type with a strange charset', 'application/json; charset=utf-7'],
+  ])('answers a body sent with %s with 200 or 4xx, never a 5xx', async (_kind, type) => {
+    const answer = await rawRequest(
+      origin,
+      request(
+        'POST',
+        `${BASE}/initialize/s-1?systemId=sys-1`,
+        { 'content-type': type },
+        JSON.stringify(configuration),
+      ),
+    );
+    expectContract(answer, [200, 400, 415]);
+  });
+
+  it('answers a body sent for a route that takes none, and a body on GET', async () => {
+    const answer = await rawRequest(
+      origin,
+      request('GET', `${BASE}/whoami`, { ...session, ...JSON_TYPE }, '{"x":'.repeat(1000)),
+    );
+    expect(expectContract(answer, [200])).toEqual({ url: 'https://end.example' });
+  });
+
+  it('answers many headers normally, and huge headers with 431', async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 300 }, (_, i) => [`x-filler-${i}`, `value-${i}`]),
+    );
+    expectContract(
+      await rawRequest(origin, request('GET', `${BASE}/whoami`, { ...session, ...many })),
+      [200],
+    );
+    const huge = await rawRequest(
+      origin,
+      request('GET', `${BASE}/whoami`, { ...session, 'x-huge': 'h'.repeat(64 * 1024) }),
+    );
+    expect(huge.status).toBe(431);
+    // A binding inside someone else's server leaves unparsable requests to that server (Node's bare 431).
+    if (binding.ownsServer) expectContract(huge, [431]);
+  });
+
+  it('answers duplicate session headers with 200 or 401, never a 5xx', async () => {
+    const twice = (name: string, value: string) =>
+      Buffer.from(
+        request('GET', `${BASE}/whoami`, session)
+          .toString('latin1')
+          .replace('\r\n\r\n', `\r\n${name}: ${value}\r\n\r\n`),
+        'latin1',
+      );
+    for (const [name, value] of [
+      ['Authorization', session.Authorization ?? ''],
+      ['Authorization', 'Bearer someone-else'],
+      ['X-End-Url', session['X-End-Url'] ?? ''],
+      ['X-End-Url', 'https://elsewhere.example'],
+      ['X-Sdk-System-Id', 'other'],
+    ] as const) {
+      expectContract(await rawRequest(origin, twice(name, value)), [200, 401]);
+    }
+  });
+
+  it('survives a client that hangs up in the middle of a body', async () => {
+    for (const cut of [0, 1, 10, 500]) {
+      const body = JSON.stringify(configuration).padEnd(1_000, ' ');
+      await rawExchange(origin, (socket) => {
+        socket.write(
+          request('POST', `${BASE}/initialize/s?systemId=x`, JSON_TYPE, body).subarray(
+            0,
+            -body.length + cut || undefined,
+          ),
+        );
+        setTimeout(() => socket.destroy(), 20);
+      });
+    }
+  });
+
+  it('survives a client that hangs up in the middle of a large response', async () => {
+    const big = JSON.stringify({ fill: 'r'.repeat(BODY_LIMIT - 100) });
+    for (let i = 0; i < 5; i++) {
+      const { responses } = await rawExchange(
+        origin,
+        (socket) => {
+          socket.setNoDelay(true);
+          socket.write(request('POST', `${BASE}/echo`, { ...session, ...JSON_TYPE }, big));
+        },
+        (received) => received.length > 1_000,
+      );
+      expect(responses.length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('answers pipelined requests in order on one connection', async () => {
+    const keepAlive = { connection: 'keep-alive' };
+    const { responses } = await rawExchange(origin, (socket) =>
+      socket.write(
+        Buffer.concat([
+          request('GET', `${BASE}/discover`, keepAlive),
+          request('POST', `${BASE}/echo`, { ...session, ...JSON_TYPE, ...keepAlive }, '{"n":1}'),
+          request('GET', `${BASE}/whoami`, keepAlive),
+          request('POST', `${BASE}/echo`, { ...session, ...JSON_TYPE, ...keepAlive }, '{"n":'),
+          request('GET', `${BASE}/whoami`, session),
+        ]),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 401, 400, 200]);
+    for (const response of responses) expectContract(response, [200, 400, 401]);
+    expect(JSON.parse(responses[1]?.body ?? '')).toEqual({ body: { n: 1 } });
+  });
+
+  it.skipIf(binding.parserFirst)(
+    'keeps serving others while slow clients hold connections, and times them out',
+    async () => {
+      const slow = Array.from({ length: 10 }, () =>
+        rawExchange(origin, (socket) =>
+          socket.write(
+            `POST ${BASE}/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-length: 100\r\n\r\n[`,
+          ),
+        ),
+      );
+      const slowHeaders = binding.ownsServer
+        ? Array.from({ length: 5 }, () =>
+            rawExchange(origin, (socket) =>
+              socket.write(`GET ${BASE}/discover HTTP/1.1\r\nhost: a\r\n`),
+            ),
+          )
+        : [];
+      const good = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          rawRequest(origin, request('GET', `${BASE}/whoami`, session)),
+        ),
+      );
+      for (const answer of good) expectContract(answer, [200]);
+      for (const { responses } of await Promise.all(slow)) {
+        expectContract(responses[0] as RawResponse, [408]);
+      }
+      for (const { responses } of await Promise.all(slowHeaders)) {
+        expectContract(responses[0] as RawResponse, [408]);
+      }
+    },
+  );
+
+  it('answers 50 concurrent connections of mixed good and bad requests', async () => {
+    const kinds: (() => [Buffer, number])[] = [
+      () => [request('GET', `${BASE}/whoami`, session), 200],
+      () => [request('GET', `${BASE}/whoami`), 401],
+      () => [request('POST', `${BASE}/initialize/s?systemId=x`, JSON_TYPE, '[{'), 400],
+      () => [request('GET', `${BASE}/nothing`), 404],
+      () => [request('POST', `${BASE}/echo`, { ...session, ...JSON_TYPE }, '{"ok":true}'), 200],
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        const [bytes, status] = (kinds[i % kinds.length] as (typeof kinds)[number])();
+        return { answer: await rawRequest(origin, bytes), status };
+      }),
+    );
+    for (const { answer, status } of answers) expectContract(answer, [status]);
+  });
+
+  it('has no connection left open once its clients are gone', async () => {
+    expect(await eventually(async () => (await running.connections()) === 0)).toBe(true);
+  });
+});
