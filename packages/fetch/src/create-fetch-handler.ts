@@ -60,11 +60,10 @@ export function createFetchHandler(
         }),
       signal: request.signal,
     });
-    // A copy: some servers add headers to the init object, and core's are frozen. A body left unread means
-    // the connection cannot be reused, as in the node binding.
-    const headers = bodyAbandoned
-      ? { ...answer.headers, connection: 'close' }
-      : { ...answer.headers };
+    // A copy: some servers add headers to the init object, and core's are frozen. A body left unread (the
+    // route takes none, or reading it failed) means the connection cannot be reused, as in the node binding.
+    const unread = bodyAbandoned || (request.body !== null && !request.bodyUsed);
+    const headers = unread ? { ...answer.headers, connection: 'close' } : { ...answer.headers };
     return new Response(answer.body, { status: answer.status, headers });
   };
 }

@@ -90,8 +90,10 @@ async function handleNodeRequest(
   } catch {
     answer = INTERNAL_ERROR_RESPONSE;
   }
-  // A body we stopped reading is not drained: the connection closes after the answer instead.
-  writeResponse(response, answer, bodyAbandoned ? { connection: 'close' } : undefined);
+  // A body we stopped reading, or never read and not yet all here, is not drained: the connection closes after
+  // the answer instead of waiting for (and discarding) whatever the client still sends (issue 9).
+  const unread = bodyAbandoned || !request.complete;
+  writeResponse(response, answer, unread ? { connection: 'close' } : undefined);
 }
 
 /**
