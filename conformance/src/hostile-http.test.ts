@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
 import { bindings, type Running } from './bindings.js';
@@ -315,6 +316,37 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
       }),
     );
     for (const { answer, status } of answers) expectContract(answer, [status]);
+  });
+
+  it('answers arbitrary bytes as a body and arbitrary session header values (property)', async () => {
+    // Header values as the wire carries them: visible ASCII and spaces, no CR/LF.
+    const headerValue = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      maxLength: 60,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 512 }),
+          fc.json().map((text) => Buffer.from(text)),
+        ),
+        fc.record({ authorization: headerValue, 'x-end-url': headerValue }, { requiredKeys: [] }),
+        async (bytes, headers) => {
+          const body = Buffer.from(bytes);
+          const initialize = await rawRequest(
+            origin,
+            request('POST', `${BASE}/initialize/s?systemId=x`, JSON_TYPE, body),
+          );
+          expectContract(initialize, [200, 400, 401]);
+          const later = await rawRequest(
+            origin,
+            request('POST', `${BASE}/echo`, { ...JSON_TYPE, ...headers }, body),
+          );
+          expectContract(later, [200, 400, 401]);
+        },
+      ),
+      { numRuns: Math.min(Number(process.env.FUZZ_RUNS ?? 25), 1_000) },
+    );
   });
 
   it('has no connection left open once its clients are gone', async () => {
