@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, ParameterListSchema } from '../index.js';
-import { acmeHandler } from '../../test/acme-connector.js';
+import { acmeHandler, validEntries } from '../../test/acme-connector.js';
+import { MAX_INITIALIZE_ENTRIES } from './initialize.js';
 
 const call = acmeHandler();
 const initialize = (request: { body?: unknown; text?: () => Promise<string> }) =>
@@ -48,5 +49,21 @@ describe('initialize with untrusted bodies (property)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('initialize with a body of many entries', () => {
+  it('refuses more entries than any configuration has, before looking at their values', async () => {
+    const many = Array.from({ length: MAX_INITIALIZE_ENTRIES + 1 }, (_, i) => ({
+      key: `k${i}`,
+      value: `v${i}`.padEnd(8, 'x'),
+      sensitive: true,
+    }));
+    const response = await initialize({ body: [...validEntries, ...many] });
+    expect(response.status).toBe(400);
+    expect(ErrorBodySchema.parse(response.json).errors.message).toBe(
+      `The initialize body has ${many.length + 3} entries; at most ${MAX_INITIALIZE_ENTRIES} are accepted`,
+    );
+    expect((await initialize({ body: [...validEntries, ...many.slice(0, 990)] })).status).toBe(200);
   });
 });
