@@ -202,6 +202,44 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
     if (binding.ownsServer) expectContract(huge, [431]);
   });
 
+  it.each([
+    [
+      'content-length and transfer-encoding both (request smuggling)',
+      `POST ${BASE}/echo HTTP/1.1\r\nhost: a\r\ncontent-length: 4\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n`,
+    ],
+    [
+      'a negative content-length',
+      `POST ${BASE}/echo HTTP/1.1\r\nhost: a\r\ncontent-length: -1\r\n\r\n`,
+    ],
+    [
+      'two different content-lengths',
+      `POST ${BASE}/echo HTTP/1.1\r\nhost: a\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\n{}`,
+    ],
+    ['a folded header line', `GET ${BASE}/discover HTTP/1.1\r\nhost: a\r\nx-a: b\r\n c\r\n\r\n`],
+    ['a 20 KB path', `GET ${BASE}/${'p'.repeat(20_000)} HTTP/1.1\r\nhost: a\r\n\r\n`],
+    ['a NUL in the path', `GET ${BASE}/disc\0over HTTP/1.1\r\nhost: a\r\n\r\n`],
+  ])('refuses %s with a 4xx and keeps serving', async (_kind, raw) => {
+    const { responses } = await rawExchange(origin, (socket) => socket.write(raw, 'latin1'));
+    const [answer] = responses;
+    expect(answer?.status).toBeGreaterThanOrEqual(400);
+    expect(answer?.status).toBeLessThan(500);
+    // Framing errors never reach a binding inside someone else's server; that server answers them.
+    if (binding.ownsServer) expectContract(answer as RawResponse, [400, 414, 431]);
+  });
+
+  it.each([
+    [
+      'the absolute form',
+      `GET http://elsewhere.example${BASE}/discover HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n`,
+    ],
+    ['the asterisk form', 'OPTIONS * HTTP/1.1\r\nhost: a\r\nconnection: close\r\n\r\n'],
+    ['HTTP/1.0', `GET ${BASE}/discover HTTP/1.0\r\n\r\n`],
+  ])('answers a request target in %s without a 5xx', async (_kind, raw) => {
+    const { responses } = await rawExchange(origin, (socket) => socket.write(raw, 'latin1'));
+    const [answer] = responses;
+    expect(answer?.status).toBeLessThan(500);
+  });
+
   it('answers duplicate session headers with 200 or 401, never a 5xx', async () => {
     const twice = (name: string, value: string) =>
       Buffer.from(
