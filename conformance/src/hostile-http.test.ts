@@ -216,6 +216,7 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
       `POST ${BASE}/echo HTTP/1.1\r\nhost: a\r\ncontent-length: 1\r\ncontent-length: 2\r\n\r\n{}`,
     ],
     ['a folded header line', `GET ${BASE}/discover HTTP/1.1\r\nhost: a\r\nx-a: b\r\n c\r\n\r\n`],
+    ['no host header', `GET ${BASE}/discover HTTP/1.1\r\n\r\n`],
     ['a 20 KB path', `GET ${BASE}/${'p'.repeat(20_000)} HTTP/1.1\r\nhost: a\r\n\r\n`],
     ['a NUL in the path', `GET ${BASE}/disc\0over HTTP/1.1\r\nhost: a\r\n\r\n`],
   ])('refuses %s with a 4xx and keeps serving', async (_kind, raw) => {

@@ -4,6 +4,7 @@ import { ConnectorError, type Connector } from '@connector-sdk/core';
 import { createRequestListener } from './create-request-listener.js';
 import type { RequestListenerOptions } from './handle-node-request.js';
 import { staticErrorResponse } from './static-error-response.js';
+import { writeResponse } from './write-response.js';
 
 /** Options of {@link serve}. */
 export interface ServeOptions extends RequestListenerOptions {
@@ -44,6 +45,9 @@ const CLIENT_ERRORS: Record<string, ConnectorError> = {
   ),
 };
 const BAD_REQUEST = new ConnectorError('BAD_REQUEST', 'The request is not valid HTTP');
+const NO_HOST = staticErrorResponse(
+  new ConnectorError('BAD_REQUEST', 'An HTTP/1.1 request must have a Host header'),
+);
 
 /** Answers a request Node could not parse with a contract body instead of Node's bare text. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
@@ -88,6 +92,8 @@ export async function serve(
       connectionsCheckingInterval: Math.min(30_000, Math.max(100, Math.floor(headersTimeout / 4))),
       requestTimeout: options.requestTimeoutMs ?? 60_000,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 5_000,
+      // Node would answer a missing Host with a bare 400; it is answered below with a contract body instead.
+      requireHostHeader: false,
     },
     (request, response) => {
       if (closing) response.setHeader('connection', 'close');
@@ -97,6 +103,11 @@ export async function serve(
         // While shutting down, a connection whose last request just finished is idle: close it now.
         if (closing) setImmediate(() => server.closeIdleConnections());
       });
+      // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host.
+      if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+        writeResponse(response, NO_HOST, { connection: 'close' });
+        return;
+      }
       listener(request, response);
     },
   );
