@@ -23,7 +23,10 @@ export interface NetworkFailure {
  * @internal
  */
 export function networkFailure(error: unknown): NetworkFailure | undefined {
+  let fetchFailed = false;
   for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    // undici's fetch reports every network error so; the cause usually says which (issue 9).
+    if (current instanceof TypeError && current.message === 'fetch failed') fetchFailed = true;
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && UNREACHABLE.test(code)) return { code, timedOut: false };
     if (typeof code === 'string' && TIMED_OUT.test(code)) return { code, timedOut: true };
@@ -31,5 +34,6 @@ export function networkFailure(error: unknown): NetworkFailure | undefined {
     if (current.name === 'HTTPParserError') return { code: 'HTTPParserError', timedOut: false };
     current = current.cause;
   }
-  return undefined;
+  // A failed fetch without a known cause: an answer fetch refuses to hand over (a 407 from the end system).
+  return fetchFailed ? { code: 'fetch failed', timedOut: false } : undefined;
 }

@@ -89,7 +89,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  * | 5xx, other                          | 502 `END_SYSTEM_ERROR`                     |
  * | 2xx that is not JSON (`.json()`)    | 502 `END_SYSTEM_ERROR`                     |
  * | attempt timeout or deadline         | 504 `END_SYSTEM_TIMEOUT`                   |
- * | refused, reset, not HTTP, DNS failure | 502 `END_SYSTEM_UNREACHABLE`             |
+ * | refused, reset, not HTTP, 407, DNS failure | 502 `END_SYSTEM_UNREACHABLE`        |
  *
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
  * Thrown errors stay ky's own (`HTTPError`, `TimeoutError`), with the contract error attached for the handler.

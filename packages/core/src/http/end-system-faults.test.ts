@@ -136,6 +136,12 @@ describe('end-system faults through the end-system client', () => {
       'END_SYSTEM_UNREACHABLE',
     ],
     [
+      'a 407, which fetch refuses to hand over',
+      (socket) => socket.end(ok('{}', 'application/json', '407 Proxy Authentication Required')),
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
       'a 200 whose JSON is garbage',
       (socket) => socket.end(ok('{"a":1,,]')),
       502,
