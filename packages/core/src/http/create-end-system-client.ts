@@ -175,12 +175,17 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   const mapError = async (error: HTTPError): Promise<HTTPError> => {
     const { response, request } = error;
     const body = await readErrorBody(response);
+    // A `Response` can only be made with a status from 200 to 599; an end system answering 600 or 999 gets
+    // its own (already read) response passed on instead of a RangeError that became a 500 (issue 9).
+    const replayable = response.status >= 200 && response.status <= 599;
     const replay = () =>
-      new Response(NULL_BODY.has(response.status) || body.text === '' ? null : body.text, {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
+      replayable
+        ? new Response(NULL_BODY.has(response.status) || body.text === '' ? null : body.text, {
+            status: response.status,
+            statusText: response.statusText,
+            headers: response.headers,
+          })
+        : response;
     Object.defineProperty(error, 'response', {
       value: replay(),
       configurable: true,

@@ -142,6 +142,18 @@ describe('end-system faults through the end-system client', () => {
       'END_SYSTEM_UNREACHABLE',
     ],
     [
+      'a status beyond 599',
+      (socket) => socket.end(ok('{"code":"ODD"}', 'application/json', '999 Odd')),
+      502,
+      'ODD',
+    ],
+    [
+      'a 1xx status as the final answer',
+      (socket) => socket.end(ok('{}', 'application/json', '199 Odd')),
+      502,
+      'END_SYSTEM_UNREACHABLE',
+    ],
+    [
       'a 200 whose JSON is garbage',
       (socket) => socket.end(ok('{"a":1,,]')),
       502,
@@ -228,7 +240,10 @@ describe('end-system faults through the end-system client', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          status: fc.oneof(fc.integer({ min: 200, max: 599 }), fc.constantFrom(401, 429, 503)),
+          status: fc.oneof(
+            fc.integer({ min: 200, max: 599 }),
+            fc.constantFrom(401, 407, 429, 503, 600, 999),
+          ),
           type: fc.constantFrom(
             'application/json',
             'text/html',
@@ -258,7 +273,7 @@ describe('end-system faults through the end-system client', () => {
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: Math.min(Number(process.env.FUZZ_RUNS ?? 60), 1_000) },
     );
   }, 60_000);
 });
