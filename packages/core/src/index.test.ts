@@ -13,6 +13,7 @@ it('exports exactly the public API', () => {
       "ForbiddenError",
       "InternalError",
       "MemoryRateLimitStore",
+      "MemoryStore",
       "NotFoundError",
       "ParameterEntrySchema",
       "ParameterListSchema",

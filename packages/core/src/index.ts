@@ -81,6 +81,10 @@ export {
 } from './rate-limit/rate-limit-store.js';
 export type { RateLimitKeyInput, RateLimitOptions } from './rate-limit/rate-limit-options.js';
 
+export { type Cache, type CacheGetOrSetOptions, type CacheSetOptions } from './store/cache.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
+export type { Store, StoreEntry } from './store/store.js';
+
 export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { REDACTED } from './security/redactor.js';
 export { Secret, isSecret, secret } from './security/secret.js';

@@ -2,6 +2,7 @@ import type { ConnectorError } from '../errors/connector-error.js';
 import type { ParameterEntry } from '../contract/schemas.js';
 import type { Logger } from '../logging/logger.js';
 import type { Secret } from '../security/secret.js';
+import type { Cache } from '../store/cache.js';
 import type { FieldInputs, FieldShape, FieldValues } from './field.js';
 import { operationBuilders, type Operation, type OperationBuilders } from './operation.js';
 import { compileConnector, type CompiledConnector } from './compile-connector.js';
@@ -25,6 +26,12 @@ export interface InitializeContext<TConfig> {
   readonly signal: AbortSignal;
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
+  /**
+   * The cache of this end system (`systemId`), shared by every session and every instance that shares the
+   * handler's store. There is no session cache here: with `singleFlightInitialize`, one login serves several
+   * sessions.
+   */
+  readonly systemCache: Cache;
 }
 
 /** A session value as `initialize` returns it: plain, or wrapped in {@link secret} to mark it sensitive. */
@@ -46,12 +53,19 @@ export interface CleanupContext<TSession> {
   readonly sdkSessionId: string;
   /** The platform's id for the configured end system. */
   readonly systemId: string;
-  /** When true, drop everything cached for `systemId` as well, not only this session's data. */
+  /**
+   * When true, the platform asks to drop everything cached for `systemId` as well, not only this session's
+   * data. The SDK empties `systemCache` itself after `cleanup` returns; drop anything you keep elsewhere.
+   */
   readonly cleanupGlobalCache: boolean;
   /** Fires when the platform disconnects. */
   readonly signal: AbortSignal;
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
+  /** This session's cache, still readable here; the SDK empties it after `cleanup` returns. */
+  readonly sessionCache: Cache;
+  /** This end system's cache; the SDK empties it after `cleanup` returns when `cleanupGlobalCache` is true. */
+  readonly systemCache: Cache;
 }
 
 /**
@@ -82,7 +96,10 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
   operations?(
     builders: OperationBuilders<FieldValues<TSession>>,
   ): Readonly<Record<string, Operation<FieldValues<TSession>>>>;
-  /** Ends the session: log out, drop cached data. The SDK answers 200 once it resolves. */
+  /**
+   * Ends the session: log out, drop what you keep outside the SDK's caches. The SDK then empties the session
+   * cache (and the system cache when `cleanupGlobalCache` is true), even when this throws, and answers 200.
+   */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**
    * Turns an error thrown by connector code (such as an end-system client's error) into a

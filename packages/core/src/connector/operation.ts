@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
+import type { Cache } from '../store/cache.js';
 
 /** HTTP methods a later operation can use. */
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,6 +42,16 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   readonly signal: AbortSignal;
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
+  /**
+   * This session's cache (`sdkSessionId`), emptied by cleanup. Using it on a call without the SDK's session id
+   * header answers 401, so the platform initializes again.
+   */
+  readonly sessionCache: Cache;
+  /**
+   * This end system's cache (`systemId`), shared by its sessions; emptied by cleanup with
+   * `cleanupGlobalCache=true`. Using it on a call without the SDK's system id header answers 401.
+   */
+  readonly systemCache: Cache;
 }
 
 /** Optional schemas that validate a later operation's input. */

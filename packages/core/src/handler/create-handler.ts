@@ -3,7 +3,7 @@ import type { RouteTarget } from '../connector/compile-connector.js';
 import type { Connector } from '../connector/define-connector.js';
 import type { RawQuery } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
-import { RateLimitedError, ValidationError } from '../errors/errors.js';
+import { RateLimitedError, UnauthenticatedError, ValidationError } from '../errors/errors.js';
 import { formatErrorBody } from '../errors/format-error-body.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
@@ -16,12 +16,17 @@ import {
   headerValueProblem,
 } from '../security/header-safety.js';
 import { Redactor } from '../security/redactor.js';
+import { createScopedCache, unavailableCache, type Cache } from '../store/cache.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
+import { rateLimitCounter, sessionScope, systemScope } from '../store/store-keys.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { describeProblem } from './read-fields.js';
 import { readSession } from './read-session.js';
 import { matchRoute } from './router.js';
+import { initializeFlightKey, SingleFlight } from './single-flight.js';
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
@@ -36,6 +41,23 @@ export interface HandlerOptions {
   readonly exposeStackTraces?: boolean;
   /** A connector-side rate limit; off unless given. */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * Where the session and system caches and the rate-limit counters live. Give every instance of a connector
+   * the same shared store (such as `@connector-sdk/redis`) so that they share caches and one rate limit.
+   *
+   * @default a new {@link MemoryStore} for the caches; the rate limit then counts in its own memory store
+   */
+  readonly store?: Store;
+  /** How long a cache entry lives when `set` is given no `ttlMs`, in milliseconds. @default 86_400_000 (a day) */
+  readonly cacheTtlMs?: number;
+  /**
+   * Let concurrent initializes of one system with identical parameters share one run of `initialize` (one
+   * end-system login) in this process. Each caller still gets its own session ids; a failure reaches only the
+   * callers that were waiting and is never kept; a caller that disconnects does not fail the others.
+   *
+   * @default false
+   */
+  readonly singleFlightInitialize?: boolean;
   /** The header that tells the platform how long to wait after a rate-limit 403. @default 'Retry-After' */
   readonly retryAfterHeader?: string;
   /** The unit of the wait header's value. @default 'seconds' (whole seconds, rounded up) */
@@ -53,6 +75,9 @@ interface RequestState {
   readonly redactor: Redactor;
   /** The connector code's logger, made on first use. */
   log?: Logger;
+  /** The caches of this call, made on first use. */
+  sessionCache?: Cache;
+  systemCache?: Cache;
 }
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
@@ -167,9 +192,45 @@ export function createHandler(
   const retryInMs = options.retryAfterUnit === 'milliseconds';
   const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
   const maxHeaderBytes = options.maxSessionHeaderBytes ?? 6144;
+  const store = options.store ?? new MemoryStore();
+  const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
   const rateLimit = options.rateLimit;
-  const rateStore = rateLimit?.store ?? (rateLimit ? new MemoryRateLimitStore() : undefined);
+  const rateStore =
+    rateLimit?.store ??
+    (options.store
+      ? {
+          hit: (key: string, windowMs: number) =>
+            store.increment(rateLimitCounter(compiled.name, key), windowMs),
+        }
+      : rateLimit
+        ? new MemoryRateLimitStore()
+        : undefined);
   const rateKey = rateLimit?.key ?? ((input) => input.systemId ?? input.sdkSessionId ?? 'global');
+  const initializeFlights = options.singleFlightInitialize
+    ? new SingleFlight<Awaited<ReturnType<typeof adapter.initialize>>>()
+    : undefined;
+
+  const cacheFor = (scope: string | undefined, header: string): Cache =>
+    scope === undefined
+      ? unavailableCache(
+          () =>
+            new UnauthenticatedError(`The session has no ${header} header; initialize again`, {
+              code: 'SESSION_INVALID',
+            }),
+        )
+      : createScopedCache({ store, scope, defaultTtlMs: cacheTtlMs });
+  const sessionCache = (state: RequestState): Cache =>
+    (state.sessionCache ??= cacheFor(
+      state.sdkSessionId === undefined
+        ? undefined
+        : sessionScope(compiled.name, state.sdkSessionId),
+      SDK_SESSION_HEADERS.sdkSessionId,
+    ));
+  const systemCache = (state: RequestState): Cache =>
+    (state.systemCache ??= cacheFor(
+      state.systemId === undefined ? undefined : systemScope(compiled.name, state.systemId),
+      SDK_SESSION_HEADERS.systemId,
+    ));
 
   const contextLogger = (state: RequestState): Logger =>
     (state.log ??=
@@ -249,19 +310,30 @@ export function createHandler(
       const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
       // Counted only once the call is well-formed, right before connector code reaches the end system.
       await checkRateLimit(state);
-      const result = await adapter.initialize({
-        config: input.config,
-        entries: input.entries,
-        sdkSessionId,
-        systemId,
-        ...(input.suppressNotification === undefined
-          ? {}
-          : { suppressNotification: input.suppressNotification }),
-        signal,
-        get log() {
-          return contextLogger(state);
-        },
-      });
+      const login = (loginSignal: AbortSignal) =>
+        adapter.initialize({
+          config: input.config,
+          entries: input.entries,
+          sdkSessionId,
+          systemId,
+          ...(input.suppressNotification === undefined
+            ? {}
+            : { suppressNotification: input.suppressNotification }),
+          signal: loginSignal,
+          get log() {
+            return contextLogger(state);
+          },
+          get systemCache() {
+            return systemCache(state);
+          },
+        });
+      const result = initializeFlights
+        ? await initializeFlights.run(
+            await initializeFlightKey({ systemId, ...input }),
+            signal,
+            login,
+          )
+        : await login(signal);
       return buildInitializeAnswer(result, compiled, {
         ids: { sdkSessionId, systemId },
         redactor: state.redactor,
@@ -289,16 +361,42 @@ export function createHandler(
           },
         );
       }
-      await adapter.cleanup?.({
-        session,
-        sdkSessionId: params.sdkSessionId as string,
-        systemId,
-        cleanupGlobalCache: flag === 'true',
-        signal,
-        get log() {
-          return contextLogger(state);
-        },
-      });
+      const cleanupGlobalCache = flag === 'true';
+      state.systemId = systemId;
+      let failed = false;
+      let failure: unknown;
+      try {
+        await adapter.cleanup?.({
+          session,
+          sdkSessionId: params.sdkSessionId as string,
+          systemId,
+          cleanupGlobalCache,
+          signal,
+          get log() {
+            return contextLogger(state);
+          },
+          get sessionCache() {
+            return sessionCache(state);
+          },
+          get systemCache() {
+            return systemCache(state);
+          },
+        });
+      } catch (error) {
+        failed = true;
+        failure = error;
+      }
+      // The SDK empties the caches itself, even when the connector's cleanup failed, so that no author can
+      // forget to and no session's data outlives it. The connector's own failure is the one answered.
+      const clearing = Promise.all([
+        sessionCache(state).clear(),
+        ...(cleanupGlobalCache ? [systemCache(state).clear()] : []),
+      ]);
+      if (failed) {
+        await clearing.catch(() => undefined);
+        throw failure;
+      }
+      await clearing;
       return {};
     }
 
@@ -317,6 +415,12 @@ export function createHandler(
       signal,
       get log() {
         return contextLogger(state);
+      },
+      get sessionCache() {
+        return sessionCache(state);
+      },
+      get systemCache() {
+        return systemCache(state);
       },
     };
     return (await operation.handler(context as never)) ?? {};

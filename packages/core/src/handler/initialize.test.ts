@@ -73,6 +73,7 @@ describe('initialize', () => {
       systemId: 'sys/9',
       signal: undefined,
       log: undefined,
+      systemCache: expect.objectContaining({ get: expect.any(Function) }),
     });
     expect(seen[0]).not.toHaveProperty('suppressNotification');
     expect(seen[1]).toMatchObject({ suppressNotification: true });

@@ -30,6 +30,10 @@ export interface RateLimitOptions {
    * @default the system id, else the session id, else one global key
    */
   readonly key?: (input: RateLimitKeyInput) => string | undefined;
-  /** Where counters live. @default a new {@link MemoryRateLimitStore} */
+  /**
+   * Where counters live. Leave it out and give the handler a shared `store` instead to count across instances.
+   *
+   * @default the handler's `store` when it has one, else a new {@link MemoryRateLimitStore}
+   */
   readonly store?: RateLimitStore;
 }

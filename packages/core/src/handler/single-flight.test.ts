@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import { UnauthenticatedError, createHandler, defineConnector, field } from '../index.js';
+import { SingleFlight, initializeFlightKey } from './single-flight.js';
+
+const base = '/sdk/api/1.0';
+
+/** A connector whose login waits until the test lets it go, counting logins. */
+function gatedConnector() {
+  const logins: AbortSignal[] = [];
+  let release!: (outcome: 'ok' | 'fail') => void;
+  let gate = new Promise<'ok' | 'fail'>((resolve) => (release = resolve));
+  const connector = defineConnector({
+    name: 'gated',
+    version: '1',
+    config: { user: field.string(), password: field.secret() },
+    session: { Authorization: field.secret() },
+    async initialize({ config, signal }) {
+      const login = logins.push(signal);
+      const outcome = await gate;
+      if (outcome === 'fail')
+        throw new UnauthenticatedError('rejected', { code: 'AUTHENTICATION_FAILED' });
+      return { Authorization: `Bearer ${config.user}-${login}` };
+    },
+  });
+  return {
+    connector,
+    logins,
+    release: (outcome: 'ok' | 'fail') => {
+      release(outcome);
+      gate = new Promise((resolve) => (release = resolve));
+    },
+  };
+}
+
+const body = (password = 'pw') => [
+  { key: 'user', value: 'alice', sensitive: false },
+  { key: 'password', value: password, sensitive: true },
+];
+
+const ticks = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+describe('single-flight initialize', () => {
+  it('shares one login between concurrent identical initializes, each answered with its own ids', async () => {
+    const gated = gatedConnector();
+    const handle = createHandler(gated.connector, { singleFlightInitialize: true });
+    const answers = Promise.all(
+      ['s1', 's2', 's3'].map((id) =>
+        handle({
+          method: 'POST',
+          path: `${base}/initialize/${id}`,
+          query: { systemId: 'sys' },
+          headers: {},
+          body: body(),
+        }),
+      ),
+    );
+    const different = handle({
+      method: 'POST',
+      path: `${base}/initialize/s4`,
+      query: { systemId: 'sys' },
+      headers: {},
+      body: body('other'),
+    });
+    await ticks();
+    expect(gated.logins).toHaveLength(2);
+    gated.release('ok');
+    const responses = await answers;
+    expect((await different).status).toBe(200);
+    const tokens = new Set<string | undefined>();
+    for (const [index, response] of responses.entries()) {
+      expect(response.status).toBe(200);
+      const entries = JSON.parse(response.body) as { key: string; value: string }[];
+      expect(entries).toContainEqual({
+        key: 'X-Sdk-Session-Id',
+        value: `s${index + 1}`,
+        sensitive: false,
+      });
+      tokens.add(entries.find((entry) => entry.key === 'Authorization')?.value);
+    }
+    expect(tokens.size).toBe(1);
+    expect([...tokens][0]).toMatch(/^Bearer alice-[12]$/);
+  });
+
+  it('shares a failure only with the callers that waited for it, and never keeps it', async () => {
+    const gated = gatedConnector();
+    const handle = createHandler(gated.connector, { singleFlightInitialize: true });
+    const call = (id: string) =>
+      handle({
+        method: 'POST',
+        path: `${base}/initialize/${id}`,
+        query: { systemId: 'sys' },
+        headers: {},
+        body: body(),
+      });
+    const failing = Promise.all([call('a'), call('b')]);
+    await ticks();
+    gated.release('fail');
+    expect((await failing).map((r) => r.status)).toEqual([401, 401]);
+    const retry = call('c');
+    await ticks();
+    expect(gated.logins).toHaveLength(2);
+    gated.release('ok');
+    expect((await retry).status).toBe(200);
+  });
+
+  it('lets one caller abort without failing the others, and aborts the login when all left', async () => {
+    const gated = gatedConnector();
+    const handle = createHandler(gated.connector, { singleFlightInitialize: true });
+    const call = (id: string, signal: AbortSignal) =>
+      handle({
+        method: 'POST',
+        path: `${base}/initialize/${id}`,
+        query: { systemId: 'sys' },
+        headers: {},
+        body: body(),
+        signal,
+      });
+    const leaving = new AbortController();
+    const staying = new AbortController();
+    const gone = call('gone', leaving.signal);
+    const kept = call('kept', staying.signal);
+    await ticks();
+    leaving.abort();
+    await gone;
+    expect(gated.logins[0]?.aborted).toBe(false);
+    gated.release('ok');
+    expect((await kept).status).toBe(200);
+
+    const alone = new AbortController();
+    const lone = call('lone', alone.signal);
+    await ticks();
+    alone.abort();
+    await lone;
+    expect(gated.logins[1]?.aborted).toBe(true);
+  });
+
+  it('is off unless asked for', async () => {
+    const gated = gatedConnector();
+    const handle = createHandler(gated.connector);
+    const calls = ['a', 'b'].map((id) =>
+      handle({
+        method: 'POST',
+        path: `${base}/initialize/${id}`,
+        query: { systemId: 'sys' },
+        headers: {},
+        body: body(),
+      }),
+    );
+    await ticks();
+    expect(gated.logins).toHaveLength(2);
+    gated.release('ok');
+    await Promise.all(calls);
+  });
+});
+
+describe('SingleFlight', () => {
+  it('starts afresh for callers arriving after everyone left an aborted flight', async () => {
+    const flights = new SingleFlight<string>();
+    const signals: AbortSignal[] = [];
+    const work = (signal: AbortSignal) => {
+      signals.push(signal);
+      return new Promise<string>((resolve) => setTimeout(() => resolve('done'), 30));
+    };
+    const first = new AbortController();
+    const abandoned = flights.run('k', first.signal, work);
+    first.abort(new Error('gone'));
+    await expect(abandoned).rejects.toThrow('gone');
+    expect(await flights.run('k', new AbortController().signal, work)).toBe('done');
+    expect(signals.map((s) => s.aborted)).toEqual([true, false]);
+    expect(flights.size).toBe(0);
+  });
+
+  it('keys by a hash that holds no credential and ignores entry order', async () => {
+    const entries = body('hunter2');
+    const key = await initializeFlightKey({
+      systemId: 'sys',
+      entries,
+      suppressNotification: undefined,
+    });
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(key).not.toContain('hunter2');
+    expect(
+      await initializeFlightKey({
+        systemId: 'sys',
+        entries: [...entries].reverse(),
+        suppressNotification: undefined,
+      }),
+    ).toBe(key);
+    expect(
+      await initializeFlightKey({ systemId: 'other', entries, suppressNotification: undefined }),
+    ).not.toBe(key);
+    expect(
+      await initializeFlightKey({ systemId: 'sys', entries, suppressNotification: true }),
+    ).not.toBe(key);
+  });
+});

@@ -1,0 +1,159 @@
+import type { z } from 'zod';
+import type { Store } from './store.js';
+
+/** Options of {@link Cache.set}. */
+export interface CacheSetOptions {
+  /** How long the entry lives, in milliseconds. @default the handler's `cacheTtlMs` (a day) */
+  readonly ttlMs?: number;
+}
+
+/** Options of {@link Cache.getOrSet}. */
+export interface CacheGetOrSetOptions<T> extends CacheSetOptions {
+  /** Validates a cached value; one that fails counts as absent and is loaded again. */
+  readonly schema?: z.ZodType<T>;
+}
+
+/**
+ * A cache of JSON values scoped to one session (`ctx.sessionCache`) or one end system (`ctx.systemCache`),
+ * kept in the handler's {@link Store}, so every instance of a connector that shares the store sees the same
+ * entries. Values go through JSON both ways, on every store alike: a `Date` comes back as a string, so read
+ * with a schema when the shape matters. The SDK empties the session's cache when the platform calls cleanup,
+ * and the system's cache too when it asks for `cleanupGlobalCache=true`.
+ *
+ * @example
+ * ```ts
+ * get('/fields', async ({ systemCache, session }) =>
+ *   systemCache.getOrSet('fields', () => loadFields(session), { ttlMs: 10 * 60_000 }),
+ * );
+ * ```
+ */
+export interface Cache {
+  /**
+   * Reads a value and validates it with `schema`.
+   *
+   * @param key - the key within this cache
+   * @param schema - what the value must look like; a value that fails counts as absent
+   * @returns the parsed value, or `undefined` when absent, expired or invalid
+   */
+  get<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | undefined>;
+  /**
+   * Reads a value as the type you name, unchecked.
+   *
+   * @param key - the key within this cache
+   * @returns the value, or `undefined` when absent or expired
+   */
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  /**
+   * Writes a value.
+   *
+   * @param key - the key within this cache
+   * @param value - anything `JSON.stringify` accepts
+   * @param options - its time to live
+   */
+  set(key: string, value: unknown, options?: CacheSetOptions): Promise<void>;
+  /**
+   * Reads a value, or loads, stores and returns it when absent.
+   *
+   * @param key - the key within this cache
+   * @param load - makes the value when it is not cached
+   * @param options - time to live, and a schema that cached values must pass
+   * @returns the cached or loaded value
+   */
+  getOrSet<T>(
+    key: string,
+    load: () => T | Promise<T>,
+    options?: CacheGetOrSetOptions<T>,
+  ): Promise<T>;
+  /**
+   * Removes one value.
+   *
+   * @param key - the key within this cache
+   */
+  delete(key: string): Promise<void>;
+  /** Removes every value of this cache (this session's, or this system's), and nothing else. */
+  clear(): Promise<void>;
+}
+
+/** @internal What a cache needs to know about where it lives. */
+export interface ScopedCacheOptions {
+  readonly store: Store;
+  readonly scope: string;
+  readonly defaultTtlMs: number;
+}
+
+function checkKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string' || key === '')
+    throw new TypeError('A cache key must be a non-empty string');
+}
+
+function checkTtl(ttlMs: number): number {
+  if (!(ttlMs > 0 && ttlMs <= Number.MAX_SAFE_INTEGER)) {
+    throw new TypeError(
+      `A cache time to live must be a positive number of milliseconds, not ${ttlMs}`,
+    );
+  }
+  return Math.ceil(ttlMs);
+}
+
+function parse(text: string | undefined, schema: z.ZodType | undefined): unknown {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (schema === undefined) return value;
+  const result = schema.safeParse(value);
+  return result.success ? result.data : undefined;
+}
+
+/** @internal A {@link Cache} over one scope of a store. */
+export function createScopedCache(options: ScopedCacheOptions): Cache {
+  const { store, scope } = options;
+  const defaultTtlMs = checkTtl(options.defaultTtlMs);
+  const cache: Cache = {
+    async get(key: string, schema?: z.ZodType) {
+      checkKey(key);
+      return parse(await store.get(scope, key), schema) as never;
+    },
+    async set(key, value, setOptions = {}) {
+      checkKey(key);
+      const ttlMs = setOptions.ttlMs === undefined ? defaultTtlMs : checkTtl(setOptions.ttlMs);
+      const text: unknown = JSON.stringify(value);
+      if (typeof text !== 'string') {
+        throw new TypeError(
+          `The value for cache key "${key.slice(0, 100)}" cannot be stored as JSON`,
+        );
+      }
+      await store.set(scope, key, { value: text, ttlMs });
+    },
+    async getOrSet(key, load, getOptions = {}) {
+      const cached = (await cache.get(key, getOptions.schema as z.ZodType)) as never;
+      if (cached !== undefined) return cached;
+      const value = await load();
+      await cache.set(
+        key,
+        value,
+        getOptions.ttlMs === undefined ? {} : { ttlMs: getOptions.ttlMs },
+      );
+      return value;
+    },
+    async delete(key) {
+      checkKey(key);
+      await store.delete(scope, key);
+    },
+    async clear() {
+      await store.clear(scope);
+    },
+  };
+  return cache;
+}
+
+/** @internal A cache whose every use rejects with `error`: for calls that carry no id to scope it by. */
+export function unavailableCache(error: () => Error): Cache {
+  const fail = async (): Promise<never> => {
+    throw error();
+  };
+  return { get: fail, set: fail, getOrSet: fail, delete: fail, clear: fail };
+}

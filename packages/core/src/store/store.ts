@@ -1,0 +1,68 @@
+import type { RateLimitHit } from '../rate-limit/rate-limit-store.js';
+
+/** A value to keep in a {@link Store}. */
+export interface StoreEntry {
+  /** The value, already serialised (the caches store JSON). */
+  readonly value: string;
+  /** How long the entry lives, in milliseconds; it never expires when absent. */
+  readonly ttlMs?: number | undefined;
+}
+
+/**
+ * Where a connector keeps what outlives one request: the session and system caches and the rate-limit
+ * counters. {@link MemoryStore} serves one process; a shared store such as `@connector-sdk/redis` makes every
+ * instance of a connector see the same caches and count against the same limit.
+ *
+ * Entries live in scopes (the SDK uses one scope per session and one per system). Scope and key are opaque
+ * strings of any content: an implementation must keep every (scope, key) pair apart from every other, and
+ * `clear` removes exactly one scope. A store that cannot reach its backend rejects with a 503
+ * `SERVICE_UNAVAILABLE` {@link ConnectorError}, and never waits without bound.
+ *
+ * @example
+ * ```ts
+ * const store: Store = new MemoryStore();
+ * await store.set('system:42', 'fields', { value: '["summary"]', ttlMs: 60_000 });
+ * await store.get('system:42', 'fields'); // '["summary"]'
+ * await store.clear('system:42');
+ * ```
+ */
+export interface Store {
+  /**
+   * Reads one entry.
+   *
+   * @param scope - the scope, such as a session
+   * @param key - the key within the scope
+   * @returns the value, or `undefined` when it is absent or expired
+   */
+  get(scope: string, key: string): Promise<string | undefined>;
+  /**
+   * Writes one entry, replacing any value and time to live it had.
+   *
+   * @param scope - the scope, such as a session
+   * @param key - the key within the scope
+   * @param entry - the value and its time to live
+   */
+  set(scope: string, key: string, entry: StoreEntry): Promise<void>;
+  /**
+   * Removes one entry; nothing happens when it is absent.
+   *
+   * @param scope - the scope
+   * @param key - the key within the scope
+   */
+  delete(scope: string, key: string): Promise<void>;
+  /**
+   * Removes every entry of one scope, and nothing of any other.
+   *
+   * @param scope - the scope to empty
+   */
+  clear(scope: string): Promise<void>;
+  /**
+   * Atomically counts one call against `key` in a fixed window of `windowMs` that starts with the key's first
+   * call: the rate limit's counter. Counters live apart from the scopes.
+   *
+   * @param key - what the limit applies to
+   * @param windowMs - window length in milliseconds
+   * @returns the count so far, this call included, and the time left in the window by the store's clock
+   */
+  increment(key: string, windowMs: number): Promise<RateLimitHit>;
+}

@@ -1,0 +1,149 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../src/index.js';
+
+/**
+ * The one test suite every {@link Store} passes: the in-memory store here, the Redis store in
+ * `@connector-sdk/redis`. Times are real (a shared store keeps its own clock), so TTLs are short.
+ *
+ * @param name - what the store is called in the report
+ * @param makeStore - a fresh, empty store for each test
+ */
+export function describeStoreSuite(name: string, makeStore: () => Store | Promise<Store>): void {
+  describe(`${name}: the shared store suite`, () => {
+    it('reads what was written, replaces on write and forgets on delete', async () => {
+      const store = await makeStore();
+      expect(await store.get('s', 'k')).toBeUndefined();
+      await store.set('s', 'k', { value: 'one' });
+      expect(await store.get('s', 'k')).toBe('one');
+      await store.set('s', 'k', { value: 'two' });
+      expect(await store.get('s', 'k')).toBe('two');
+      await store.delete('s', 'k');
+      expect(await store.get('s', 'k')).toBeUndefined();
+      await store.delete('s', 'never-there');
+    });
+
+    it('keeps values exactly: empty, unicode, JSON, 100 kB', async () => {
+      const store = await makeStore();
+      const values = ['', 'zürich ✓ 日本 \u{1F600}', '{"a":[1,"x\\n"]}', 'x'.repeat(100_000)];
+      for (const [index, value] of values.entries()) {
+        await store.set('s', `k${index}`, { value });
+      }
+      for (const [index, value] of values.entries()) {
+        expect(await store.get('s', `k${index}`)).toBe(value);
+      }
+    });
+
+    it('keeps every (scope, key) pair apart, whatever the ids contain', async () => {
+      const store = await makeStore();
+      // Pairs that naive concatenation, glob patterns or hash tags would mix up.
+      const pairs: [string, string][] = [
+        ['a:b', 'c'],
+        ['a', 'b:c'],
+        ['a', ':b:c'],
+        ['a:', 'b:c'],
+        ['', 'a'],
+        ['a', ''],
+        ['*', 'k'],
+        ['a*', 'k'],
+        ['a?', 'k'],
+        ['[a]', 'k'],
+        ['{a}', 'k'],
+        ['{a', '}k'],
+        ['a\\', 'k'],
+        ['1:a', 'k'],
+        ['session:x', 'k'],
+        ['ü', 'k'],
+        ['%C3%BC', 'k'],
+        ['a b', 'k'],
+        ['a%20b', 'k'],
+      ];
+      for (const [index, [scope, key]] of pairs.entries()) {
+        await store.set(scope, key, { value: String(index) });
+      }
+      for (const [index, [scope, key]] of pairs.entries()) {
+        expect(await store.get(scope, key), JSON.stringify([scope, key])).toBe(String(index));
+      }
+      for (const scope of ['*', 'a*', 'a?', '[a]', '{a}', '{a', 'a\\', 'a', '']) {
+        await store.clear(scope);
+      }
+      const left = [];
+      for (const [scope, key] of pairs) {
+        if ((await store.get(scope, key)) !== undefined) left.push([scope, key]);
+      }
+      expect(left).toEqual([
+        ['a:b', 'c'],
+        ['a:', 'b:c'],
+        ['1:a', 'k'],
+        ['session:x', 'k'],
+        ['ü', 'k'],
+        ['%C3%BC', 'k'],
+        ['a b', 'k'],
+        ['a%20b', 'k'],
+      ]);
+    });
+
+    it('clears one whole scope and nothing else', async () => {
+      const store = await makeStore();
+      for (let i = 0; i < 300; i++) {
+        await store.set('gone', `k${i}`, { value: 'x', ...(i % 2 ? { ttlMs: 60_000 } : {}) });
+      }
+      await store.set('kept', 'k1', { value: 'y' });
+      await store.clear('gone');
+      await store.clear('no-such-scope');
+      for (const i of [0, 1, 150, 299]) expect(await store.get('gone', `k${i}`)).toBeUndefined();
+      expect(await store.get('kept', 'k1')).toBe('y');
+      await store.set('gone', 'again', { value: 'z' });
+      expect(await store.get('gone', 'again')).toBe('z');
+    });
+
+    it('expires entries by their time to live, and a write replaces the time to live', async () => {
+      const store = await makeStore();
+      await store.set('s', 'short', { value: '1', ttlMs: 80 });
+      await store.set('s', 'long', { value: '2', ttlMs: 60_000 });
+      await store.set('s', 'forever', { value: '3' });
+      await store.set('s', 'renewed', { value: '4', ttlMs: 80 });
+      await store.set('s', 'renewed', { value: '5' });
+      expect(await store.get('s', 'short')).toBe('1');
+      await sleep(200);
+      expect(await store.get('s', 'short')).toBeUndefined();
+      expect(await store.get('s', 'long')).toBe('2');
+      expect(await store.get('s', 'forever')).toBe('3');
+      expect(await store.get('s', 'renewed')).toBe('5');
+      await store.clear('s');
+      expect(await store.get('s', 'forever')).toBeUndefined();
+    });
+
+    it('counts calls in a fixed window and reports the time left', async () => {
+      const store = await makeStore();
+      const first = await store.increment('k', 10_000);
+      expect(first.count).toBe(1);
+      expect(first.resetInMs).toBeGreaterThan(9_000);
+      expect(first.resetInMs).toBeLessThanOrEqual(10_000);
+      expect((await store.increment('k', 10_000)).count).toBe(2);
+      expect((await store.increment('other', 10_000)).count).toBe(1);
+      await store.clear('k'); // counters are not a scope's entries
+      expect((await store.increment('k', 10_000)).count).toBe(3);
+    });
+
+    it('starts a new window once the old one ended', async () => {
+      const store = await makeStore();
+      expect((await store.increment('w', 100)).count).toBe(1);
+      expect((await store.increment('w', 100)).count).toBe(2);
+      await sleep(200);
+      const fresh = await store.increment('w', 100);
+      expect(fresh.count).toBe(1);
+      expect(fresh.resetInMs).toBeGreaterThan(0);
+    });
+
+    it('increments atomically under concurrency', async () => {
+      const store = await makeStore();
+      const hits = await Promise.all(
+        Array.from({ length: 50 }, () => store.increment('busy', 60_000)),
+      );
+      expect(hits.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 50 }, (_, i) => i + 1),
+      );
+    });
+  });
+}
