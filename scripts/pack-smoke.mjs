@@ -26,6 +26,7 @@ const entries = {
   '@connector-sdk/fetch': 'createFetchHandler',
   '@connector-sdk/testing': 'createPlatformSimulator',
   '@connector-sdk/create-connector': 'createConnector',
+  '@connector-sdk/redis': 'connectRedisStore',
 };
 /** ESM-only entry points (their peer cannot be required) and one export each. */
 const esmOnlyEntries = { '@connector-sdk/testing/vitest': 'describeConformance' };

@@ -1,0 +1,1 @@
+export { connectRedisStore, type RedisStore, type RedisStoreOptions } from './redis-store.js';

@@ -1,0 +1,30 @@
+import { ConnectorError } from '@connector-sdk/core';
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  SocketClosedUnexpectedlyError,
+  TimeoutError,
+} from '@redis/client';
+
+/**
+ * The contract error for a Redis command that failed: always a 503 `SERVICE_UNAVAILABLE`, so the platform
+ * retries later, with a message that says why but nothing of the connection string. The client's error is
+ * kept as `cause` for the log.
+ *
+ * @param error - what the client rejected with
+ * @returns the error to throw
+ */
+export function storeUnavailable(error: unknown): ConnectorError {
+  const why =
+    error instanceof TimeoutError || error instanceof ConnectionTimeoutError
+      ? 'did not answer in time'
+      : error instanceof ClientOfflineError ||
+          error instanceof ClientClosedError ||
+          error instanceof SocketClosedUnexpectedlyError
+        ? 'is not connected'
+        : 'failed';
+  return new ConnectorError('SERVICE_UNAVAILABLE', `The shared store (Redis) ${why}`, {
+    cause: error,
+  });
+}

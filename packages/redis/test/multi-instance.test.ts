@@ -1,0 +1,133 @@
+// Two connector instances (two real HTTP servers, each with its own Redis connection, as two processes would
+// have) behind one Redis: what one caches the other reads, they count against one rate limit, and a cleanup
+// sent to one clears for both.
+import { defineConnector, field, z } from '@connector-sdk/core';
+import { serve, type ConnectorServer } from '@connector-sdk/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedisStore, type RedisStore } from '../src/index.js';
+import { needsRedis, redisMissing, startRedisServer, type RedisServer } from './redis-server.js';
+
+const connector = defineConnector({
+  name: 'multi',
+  version: '1.0.0',
+  config: { user: field.string() },
+  session: { 'X-User': field.string() },
+  initialize: ({ config }) => ({ 'X-User': config.user }),
+  operations: ({ get, put }) => ({
+    read: get('/cache/:scope/:key', async ({ params, sessionCache, systemCache }) => ({
+      value:
+        (await (params.scope === 'session' ? sessionCache : systemCache).get(params.key)) ?? null,
+    })),
+    write: put(
+      '/cache/:scope/:key',
+      { body: z.object({ value: z.unknown() }) },
+      async ({ params, body, sessionCache, systemCache }) => {
+        await (params.scope === 'session' ? sessionCache : systemCache).set(params.key, body.value);
+        return {};
+      },
+    ),
+  }),
+});
+
+const LIMIT = 20;
+const WINDOW_MS = 60_000;
+
+describe.skipIf(redisMissing !== undefined)(needsRedis('two instances on one Redis'), () => {
+  let redis: RedisServer;
+  const stores: RedisStore[] = [];
+  const instances: ConnectorServer[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    for (let i = 0; i < 2; i++) {
+      const store = await connectRedisStore({ url: redis.url });
+      stores.push(store);
+      instances.push(
+        await serve(connector, {
+          port: 0,
+          store,
+          rateLimit: { limit: LIMIT, windowMs: WINDOW_MS },
+        }),
+      );
+    }
+  });
+  afterAll(async () => {
+    await Promise.all(instances.map((instance) => instance.close()));
+    await Promise.all(stores.map((store) => store.close()));
+    await redis?.stop();
+  });
+
+  const base = (instance: 0 | 1) => `${instances[instance]?.url}/sdk/api/1.0`;
+
+  async function initialize(instance: 0 | 1, sdkSessionId: string, systemId: string) {
+    const response = await fetch(
+      `${base(instance)}/initialize/${sdkSessionId}?systemId=${systemId}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ key: 'user', value: 'alice', sensitive: false }]),
+      },
+    );
+    expect(response.status).toBe(200);
+    const entries = (await response.json()) as { key: string; value: string }[];
+    return Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+  }
+  const write = (instance: 0 | 1, headers: Record<string, string>, path: string, value: unknown) =>
+    fetch(`${base(instance)}/cache/${path}`, {
+      method: 'PUT',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ value }),
+    });
+  const read = async (instance: 0 | 1, headers: Record<string, string>, path: string) => {
+    const response = await fetch(`${base(instance)}/cache/${path}`, { headers });
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { value: unknown }).value;
+  };
+  const cleanup = (instance: 0 | 1, headers: Record<string, string>, ids: string) =>
+    fetch(`${base(instance)}/cleanup/${ids}`, { method: 'POST', headers });
+
+  it('reads through one instance what was cached through the other', async () => {
+    const headers = await initialize(0, 'share-1', 'sys-share');
+    expect((await write(0, headers, 'session/token', { id: 42 })).status).toBe(200);
+    expect((await write(1, headers, 'system/fields', ['summary'])).status).toBe(200);
+    expect(await read(1, headers, 'session/token')).toEqual({ id: 42 });
+    expect(await read(0, headers, 'system/fields')).toEqual(['summary']);
+  });
+
+  it('counts both instances against one rate limit, with the remaining wait from Redis', async () => {
+    const headers = await initialize(1, 'limit-1', 'sys-limit'); // call 1 of the window
+    const statuses: number[] = [];
+    const waits: number[] = [];
+    for (let call = 2; call <= 2 * LIMIT; call++) {
+      const response = await fetch(`${base(call % 2 === 0 ? 0 : 1)}/cache/session/k`, { headers });
+      statuses.push(response.status);
+      if (response.status === 403) waits.push(Number(response.headers.get('retry-after')));
+      await response.body?.cancel();
+    }
+    // Calls 2..LIMIT pass, alternating between the instances; every call after that is limited on both.
+    expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT - 1);
+    expect(statuses.slice(LIMIT - 1).every((status) => status === 403)).toBe(true);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThan(WINDOW_MS / 1000 - 10);
+      expect(wait).toBeLessThanOrEqual(WINDOW_MS / 1000);
+    }
+  });
+
+  it('clears for both instances when cleanup reaches one', async () => {
+    const first = await initialize(0, 'clean-1', 'sys-clean');
+    const second = await initialize(1, 'clean-2', 'sys-clean');
+    await write(0, first, 'session/k', 'first');
+    await write(1, second, 'session/k', 'second');
+    await write(0, first, 'system/k', 'shared');
+
+    expect((await cleanup(1, first, 'clean-1?systemId=sys-clean')).status).toBe(200);
+    expect(await read(0, first, 'session/k')).toBeNull();
+    expect(await read(0, second, 'session/k')).toBe('second');
+    expect(await read(0, second, 'system/k')).toBe('shared');
+
+    const global = await cleanup(0, second, 'clean-2?systemId=sys-clean&cleanupGlobalCache=true');
+    expect(global.status).toBe(200);
+    expect(await read(1, second, 'session/k')).toBeNull();
+    expect(await read(1, second, 'system/k')).toBeNull();
+  });
+});
