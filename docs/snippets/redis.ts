@@ -1,0 +1,44 @@
+import { defineConnector, field, z } from '@connector-sdk/core';
+import { connector, logger } from './shared.js';
+
+declare function loadFields(session: Record<string, unknown>): Promise<string[]>;
+
+export const cached = defineConnector({
+  name: 'acme-tracker',
+  version: '1.0.0',
+  config: { url: field.url() },
+  session: { 'X-Acme-Url': field.url() },
+  initialize: ({ config }) => ({ 'X-Acme-Url': config.url }),
+  // #region caches
+  operations: ({ get }) => ({
+    // One end-system call per system every 10 minutes, whichever instance serves the request.
+    getFields: get('/fields', ({ session, systemCache }) =>
+      systemCache.getOrSet('fields', () => loadFields(session), {
+        ttlMs: 10 * 60_000,
+        schema: z.array(z.string()),
+      }),
+    ),
+    // Per-session state, dropped by the SDK when the platform calls cleanup.
+    getCursor: get('/cursor', async ({ sessionCache }) => ({
+      cursor: (await sessionCache.get('cursor', z.string())) ?? null,
+    })),
+  }),
+  // #endregion caches
+});
+
+// #region serve
+import { serve } from '@connector-sdk/node';
+import { connectRedisStore } from '@connector-sdk/redis';
+
+const store = await connectRedisStore({ url: process.env.REDIS_URL, logger });
+const running = await serve(connector, {
+  port: 3000,
+  logger,
+  store, // caches and the rate limit, shared by every instance
+  rateLimit: { limit: 600, windowMs: 60_000 }, // 600 calls a minute per system, in total
+});
+process.once('SIGTERM', async () => {
+  await running.close();
+  await store.close();
+});
+// #endregion serve
