@@ -99,13 +99,13 @@ export function describeStoreSuite(name: string, makeStore: () => Store | Promis
 
     it('expires entries by their time to live, and a write replaces the time to live', async () => {
       const store = await makeStore();
-      await store.set('s', 'short', { value: '1', ttlMs: 80 });
+      await store.set('s', 'short', { value: '1', ttlMs: 300 });
       await store.set('s', 'long', { value: '2', ttlMs: 60_000 });
       await store.set('s', 'forever', { value: '3' });
-      await store.set('s', 'renewed', { value: '4', ttlMs: 80 });
+      await store.set('s', 'renewed', { value: '4', ttlMs: 300 });
       await store.set('s', 'renewed', { value: '5' });
       expect(await store.get('s', 'short')).toBe('1');
-      await sleep(200);
+      await sleep(450);
       expect(await store.get('s', 'short')).toBeUndefined();
       expect(await store.get('s', 'long')).toBe('2');
       expect(await store.get('s', 'forever')).toBe('3');
@@ -128,10 +128,10 @@ export function describeStoreSuite(name: string, makeStore: () => Store | Promis
 
     it('starts a new window once the old one ended', async () => {
       const store = await makeStore();
-      expect((await store.increment('w', 100)).count).toBe(1);
-      expect((await store.increment('w', 100)).count).toBe(2);
-      await sleep(200);
-      const fresh = await store.increment('w', 100);
+      expect((await store.increment('w', 300)).count).toBe(1);
+      expect((await store.increment('w', 300)).count).toBe(2);
+      await sleep(450);
+      const fresh = await store.increment('w', 300);
       expect(fresh.count).toBe(1);
       expect(fresh.resetInMs).toBeGreaterThan(0);
     });

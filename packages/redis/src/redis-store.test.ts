@@ -69,10 +69,21 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
 
   it('answers 503 at once when Redis goes away, and recovers when it is back', async () => {
     const own = await startRedisServer();
+    const lines: string[] = [];
+    const record = (level: string) => (_fields: object, message?: string) => {
+      lines.push(`${level}: ${message}`);
+    };
+    const logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
     const store = await connectRedisStore({
       url: own.url,
       commandTimeoutMs: 500,
       connectTimeoutMs: 500,
+      logger,
     });
     try {
       await store.set('s', 'k', { value: 'v' });
@@ -95,6 +106,11 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
         for (let i = 0; i < 100 && !store.isReady; i++) await sleep(50);
         await store.set('s', 'k', { value: 'again' });
         expect(await store.get('s', 'k')).toBe('again');
+        // One line when the connection went, one when it came back, however many attempts in between.
+        expect(lines).toEqual([
+          'warn: redis store: connection lost; reconnecting',
+          'info: redis store: connected again',
+        ]);
       } finally {
         await back.stop();
       }

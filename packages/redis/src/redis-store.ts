@@ -93,16 +93,18 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
     } as NonNullable<RedisClientOptions['socket']>,
   });
 
-  let healthy = true;
+  // Logged once per outage, not once per reconnect attempt; failures before the first connection are
+  // connectRedisStore's own error.
+  let state: 'starting' | 'up' | 'down' = 'starting';
   // Without a listener, a lost connection would be thrown as an uncaught 'error' event.
   client.on('error', (error: unknown) => {
-    if (!healthy) return;
-    healthy = false;
+    if (state !== 'up') return;
+    state = 'down';
     logger?.warn({ err: error }, 'redis store: connection lost; reconnecting');
   });
   client.on('ready', () => {
-    if (healthy) return;
-    healthy = true;
+    if (state !== 'down') return;
+    state = 'up';
     logger?.info({}, 'redis store: connected again');
   });
 
@@ -127,7 +129,7 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
   } finally {
     clearTimeout(timer);
   }
-  healthy = true;
+  state = 'up';
 
   /**
    * Sends one command with a deadline. node-redis times out only commands it has not written yet; one the

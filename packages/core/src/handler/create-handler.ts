@@ -194,6 +194,8 @@ export function createHandler(
   const maxHeaderBytes = options.maxSessionHeaderBytes ?? 6144;
   const store = options.store ?? new MemoryStore();
   const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
+  if (!(cacheTtlMs > 0 && cacheTtlMs <= Number.MAX_SAFE_INTEGER))
+    throw new TypeError('cacheTtlMs must be a positive number of milliseconds');
   const rateLimit = options.rateLimit;
   const rateStore =
     rateLimit?.store ??
@@ -231,6 +233,24 @@ export function createHandler(
       state.systemId === undefined ? undefined : systemScope(compiled.name, state.systemId),
       SDK_SESSION_HEADERS.systemId,
     ));
+
+  /**
+   * Adds what connector code gets on every context (the logger and the caches) as getters, so that each is
+   * made only when the code uses it. Initialize gets no session cache: a shared login serves several sessions.
+   */
+  function withServices<T extends object>(
+    state: RequestState,
+    fields: T,
+    options: { readonly session: boolean } = { session: true },
+  ): T & { readonly log: Logger; readonly sessionCache: Cache; readonly systemCache: Cache } {
+    const getters: PropertyDescriptorMap = {
+      log: { enumerable: true, get: () => contextLogger(state) },
+      systemCache: { enumerable: true, get: () => systemCache(state) },
+    };
+    if (options.session)
+      getters.sessionCache = { enumerable: true, get: () => sessionCache(state) };
+    return Object.defineProperties(fields, getters) as never;
+  }
 
   const contextLogger = (state: RequestState): Logger =>
     (state.log ??=
@@ -311,28 +331,24 @@ export function createHandler(
       // Counted only once the call is well-formed, right before connector code reaches the end system.
       await checkRateLimit(state);
       const login = (loginSignal: AbortSignal) =>
-        adapter.initialize({
-          config: input.config,
-          entries: input.entries,
-          sdkSessionId,
-          systemId,
-          ...(input.suppressNotification === undefined
-            ? {}
-            : { suppressNotification: input.suppressNotification }),
-          signal: loginSignal,
-          get log() {
-            return contextLogger(state);
-          },
-          get systemCache() {
-            return systemCache(state);
-          },
-        });
+        adapter.initialize(
+          withServices(
+            state,
+            {
+              config: input.config,
+              entries: input.entries,
+              sdkSessionId,
+              systemId,
+              ...(input.suppressNotification === undefined
+                ? {}
+                : { suppressNotification: input.suppressNotification }),
+              signal: loginSignal,
+            },
+            { session: false },
+          ),
+        );
       const result = initializeFlights
-        ? await initializeFlights.run(
-            await initializeFlightKey({ systemId, ...input }),
-            signal,
-            login,
-          )
+        ? await initializeFlights.run(initializeFlightKey({ systemId, ...input }), signal, login)
         : await login(signal);
       return buildInitializeAnswer(result, compiled, {
         ids: { sdkSessionId, systemId },
@@ -366,22 +382,15 @@ export function createHandler(
       let failed = false;
       let failure: unknown;
       try {
-        await adapter.cleanup?.({
-          session,
-          sdkSessionId: params.sdkSessionId as string,
-          systemId,
-          cleanupGlobalCache,
-          signal,
-          get log() {
-            return contextLogger(state);
-          },
-          get sessionCache() {
-            return sessionCache(state);
-          },
-          get systemCache() {
-            return systemCache(state);
-          },
-        });
+        await adapter.cleanup?.(
+          withServices(state, {
+            session,
+            sdkSessionId: params.sdkSessionId as string,
+            systemId,
+            cleanupGlobalCache,
+            signal,
+          }),
+        );
       } catch (error) {
         failed = true;
         failure = error;
@@ -404,7 +413,7 @@ export function createHandler(
     const { schemas } = operation;
     const readsBody =
       schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-    const context = {
+    const context = withServices(state, {
       session,
       params: parseInput(schemas.params, params, 'path'),
       query: parseInput(schemas.query, query, 'query'),
@@ -413,16 +422,7 @@ export function createHandler(
       systemId: state.systemId,
       headers: headers as Readonly<Record<string, string>>,
       signal,
-      get log() {
-        return contextLogger(state);
-      },
-      get sessionCache() {
-        return sessionCache(state);
-      },
-      get systemCache() {
-        return systemCache(state);
-      },
-    };
+    });
     return (await operation.handler(context as never)) ?? {};
   }
 

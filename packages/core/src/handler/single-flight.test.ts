@@ -39,28 +39,28 @@ const body = (password = 'pw') => [
 
 const ticks = () => new Promise((resolve) => setTimeout(resolve, 10));
 
+/** An initialize of system `sys` as the platform sends it. */
+function initialize(
+  handle: ReturnType<typeof createHandler>,
+  sdkSessionId: string,
+  options: { readonly password?: string; readonly signal?: AbortSignal } = {},
+) {
+  return handle({
+    method: 'POST',
+    path: `${base}/initialize/${sdkSessionId}`,
+    query: { systemId: 'sys' },
+    headers: {},
+    body: body(options.password),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
 describe('single-flight initialize', () => {
   it('shares one login between concurrent identical initializes, each answered with its own ids', async () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });
-    const answers = Promise.all(
-      ['s1', 's2', 's3'].map((id) =>
-        handle({
-          method: 'POST',
-          path: `${base}/initialize/${id}`,
-          query: { systemId: 'sys' },
-          headers: {},
-          body: body(),
-        }),
-      ),
-    );
-    const different = handle({
-      method: 'POST',
-      path: `${base}/initialize/s4`,
-      query: { systemId: 'sys' },
-      headers: {},
-      body: body('other'),
-    });
+    const answers = Promise.all(['s1', 's2', 's3'].map((id) => initialize(handle, id)));
+    const different = initialize(handle, 's4', { password: 'other' });
     await ticks();
     expect(gated.logins).toHaveLength(2);
     gated.release('ok');
@@ -84,14 +84,7 @@ describe('single-flight initialize', () => {
   it('shares a failure only with the callers that waited for it, and never keeps it', async () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });
-    const call = (id: string) =>
-      handle({
-        method: 'POST',
-        path: `${base}/initialize/${id}`,
-        query: { systemId: 'sys' },
-        headers: {},
-        body: body(),
-      });
+    const call = (id: string) => initialize(handle, id);
     const failing = Promise.all([call('a'), call('b')]);
     await ticks();
     gated.release('fail');
@@ -106,15 +99,7 @@ describe('single-flight initialize', () => {
   it('lets one caller abort without failing the others, and aborts the login when all left', async () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });
-    const call = (id: string, signal: AbortSignal) =>
-      handle({
-        method: 'POST',
-        path: `${base}/initialize/${id}`,
-        query: { systemId: 'sys' },
-        headers: {},
-        body: body(),
-        signal,
-      });
+    const call = (id: string, signal: AbortSignal) => initialize(handle, id, { signal });
     const leaving = new AbortController();
     const staying = new AbortController();
     const gone = call('gone', leaving.signal);
@@ -137,15 +122,7 @@ describe('single-flight initialize', () => {
   it('is off unless asked for', async () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector);
-    const calls = ['a', 'b'].map((id) =>
-      handle({
-        method: 'POST',
-        path: `${base}/initialize/${id}`,
-        query: { systemId: 'sys' },
-        headers: {},
-        body: body(),
-      }),
-    );
+    const calls = ['a', 'b'].map((id) => initialize(handle, id));
     await ticks();
     expect(gated.logins).toHaveLength(2);
     gated.release('ok');
@@ -172,7 +149,7 @@ describe('SingleFlight', () => {
 
   it('keys by a hash that holds no credential and ignores entry order', async () => {
     const entries = body('hunter2');
-    const key = await initializeFlightKey({
+    const key = initializeFlightKey({
       systemId: 'sys',
       entries,
       suppressNotification: undefined,
@@ -180,17 +157,17 @@ describe('SingleFlight', () => {
     expect(key).toMatch(/^[0-9a-f]{64}$/);
     expect(key).not.toContain('hunter2');
     expect(
-      await initializeFlightKey({
+      initializeFlightKey({
         systemId: 'sys',
         entries: [...entries].reverse(),
         suppressNotification: undefined,
       }),
     ).toBe(key);
     expect(
-      await initializeFlightKey({ systemId: 'other', entries, suppressNotification: undefined }),
+      initializeFlightKey({ systemId: 'other', entries, suppressNotification: undefined }),
     ).not.toBe(key);
-    expect(
-      await initializeFlightKey({ systemId: 'sys', entries, suppressNotification: true }),
-    ).not.toBe(key);
+    expect(initializeFlightKey({ systemId: 'sys', entries, suppressNotification: true })).not.toBe(
+      key,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ParameterEntry } from '../contract/schemas.js';
 
 interface Flight<T> {
@@ -82,11 +83,11 @@ export class SingleFlight<T> {
  * platform sent, so that only identical requests for one system share, and the credentials themselves are
  * never held as a key.
  */
-export async function initializeFlightKey(input: {
+export function initializeFlightKey(input: {
   readonly systemId: string;
   readonly entries: readonly ParameterEntry[];
   readonly suppressNotification: boolean | undefined;
-}): Promise<string> {
+}): string {
   const canonical = JSON.stringify([
     input.systemId,
     input.suppressNotification ?? null,
@@ -94,6 +95,6 @@ export async function initializeFlightKey(input: {
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
       .map((entry) => [entry.key, entry.value, entry.sensitive]),
   ]);
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical));
-  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  // Synchronous on purpose: concurrent callers must find each other's flight without waiting on a thread pool.
+  return createHash('sha256').update(canonical).digest('hex');
 }

@@ -78,6 +78,7 @@ export interface Cache {
 export interface ScopedCacheOptions {
   readonly store: Store;
   readonly scope: string;
+  /** Already checked by the handler. */
   readonly defaultTtlMs: number;
 }
 
@@ -111,7 +112,7 @@ function parse(text: string | undefined, schema: z.ZodType | undefined): unknown
 /** @internal A {@link Cache} over one scope of a store. */
 export function createScopedCache(options: ScopedCacheOptions): Cache {
   const { store, scope } = options;
-  const defaultTtlMs = checkTtl(options.defaultTtlMs);
+  const { defaultTtlMs } = options;
   const cache: Cache = {
     async get(key: string, schema?: z.ZodType) {
       checkKey(key);
