@@ -54,3 +54,36 @@ defineConnector({
   // @ts-expect-error: initialize must return every required session field
   initialize: () => ({}),
 });
+
+// The caches: typed through a schema or a named type, on the contexts that have them.
+defineConnector({
+  name: 'caches',
+  version: '1',
+  config: {},
+  session: {},
+  async initialize(context) {
+    expectTypeOf(await context.systemCache.get('k', z.array(z.string()))).toEqualTypeOf<
+      string[] | undefined
+    >();
+    // @ts-expect-error: one login may serve several sessions, so initialize has no session cache
+    void context.sessionCache;
+    return {};
+  },
+  operations: ({ get }) => ({
+    one: get('/one', async ({ sessionCache, systemCache }) => {
+      expectTypeOf(await sessionCache.get('k', z.number())).toEqualTypeOf<number | undefined>();
+      expectTypeOf(await sessionCache.get<{ n: number }>('k')).toEqualTypeOf<
+        { n: number } | undefined
+      >();
+      expectTypeOf(await systemCache.get('k')).toEqualTypeOf<unknown>();
+      expectTypeOf(
+        await systemCache.getOrSet('k', async () => ['a'], { ttlMs: 1_000 }),
+      ).toEqualTypeOf<string[]>();
+      return null;
+    }),
+  }),
+  async cleanup({ sessionCache, systemCache, cleanupGlobalCache }) {
+    if (cleanupGlobalCache) await systemCache.delete('k');
+    await sessionCache.set('k', { any: 'json' }, { ttlMs: 5 });
+  },
+});

@@ -3,7 +3,7 @@ import type { RouteTarget } from '../connector/compile-connector.js';
 import type { Connector } from '../connector/define-connector.js';
 import type { RawQuery } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
-import { RateLimitedError, UnauthenticatedError, ValidationError } from '../errors/errors.js';
+import { RateLimitedError, ValidationError } from '../errors/errors.js';
 import { formatErrorBody } from '../errors/format-error-body.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
@@ -16,11 +16,12 @@ import {
   headerValueProblem,
 } from '../security/header-safety.js';
 import { Redactor } from '../security/redactor.js';
-import { createScopedCache, unavailableCache, type Cache } from '../store/cache.js';
+import type { Cache } from '../store/cache.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
-import { rateLimitCounter, sessionScope, systemScope } from '../store/store-keys.js';
+import { rateLimitCounter } from '../store/store-keys.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
+import { contextCaches } from './context-caches.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { describeProblem } from './read-fields.js';
@@ -212,27 +213,11 @@ export function createHandler(
     ? new SingleFlight<Awaited<ReturnType<typeof adapter.initialize>>>()
     : undefined;
 
-  const cacheFor = (scope: string | undefined, header: string): Cache =>
-    scope === undefined
-      ? unavailableCache(
-          () =>
-            new UnauthenticatedError(`The session has no ${header} header; initialize again`, {
-              code: 'SESSION_INVALID',
-            }),
-        )
-      : createScopedCache({ store, scope, defaultTtlMs: cacheTtlMs });
+  const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
   const sessionCache = (state: RequestState): Cache =>
-    (state.sessionCache ??= cacheFor(
-      state.sdkSessionId === undefined
-        ? undefined
-        : sessionScope(compiled.name, state.sdkSessionId),
-      SDK_SESSION_HEADERS.sdkSessionId,
-    ));
+    (state.sessionCache ??= caches.session(state.sdkSessionId));
   const systemCache = (state: RequestState): Cache =>
-    (state.systemCache ??= cacheFor(
-      state.systemId === undefined ? undefined : systemScope(compiled.name, state.systemId),
-      SDK_SESSION_HEADERS.systemId,
-    ));
+    (state.systemCache ??= caches.system(state.systemId));
 
   /**
    * Adds what connector code gets on every context (the logger and the caches) as getters, so that each is
