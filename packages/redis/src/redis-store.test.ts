@@ -140,4 +140,22 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
     }
     expect(await store.get('s', 'k')).toBe('v'); // the connection survived the stall
   });
+
+  it('closes within the command timeout while Redis stalls', async () => {
+    const store = await connectRedisStore({ url: server.url, commandTimeoutMs: 300 });
+    const { createClient } = await import('@redis/client');
+    const raw = createClient({ url: server.url });
+    await raw.connect();
+    try {
+      await raw.sendCommand(['CLIENT', 'PAUSE', '3000', 'ALL']);
+      const pending = store.get('s', 'k').catch((error: unknown) => error);
+      const started = Date.now();
+      await store.close();
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(await pending).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    } finally {
+      await raw.sendCommand(['CLIENT', 'UNPAUSE']);
+      await raw.close();
+    }
+  });
 });

@@ -37,7 +37,10 @@ export interface RedisStoreOptions {
 export interface RedisStore extends Store {
   /** Whether the client is connected right now. */
   readonly isReady: boolean;
-  /** Closes the connection once pending commands finished. Call it on shutdown. */
+  /**
+   * Closes the connection once pending commands are answered, or after `commandTimeoutMs` at most. Call it on
+   * shutdown, after the server stopped taking requests.
+   */
   close(): Promise<void>;
 }
 
@@ -200,7 +203,19 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
       return { count: Number(count), resetInMs: Math.max(0, Number(left)) };
     },
     async close() {
-      if (client.isOpen) await client.close();
+      if (!client.isOpen) return;
+      // close() waits for the replies still due; a stalled Redis must not hold up a shutdown.
+      const closing = client.close().then(
+        () => true,
+        () => true,
+      );
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        closing,
+        new Promise<false>((resolve) => (timer = setTimeout(resolve, commandTimeout, false))),
+      ]);
+      clearTimeout(timer);
+      if (!closed && client.isOpen) client.destroy();
     },
   };
 }
