@@ -59,6 +59,16 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
     );
   });
 
+  it('connects through a socket given in clientOptions instead of a URL', async () => {
+    const store = await connectRedisStore({
+      clientOptions: { socket: { host: '127.0.0.1', port: server.port } },
+      keyPrefix: 'socket:',
+    });
+    stores.push(store);
+    await store.set('s', 'k', { value: 'v' });
+    expect(await store.get('s', 'k')).toBe('v');
+  });
+
   it('fails at start within the connect timeout when nothing listens', async () => {
     const started = Date.now();
     await expect(

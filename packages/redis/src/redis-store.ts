@@ -27,8 +27,9 @@ export interface RedisStoreOptions {
   /** Where connection losses and recoveries are logged. @default silent */
   readonly logger?: Logger;
   /**
-   * More options for the node-redis client (TLS, user name and password, database, client name). The store
-   * sets `url`, the timeouts, `disableOfflineQueue` and the reconnect strategy itself.
+   * More options for the node-redis client (TLS, user name and password, database, client name, or a
+   * `socket` instead of `url`). The store sets the timeouts, `disableOfflineQueue` and the reconnect strategy
+   * itself.
    */
   readonly clientOptions?: RedisClientOptions;
 }
@@ -80,9 +81,14 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
   const commandTimeout = options.commandTimeoutMs ?? 2_000;
   const logger = options.logger;
+  // A socket given in clientOptions (a UNIX socket, host and port) stands on its own, without the default URL.
+  const url =
+    options.url ??
+    options.clientOptions?.url ??
+    (options.clientOptions?.socket ? undefined : 'redis://127.0.0.1:6379');
   const client = createClient({
     ...options.clientOptions,
-    url: options.url ?? 'redis://127.0.0.1:6379',
+    ...(url === undefined ? {} : { url }),
     disableOfflineQueue: true,
     // Replies to timed-out commands still arrive in order; past this many unanswered commands, fail at once.
     commandsQueueMaxLength: options.clientOptions?.commandsQueueMaxLength ?? 10_000,
