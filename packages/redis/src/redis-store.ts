@@ -34,7 +34,18 @@ export interface RedisStoreOptions {
   readonly clientOptions?: RedisClientOptions;
 }
 
-/** A {@link Store} in Redis, shared by every connector instance connected to it. */
+/**
+ * A {@link Store} in Redis, shared by every connector instance connected to it. Made by
+ * {@link connectRedisStore}.
+ *
+ * @example
+ * ```ts
+ * const store = await connectRedisStore({ url: process.env.REDIS_URL });
+ * const handle = createHandler(connector, { store });
+ * // on shutdown, once the server stopped taking requests:
+ * await store.close();
+ * ```
+ */
 export interface RedisStore extends Store {
   /** Whether the client is connected right now. */
   readonly isReady: boolean;
