@@ -259,6 +259,12 @@ describe('later calls', () => {
       systemId: 'sys-1',
       durationMs: expect.any(Number),
     });
+    // The body carries the end system's code; the log line carries both, so the two can be matched.
+    expect(logger.lines[2]?.fields).toMatchObject({
+      code: 'NOT_FOUND',
+      endSystemCode: 'ISSUE_404',
+    });
+    expect(logger.lines[1]?.fields).not.toHaveProperty('endSystemCode');
   });
 
   it('gives connector code a logger that redacts the request secrets', async () => {

@@ -451,6 +451,9 @@ export function createHandler(
     if (request.signal?.aborted) fields.aborted = true;
     if (error) {
       fields.code = error.code;
+      // The platform sees the end system's code when there is one: log it too, so the two can be matched.
+      if (error.endSystemCode !== undefined)
+        fields.endSystemCode = state.redactor.redact(error.endSystemCode);
       fields.err = state.redactor.redactValue(
         status >= 500 ? (error.cause ?? error) : { message: error.message },
       );
