@@ -1,0 +1,99 @@
+// pnpm bench: the SDK's bindings measured against a hand-written raw node:http floor, plain Express and Fastify,
+// side by side in one run; then cold start and memory. Prints a markdown table and writes it to results/.
+// See README.md for what is measured and how to read it.
+//
+//   pnpm bench [--seconds 3] [--warmup 1] [--repeats 3] [--connections 16] [--smoke]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { checkBehaviour } from './src/check-behaviour.mjs';
+import { measureColdStart } from './src/cold-start.mjs';
+import { measureMemory } from './src/memory.mjs';
+import { layout, pinSelf, startProcess } from './src/processes.mjs';
+import { report } from './src/report.mjs';
+import { scenarios as allScenarios } from './src/scenarios.mjs';
+import { SERVERS } from './src/servers.mjs';
+import { measureThroughput } from './src/throughput.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '1' },
+    repeats: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '16' },
+    only: { type: 'string' },
+    scenarios: { type: 'string' },
+    smoke: { type: 'boolean', default: false },
+    out: { type: 'string', default: new URL('./results/latest.md', import.meta.url).pathname },
+  },
+});
+// The smoke (CI) proves that every server and scenario works and the report is made; its figures mean nothing.
+const settings = args.smoke
+  ? { seconds: 0.5, warmup: 0.2, repeats: 1, connections: 4, memory: [500, 1_000], coldRepeats: 2 }
+  : {
+      seconds: Number(args.seconds),
+      warmup: Number(args.warmup),
+      repeats: Number(args.repeats),
+      connections: Number(args.connections),
+      memory: [10_000, 100_000],
+      coldRepeats: 15,
+    };
+const log = (line) => console.log(`bench: ${line}`);
+const started = performance.now();
+pinSelf();
+log(
+  layout.pinned
+    ? `server on CPU ${layout.serverCpu}; load generator and end system on CPU ${layout.loadCpu}`
+    : 'not pinned (needs taskset and 2 cores): figures are noisier',
+);
+
+const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
+const endSystemUrl = `http://127.0.0.1:${endSystem.port}`;
+const pick = (list, names) =>
+  names ? list.filter((item) => names.split(',').includes(item.name)) : list;
+const scenarios = pick(allScenarios(endSystemUrl), args.scenarios);
+const chosen = pick(
+  SERVERS,
+  args.only && (args.only.includes('floor') ? args.only : `floor,${args.only}`),
+);
+const servers = [];
+let failed = false;
+try {
+  for (const server of chosen)
+    servers.push({ ...server, ...(await startProcess(server.module, layout.serverCpu)) });
+  const problems = await checkBehaviour(servers, scenarios);
+  if (problems.length > 0)
+    throw new Error(`the servers do not behave alike:\n  ${problems.join('\n  ')}`);
+  log(`${servers.length} servers give the same answers to ${scenarios.length} scenarios`);
+
+  const throughput = await measureThroughput({ servers, scenarios, ...settings, progress: log });
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+  const memory = await measureMemory({
+    servers: pick(SERVERS, 'floor,sdk-node'),
+    scenarios,
+    counts: settings.memory,
+    connections: 16,
+    cpu: layout.serverCpu,
+    progress: log,
+  });
+  const cold = measureColdStart({ repeats: settings.coldRepeats, progress: log });
+  const markdown = report({
+    settings,
+    layout,
+    scenarios,
+    servers: chosen,
+    throughput,
+    memory,
+    cold,
+    smoke: args.smoke,
+  });
+  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  writeFileSync(args.out, markdown);
+  console.log(`\n${markdown}`);
+  log(`written to ${args.out} in ${Math.round((performance.now() - started) / 1000)} s`);
+} catch (error) {
+  failed = true;
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+} finally {
+  await Promise.all([...servers, endSystem].map((process) => process.stop()));
+}
+process.exitCode = failed ? 1 : 0;

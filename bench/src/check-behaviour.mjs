@@ -1,0 +1,47 @@
+// Before anything is timed: every server must give every scenario the answer the scenario expects, the same
+// status and the same JSON body as the floor, as application/json. Otherwise the servers would not be doing
+// the same work and their figures could not be compared.
+import { isDeepStrictEqual } from 'node:util';
+
+async function ask(port, { method, path, headers, body }) {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, body });
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, type: response.headers.get('content-type') ?? '', json, text };
+}
+
+/**
+ * @param {{ name: string, port: number }[]} servers - the floor first
+ * @param {{ name: string, status: number }[]} scenarios
+ * @returns {Promise<string[]>} every difference found
+ */
+export async function checkBehaviour(servers, scenarios) {
+  const problems = [];
+  for (const scenario of scenarios) {
+    const [floor, ...others] = await Promise.all(
+      servers.map((server) => ask(server.port, scenario)),
+    );
+    if (floor.status !== scenario.status)
+      problems.push(
+        `${scenario.name}: the floor answered ${floor.status}, not ${scenario.status}: ${floor.text}`,
+      );
+    for (const [index, answer] of [floor, ...others].entries()) {
+      const name = servers[index].name;
+      if (!answer.type.startsWith('application/json'))
+        problems.push(`${scenario.name}: ${name} answered content-type '${answer.type}'`);
+      if (
+        index > 0 &&
+        (answer.status !== floor.status || !isDeepStrictEqual(answer.json, floor.json))
+      )
+        problems.push(
+          `${scenario.name}: ${name} answered ${answer.status} ${answer.text}; the floor ${floor.status} ${floor.text}`,
+        );
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,18 @@
+// A child process of the bench: starts one server (or the end system) and answers the parent's questions about
+// its CPU time and memory. `process.cpuUsage()` counts every thread of the process (GC, libuv), user + system.
+const module = process.argv[2];
+const { start } = await import(new URL(module, import.meta.url).href);
+const server = await start({ port: 0 });
+process.send({ port: server.port });
+process.on('message', async (message) => {
+  if (message.type === 'stats') {
+    if (message.gc) for (let i = 0; i < 3; i++) globalThis.gc();
+    const { user, system } = process.cpuUsage();
+    const { rss, heapUsed } = process.memoryUsage();
+    process.send({ cpuUs: user + system, rss, heapUsed });
+  } else if (message.type === 'stop') {
+    await Promise.race([server.close(), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    process.exit(0);
+  }
+});
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,60 @@
+// Cold start: how long a fresh Node process takes to import a set of modules, from the first import to the
+// last, as built and installed (dist, through the packages' exports). Each measurement is a new process.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.mjs';
+
+const cwd = fileURLToPath(new URL('..', import.meta.url));
+
+/** What is imported; the first is the baseline the budget is judged against. */
+export const COLD_TARGETS = [
+  { name: 'zod', title: 'zod alone', modules: ['zod'] },
+  {
+    name: 'core+node',
+    title: '@connector-sdk/core + @connector-sdk/node',
+    modules: ['@connector-sdk/core', '@connector-sdk/node'],
+  },
+  {
+    name: 'core+node+http',
+    title: '… + @connector-sdk/core/http (ky)',
+    modules: ['@connector-sdk/core', '@connector-sdk/node', '@connector-sdk/core/http'],
+  },
+  {
+    name: 'sdk-express',
+    title: '@connector-sdk/core + @connector-sdk/express',
+    modules: ['@connector-sdk/core', '@connector-sdk/express'],
+  },
+  { name: 'express', title: 'express alone', modules: ['express'] },
+  { name: 'fastify', title: 'fastify alone', modules: ['fastify'] },
+];
+
+function importOnce(modules) {
+  const script =
+    `const t = performance.now();` +
+    modules.map((module) => `await import(${JSON.stringify(module)});`).join('') +
+    `process.stdout.write(String(performance.now() - t));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd,
+    encoding: 'utf8',
+  });
+  if (child.status !== 0)
+    throw new Error(`importing ${modules.join(', ')} failed: ${child.stderr}`);
+  return Number(child.stdout);
+}
+
+/**
+ * @param {{ repeats: number, progress: (line: string) => void }} options
+ * @returns {Map<string, number>} target → median milliseconds
+ */
+export function measureColdStart({ repeats, progress }) {
+  const times = new Map(COLD_TARGETS.map((target) => [target.name, []]));
+  importOnce(['zod']); // the first process after a while also pays for a cold disk cache
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    for (const target of COLD_TARGETS) times.get(target.name).push(importOnce(target.modules));
+  }
+  const medians = new Map([...times].map(([name, list]) => [name, median(list)]));
+  progress(
+    `cold start: ${[...medians].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`,
+  );
+  return medians;
+}

@@ -1,0 +1,54 @@
+// The connector measured through every SDK binding: what a team would write with the SDK for the behaviour the
+// hand-written servers implement by hand (see hand-written.mjs).
+import { UnauthenticatedError, defineConnector, field, secret, z } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import { PASSWORD, TOKEN } from './scenarios.mjs';
+
+const Options = z.object({
+  project: z.string(),
+  pageSize: z.number().int().positive().max(500),
+  labels: z.array(z.string()).optional(),
+});
+
+export const connector = defineConnector({
+  name: 'bench-acme',
+  version: '1.0.0',
+  config: {
+    url: field.url(),
+    username: field.string(),
+    password: field.secret(),
+    port: field.port().optional(),
+    options: field.json(Options).optional(),
+  },
+  session: {
+    Authorization: field.secret(),
+    'X-Acme-Url': field.url(),
+    'X-Acme-User': field.string(),
+  },
+  initialize({ config }) {
+    if (config.password !== PASSWORD) throw new UnauthenticatedError('The login was refused');
+    return {
+      Authorization: secret(`Bearer ${TOKEN}`),
+      'X-Acme-Url': config.url,
+      'X-Acme-User': config.username,
+    };
+  },
+  operations: ({ get }) => ({
+    getIssue: get('/issues/:id', ({ session, params, query }) => ({
+      id: params.id,
+      summary: `Issue ${params.id}`,
+      fields: query.fields ?? null,
+      owner: session['X-Acme-User'],
+    })),
+    getRemote: get('/remote/:id', ({ session, params, signal, log }) =>
+      createEndSystemClient({
+        baseUrl: session['X-Acme-Url'],
+        headers: { Authorization: session.Authorization },
+        signal,
+        log,
+      })
+        .get(`issues/${encodeURIComponent(params.id)}`)
+        .json(),
+    ),
+  }),
+});

@@ -1,0 +1,125 @@
+// The report: one table per scenario with ratios to the floor, cold start, memory, and each budget of issue 8
+// with its verdict. Pure: figures in, markdown out.
+import { cpus } from 'node:os';
+import { COLD_TARGETS } from './cold-start.mjs';
+
+const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const ratio = (value, base) =>
+  Number.isFinite(value / base) ? `${(value / base).toFixed(2)}×` : '–';
+
+function budgets({ throughput, memory, cold }) {
+  const rows = [];
+  const get = (scenario, server) => throughput.get(scenario)?.get(server);
+  const add = (budget, value, limit, higherIsBetter, unit = '×') => {
+    if (!Number.isFinite(value)) return;
+    const pass = higherIsBetter ? value >= limit : value <= limit;
+    const shown = unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(1)} ${unit}`;
+    const bound =
+      unit === '×'
+        ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
+        : `≤ ${limit.toFixed(1)} ${unit}`;
+    rows.push(`| ${budget} | ${shown} | ${bound} | ${pass ? 'pass' : '**FAIL**'} |`);
+  };
+  for (const scenario of ['initialize', 'later-call']) {
+    const floor = get(scenario, 'floor');
+    const node = get(scenario, 'sdk-node');
+    const fastify = get(scenario, 'fastify');
+    const express = get(scenario, 'sdk-express');
+    const plain = get(scenario, 'express-plain');
+    if (floor && node) {
+      add(`${scenario}: node req/s ÷ floor`, node.rps / floor.rps, 0.9, true);
+      add(`${scenario}: node CPU/req ÷ floor`, node.cpuUs / floor.cpuUs, 1.1, false);
+      add(`${scenario}: node p99 ÷ floor`, node.p99 / floor.p99, 1.2, false);
+    }
+    if (node && fastify)
+      add(`${scenario}: node req/s ÷ Fastify`, node.rps / fastify.rps, 1.0, true);
+    if (express && plain)
+      add(`${scenario}: sdk-express req/s ÷ plain Express`, express.rps / plain.rps, 1.5, true);
+  }
+  const zod = cold.get('zod');
+  const sdk = cold.get('core+node');
+  if (zod !== undefined && sdk !== undefined)
+    add('cold import core + node', sdk, zod + 30, false, 'ms');
+  const nodeMemory = memory.get('sdk-node');
+  if (nodeMemory)
+    add('node RSS after all ÷ after first', nodeMemory.rssAll / nodeMemory.rssFirst, 1.2, false);
+  return rows;
+}
+
+/**
+ * @returns {string} the markdown report
+ */
+export function report({ settings, layout, scenarios, servers, throughput, memory, cold, smoke }) {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    `# Connector SDK benchmark`,
+    '',
+    `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · Node ${process.version} · ${cpu} · ` +
+      `${cpus().length} cores · ${layout.pinned ? `server on CPU ${layout.serverCpu}, load generator and end system on CPU ${layout.loadCpu}` : 'not pinned'}`,
+    '',
+    `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after ${settings.warmup} s ` +
+      `of warm-up, ${settings.repeats} repeat(s) round-robin over the servers; figures are medians. CPU µs/req is the ` +
+      `server process's user + system CPU time over the measured run divided by the requests it answered.`,
+    '',
+  ];
+  if (smoke)
+    lines.push('**Smoke run: the figures below mean nothing and the budgets are not judged.**', '');
+  for (const scenario of scenarios) {
+    const medians = throughput.get(scenario.name);
+    const floor = medians.get('floor');
+    lines.push(
+      `## ${scenario.title}`,
+      '',
+      '| server | req/s | p50 ms | p99 ms | CPU µs/req | req/s ÷ floor | CPU ÷ floor | p99 ÷ floor |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    );
+    for (const server of servers) {
+      const m = medians.get(server.name);
+      if (!m) continue;
+      lines.push(
+        `| ${server.title} | ${Math.round(m.rps)} | ${fixed(m.p50, 2)} | ${fixed(m.p99, 2)} | ${fixed(m.cpuUs)} | ` +
+          `${ratio(m.rps, floor.rps)} | ${ratio(m.cpuUs, floor.cpuUs)} | ${ratio(m.p99, floor.p99)} |`,
+      );
+    }
+    lines.push('');
+  }
+  const zod = cold.get('zod');
+  lines.push(
+    `## Cold start (median of ${settings.coldRepeats} fresh processes, first import to last)`,
+    '',
+    '| imports | ms | over zod alone |',
+    '| --- | ---: | ---: |',
+  );
+  for (const target of COLD_TARGETS) {
+    const ms = cold.get(target.name);
+    lines.push(
+      `| ${target.title} | ${fixed(ms)} | ${target.name === 'zod' ? '' : `${ms - zod >= 0 ? '+' : ''}${fixed(ms - zod)} ms`} |`,
+    );
+  }
+  const [first, all] = settings.memory;
+  lines.push(
+    '',
+    `## Memory (a fresh server, all scenarios in turn, RSS and heap after a full GC, MiB)`,
+    '',
+    `| server | RSS after ${first} | RSS after ${all} | ratio | heap after ${first} | heap after ${all} |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const server of servers) {
+    const m = memory.get(server.name);
+    if (!m) continue;
+    lines.push(
+      `| ${server.title} | ${fixed(m.rssFirst)} | ${fixed(m.rssAll)} | ${ratio(m.rssAll, m.rssFirst)} | ` +
+        `${fixed(m.heapFirst)} | ${fixed(m.heapAll)} |`,
+    );
+  }
+  lines.push(
+    '',
+    '## Budgets (issue 8)',
+    '',
+    '| budget | measured | limit | verdict |',
+    '| --- | ---: | ---: | --- |',
+  );
+  if (smoke) lines.push('| (smoke run: not judged) | | | |');
+  else lines.push(...budgets({ throughput, memory, cold }));
+  return `${lines.join('\n')}\n`;
+}

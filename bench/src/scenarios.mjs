@@ -1,0 +1,73 @@
+// The four scenarios every server is measured on, as the platform would send them. The bodies and headers are
+// built once here, so that every server, and every repeat, gets exactly the same bytes.
+
+/** The password the connector accepts; any other fails the login. */
+export const PASSWORD = 'bench-pa55word!';
+/** The token the login yields. Not a real credential: the bench logs in locally. */
+export const TOKEN = 'tok-7f3c9a1e5b2d4c6e8f0a1b3c5d7e9f11';
+export const BASE = '/sdk/api/1.0';
+export const SDK_SESSION_ID = 'session-4f6c1d2e';
+export const SYSTEM_ID = 'acme-prod';
+
+/** A realistic initialize body: six entries, one of them sensitive, one JSON, one the notification flag. */
+export const initializeEntries = (endSystemUrl) => [
+  { key: 'url', value: endSystemUrl, sensitive: false },
+  { key: 'username', value: 'integration-bot', sensitive: false },
+  { key: 'password', value: PASSWORD, sensitive: true },
+  { key: 'port', value: '443', sensitive: false },
+  { key: 'options', value: '{"project":"ACME","pageSize":50,"labels":["sync"]}', sensitive: false },
+  { key: 'suppressNotification', value: '1', sensitive: false },
+];
+
+/** The session headers the platform replays on later calls (what initialize answered). */
+export const sessionHeaders = (endSystemUrl) => ({
+  authorization: `Bearer ${TOKEN}`,
+  'x-acme-url': endSystemUrl,
+  'x-acme-user': 'integration-bot',
+  'x-sdk-system-id': SYSTEM_ID,
+  'x-sdk-session-id': SDK_SESSION_ID,
+});
+
+/**
+ * The scenarios: what is sent and which status every server must answer.
+ *
+ * @param {string} endSystemUrl - where the local end system listens
+ */
+export function scenarios(endSystemUrl) {
+  const session = sessionHeaders(endSystemUrl);
+  return [
+    {
+      name: 'initialize',
+      title: 'initialize (6 entries in, config validated, 3 entries out)',
+      method: 'POST',
+      path: `${BASE}/initialize/${SDK_SESSION_ID}?systemId=${SYSTEM_ID}`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(initializeEntries(endSystemUrl)),
+      status: 200,
+    },
+    {
+      name: 'later-call',
+      title: 'later call (session read and validated)',
+      method: 'GET',
+      path: `${BASE}/issues/42?fields=summary`,
+      headers: session,
+      status: 200,
+    },
+    {
+      name: 'no-session',
+      title: 'error path (401, no session)',
+      method: 'GET',
+      path: `${BASE}/issues/42?fields=summary`,
+      headers: {},
+      status: 401,
+    },
+    {
+      name: 'end-system',
+      title: 'end-system call (through the client, local end system)',
+      method: 'GET',
+      path: `${BASE}/remote/42`,
+      headers: session,
+      status: 200,
+    },
+  ];
+}

@@ -1,0 +1,23 @@
+// The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
+
+/** @type {readonly { name: string, title: string, module: string }[]} */
+export const SERVERS = [
+  { name: 'floor', title: 'raw node:http + zod (floor)', module: 'servers/floor.mjs' },
+  { name: 'sdk-node', title: '@connector-sdk/node', module: 'servers/sdk-node.mjs' },
+  { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
+  {
+    name: 'sdk-fetch',
+    title: '@connector-sdk/fetch on @hono/node-server',
+    module: 'servers/sdk-fetch.mjs',
+  },
+  {
+    name: 'sdk-express',
+    title: '@connector-sdk/express (Express 5)',
+    module: 'servers/sdk-express.mjs',
+  },
+  {
+    name: 'express-plain',
+    title: 'Express 5 + express.json + zod',
+    module: 'servers/express-plain.mjs',
+  },
+];

@@ -1,0 +1,14 @@
+// @connector-sdk/express: the connector mounted at the versioned base of an Express 5 app.
+import { connectorMiddleware } from '@connector-sdk/express';
+import express from 'express';
+import { BASE } from '../scenarios.mjs';
+import { connector } from '../connector.mjs';
+import { listen } from './listen.mjs';
+
+/** @param {{ port: number }} options */
+export function start({ port }) {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(BASE, connectorMiddleware(connector));
+  return listen(app, port);
+}

@@ -1,0 +1,14 @@
+// @connector-sdk/fetch served on Node by @hono/node-server, the usual way to run a fetch handler on Node.
+import { createFetchHandler } from '@connector-sdk/fetch';
+import { createAdaptorServer } from '@hono/node-server';
+import { connector } from '../connector.mjs';
+
+/** @param {{ port: number }} options */
+export async function start({ port }) {
+  const server = createAdaptorServer({ fetch: createFetchHandler(connector) });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port: server.address().port,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

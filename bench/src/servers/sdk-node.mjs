@@ -1,0 +1,9 @@
+// @connector-sdk/node: the connector served with `serve`, as the README shows it.
+import { serve } from '@connector-sdk/node';
+import { connector } from '../connector.mjs';
+
+/** @param {{ port: number }} options */
+export async function start({ port }) {
+  const running = await serve(connector, { port, host: '127.0.0.1' });
+  return { port: running.port, close: () => running.close() };
+}
