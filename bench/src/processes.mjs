@@ -26,10 +26,11 @@ export function pinSelf() {
  *
  * @param {string} module - such as `servers/floor.mjs`
  * @param {string | undefined} cpu - the core to pin it to
+ * @param {readonly string[]} [nodeArgs] - more options for node, such as `--cpu-prof`
  * @returns {Promise<{ port: number, stats: (gc?: boolean) => Promise<{ cpuUs: number, rss: number, heapUsed: number }>, stop: () => Promise<void> }>}
  */
-export async function startProcess(module, cpu) {
-  const command = [process.execPath, '--expose-gc', CHILD, module];
+export async function startProcess(module, cpu, nodeArgs = []) {
+  const command = [process.execPath, '--expose-gc', ...nodeArgs, CHILD, module];
   const child =
     cpu === undefined
       ? spawn(command[0], command.slice(1), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })

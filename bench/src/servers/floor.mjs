@@ -12,7 +12,11 @@ import {
 } from '../hand-written.mjs';
 
 const BODY_LIMIT = 1024 * 1024;
-const HEADERS = { 'content-type': 'application/json' };
+const headers = (body) => ({
+  'content-type': 'application/json',
+  'content-length': Buffer.byteLength(body),
+});
+const INTERNAL_ERROR = '{"errors":{"code":"INTERNAL_ERROR","message":"Internal error"}}';
 
 function readJson(request) {
   return new Promise((resolve) => {
@@ -68,12 +72,10 @@ export async function start({ port }) {
   const server = createServer((request, response) => {
     route(request, response).then(
       ({ status, body }) => {
-        response.writeHead(status, HEADERS).end(body);
+        response.writeHead(status, headers(body)).end(body);
       },
       () => {
-        response
-          .writeHead(500, HEADERS)
-          .end('{"errors":{"code":"INTERNAL_ERROR","message":"Internal error"}}');
+        response.writeHead(500, headers(INTERNAL_ERROR)).end(INTERNAL_ERROR);
       },
     );
   });

@@ -7,7 +7,8 @@ import {
   type ConnectorResponse,
   type HandlerOptions,
 } from '@connector-sdk/core';
-import { readBody } from './read-body.js';
+import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
+import type { BodyLimits } from './read-body.js';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
@@ -19,81 +20,27 @@ export interface RequestListenerOptions extends HandlerOptions {
   readonly bodyTimeoutMs?: number;
 }
 
-/** What a framework built on the node binding already knows about a request. */
-export interface NodeRequestOverrides {
-  /** The request target to route, when it differs from `request.url` (a framework mounted the listener). */
-  readonly url?: string | undefined;
-  /** The body, already parsed by a framework. */
-  readonly body?: unknown;
-  /** Reads the body as text, when a framework already read it. */
-  readonly text?: (() => Promise<string>) | undefined;
-}
-
-function splitUrl(url: string): { path: string; search: string } {
-  // Absolute-form targets (`GET http://host/path`) are allowed by RFC 9112 §3.2.2.
-  const target = url.startsWith('/')
-    ? url
-    : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i, '') || '/';
-  const mark = target.indexOf('?');
-  return mark === -1
-    ? { path: target, search: '' }
-    : { path: target.slice(0, mark), search: target.slice(mark + 1) };
-}
-
-function plainHeaders(request: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
-interface Limits {
-  readonly bodyLimit: number;
-  readonly bodyTimeoutMs: number;
-}
+const CLOSE = Object.freeze({ connection: 'close' });
 
 /** Serves one request with a core handler and writes the answer. */
 async function handleNodeRequest(
   handle: ConnectorHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  options: Limits & NodeRequestOverrides,
+  options: { readonly limits: BodyLimits; readonly overrides: NodeRequestOverrides | undefined },
 ): Promise<void> {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!response.writableFinished) controller.abort();
-  };
-  response.once('close', onClose);
-  let bodyAbandoned = false;
+  let connectorRequest: NodeConnectorRequest | undefined;
   let answer: ConnectorResponse;
   try {
-    const { path, search } = splitUrl(options.url ?? request.url ?? '/');
-    answer = await handle({
-      method: request.method ?? 'GET',
-      path,
-      query: new URLSearchParams(search),
-      headers: plainHeaders(request),
-      body: options.body,
-      text:
-        options.text ??
-        (() =>
-          readBody(request, {
-            maxBytes: options.bodyLimit,
-            timeoutMs: options.bodyTimeoutMs,
-          }).catch((error: unknown) => {
-            bodyAbandoned = true;
-            throw error;
-          })),
-      signal: controller.signal,
-    });
+    connectorRequest = new NodeConnectorRequest(request, response, options);
+    answer = await handle(connectorRequest);
   } catch {
     answer = INTERNAL_ERROR_RESPONSE;
   }
   // A body we stopped reading, or never read and not yet all here, is not drained: the connection closes after
   // the answer instead of waiting for (and discarding) whatever the client still sends (issue 9).
-  const unread = bodyAbandoned || !request.complete;
-  writeResponse(response, answer, unread ? { connection: 'close' } : undefined);
+  const unread = connectorRequest?.bodyAbandoned === true || !request.complete;
+  writeResponse(response, answer, unread ? CLOSE : undefined);
 }
 
 /**
@@ -124,12 +71,12 @@ export function createNodeHandler(
   options: RequestListenerOptions = {},
 ): NodeHandler {
   const handle = createHandler(connector, options);
-  const limits: Limits = {
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
+  const limits: BodyLimits = {
+    maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
   };
-  return (request, response, overrides = {}) =>
-    handleNodeRequest(handle, request, response, { ...limits, ...overrides }).catch(() => {
+  return (request, response, overrides) =>
+    handleNodeRequest(handle, request, response, { limits, overrides }).catch(() => {
       response.destroy();
     });
 }

@@ -2,7 +2,7 @@ export { createRequestListener, type ConnectorRequestListener } from './create-r
 export {
   createNodeHandler,
   type NodeHandler,
-  type NodeRequestOverrides,
   type RequestListenerOptions,
 } from './handle-node-request.js';
+export type { NodeRequestOverrides } from './node-connector-request.js';
 export { serve, type ConnectorServer, type ServeOptions } from './serve.js';

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ConnectorError, ValidationError } from '@connector-sdk/core';
 
@@ -40,16 +41,17 @@ export function readBody(request: IncomingMessage, limits: BodyLimits): Promise<
         reject(error);
         return;
       }
-      try {
-        resolve(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size)));
-      } catch (cause) {
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      // `isUtf8` + `toString` instead of a fatal `TextDecoder` made per request (issue 8); a BOM is dropped, as
+      // TextDecoder drops it.
+      if (!isUtf8(bytes)) {
         reject(
-          new ValidationError('The request body is not valid UTF-8', {
-            code: 'INVALID_JSON',
-            cause,
-          }),
+          new ValidationError('The request body is not valid UTF-8', { code: 'INVALID_JSON' }),
         );
+        return;
       }
+      const hasBom = size >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+      resolve(bytes.toString('utf8', hasBom ? 3 : 0));
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

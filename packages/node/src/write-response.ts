@@ -7,11 +7,15 @@ function write(
   answer: ConnectorResponse,
   extraHeaders: Readonly<Record<string, string>> | undefined,
 ): void {
-  response.statusCode = answer.status;
-  for (const [name, value] of Object.entries(answer.headers)) response.setHeader(name, value);
-  if (extraHeaders)
-    for (const [name, value] of Object.entries(extraHeaders)) response.setHeader(name, value);
-  response.setHeader('content-length', Buffer.byteLength(answer.body));
+  // One writeHead with every header (writeHead builds the head at once, so Content-Length must be in it, or
+  // Node falls back to chunked encoding): the cheapest way through node:http (issue 8).
+  const length = String(Buffer.byteLength(answer.body));
+  response.writeHead(
+    answer.status,
+    extraHeaders
+      ? { ...answer.headers, 'content-length': length, ...extraHeaders }
+      : { ...answer.headers, 'content-length': length },
+  );
   response.end(answer.body);
 }
 

@@ -15,8 +15,6 @@ import {
   headerNameProblem,
   headerValueProblem,
 } from '../security/header-safety.js';
-import { Redactor } from '../security/redactor.js';
-import type { Cache } from '../store/cache.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import { rateLimitCounter } from '../store/store-keys.js';
@@ -26,6 +24,13 @@ import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { describeProblem } from './read-fields.js';
 import { readSession } from './read-session.js';
+import {
+  CleanupContextImpl,
+  InitializeContextImpl,
+  OperationContextImpl,
+  RequestScope,
+  type ScopeServices,
+} from './request-scope.js';
 import { matchRoute } from './router.js';
 import { initializeFlightKey, SingleFlight } from './single-flight.js';
 
@@ -69,20 +74,7 @@ export interface HandlerOptions {
   readonly maxSessionHeaderBytes?: number;
 }
 
-interface RequestState {
-  operation: string;
-  sdkSessionId: string | undefined;
-  systemId: string | undefined;
-  readonly redactor: Redactor;
-  /** The connector code's logger, made on first use. */
-  log?: Logger;
-  /** The caches of this call, made on first use. */
-  sessionCache?: Cache;
-  systemCache?: Cache;
-}
-
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
-const NEVER_ABORTED = new AbortController().signal;
 
 function toQuery(query: ConnectorRequest['query']): Record<string, string | string[]> {
   const record = Object.create(null) as Record<string, string | string[]>;
@@ -117,6 +109,10 @@ function single(query: RawQuery, name: string, required: boolean): string | unde
     );
   }
   return value;
+}
+
+function routeNotFound(method: string, path: string): ConnectorError {
+  return new ConnectorError('ROUTE_NOT_FOUND', `No route for ${method} ${path.slice(0, 200)}`);
 }
 
 function decodeHeader(value: string | undefined): string | undefined {
@@ -214,40 +210,21 @@ export function createHandler(
     : undefined;
 
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
-  const sessionCache = (state: RequestState): Cache =>
-    (state.sessionCache ??= caches.session(state.sdkSessionId));
-  const systemCache = (state: RequestState): Cache =>
-    (state.systemCache ??= caches.system(state.systemId));
-
-  /**
-   * Adds what connector code gets on every context (the logger and the caches) as getters, so that each is
-   * made only when the code uses it. Initialize gets no session cache: a shared login serves several sessions.
-   */
-  function withServices<T extends object>(
-    state: RequestState,
-    fields: T,
-    options: { readonly session: boolean } = { session: true },
-  ): T & { readonly log: Logger; readonly sessionCache: Cache; readonly systemCache: Cache } {
-    const getters: PropertyDescriptorMap = {
-      log: { enumerable: true, get: () => contextLogger(state) },
-      systemCache: { enumerable: true, get: () => systemCache(state) },
-    };
-    if (options.session)
-      getters.sessionCache = { enumerable: true, get: () => sessionCache(state) };
-    return Object.defineProperties(fields, getters) as never;
-  }
-
-  const contextLogger = (state: RequestState): Logger =>
-    (state.log ??=
+  const services: ScopeServices = {
+    logger: (scope) =>
       logger === silentLogger
         ? silentLogger
-        : createRedactingLogger(logger, state.redactor, {
-            operation: state.operation,
-            sdkSessionId: state.sdkSessionId,
-            systemId: state.systemId,
-          }));
+        : createRedactingLogger(logger, scope.redactor, {
+            operation: scope.operation,
+            sdkSessionId: scope.sdkSessionId,
+            systemId: scope.systemId,
+          }),
+    sessionCache: caches.session,
+    systemCache: caches.system,
+  };
+  const base = `${prefix}/`;
 
-  async function checkRateLimit(state: RequestState): Promise<void> {
+  async function checkRateLimit(state: RequestScope): Promise<void> {
     if (!rateLimit || !rateStore) return;
     const key = rateKey(state);
     if (key === undefined) return;
@@ -262,15 +239,13 @@ export function createHandler(
     }
   }
 
-  async function dispatch(request: ConnectorRequest, state: RequestState): Promise<unknown> {
+  async function dispatch(request: ConnectorRequest, state: RequestScope): Promise<unknown> {
     const path =
       request.path.length > 1 && request.path.endsWith('/')
         ? request.path.slice(0, -1)
         : request.path;
-    const notFound = () =>
-      new ConnectorError('ROUTE_NOT_FOUND', `No route for ${request.method} ${path.slice(0, 200)}`);
-    if (!path.startsWith(`${prefix}/`)) throw notFound();
-    const parts = path.slice(prefix.length + 1).split('/');
+    if (!path.startsWith(base)) throw routeNotFound(request.method, path);
+    const parts = path.slice(base.length).split('/');
     const version = parts.shift();
     if (version !== API_VERSION) {
       throw new ConnectorError(
@@ -287,7 +262,7 @@ export function createHandler(
         cause: error,
       });
     }
-    if (match.kind === 'not-found') throw notFound();
+    if (match.kind === 'not-found') throw routeNotFound(request.method, path);
     if (match.kind === 'method-not-allowed') {
       throw new ConnectorError(
         'METHOD_NOT_ALLOWED',
@@ -301,7 +276,6 @@ export function createHandler(
     const target: RouteTarget = match.route.target;
     const query = toQuery(request.query);
     const headers = request.headers;
-    const signal = request.signal ?? NEVER_ABORTED;
     state.operation = target.kind === 'operation' ? target.name : target.kind;
 
     if (target.kind === 'discover') {
@@ -315,26 +289,24 @@ export function createHandler(
       const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
       // Counted only once the call is well-formed, right before connector code reaches the end system.
       await checkRateLimit(state);
-      const login = (loginSignal: AbortSignal) =>
+      const login = (signal?: AbortSignal) =>
         adapter.initialize(
-          withServices(
-            state,
-            {
-              config: input.config,
-              entries: input.entries,
-              sdkSessionId,
-              systemId,
-              ...(input.suppressNotification === undefined
-                ? {}
-                : { suppressNotification: input.suppressNotification }),
-              signal: loginSignal,
-            },
-            { session: false },
-          ),
+          new InitializeContextImpl(state, {
+            config: input.config,
+            entries: input.entries,
+            sdkSessionId,
+            systemId,
+            suppressNotification: input.suppressNotification,
+            ...(signal === undefined ? {} : { signal }),
+          }) as never,
         );
       const result = initializeFlights
-        ? await initializeFlights.run(initializeFlightKey({ systemId, ...input }), signal, login)
-        : await login(signal);
+        ? await initializeFlights.run(
+            initializeFlightKey({ systemId, ...input }),
+            state.signal,
+            login,
+          )
+        : await login();
       return buildInitializeAnswer(result, compiled, {
         ids: { sdkSessionId, systemId },
         redactor: state.redactor,
@@ -368,13 +340,13 @@ export function createHandler(
       let failure: unknown;
       try {
         await adapter.cleanup?.(
-          withServices(state, {
+          new CleanupContextImpl(
+            state,
             session,
-            sdkSessionId: params.sdkSessionId as string,
+            params.sdkSessionId as string,
             systemId,
             cleanupGlobalCache,
-            signal,
-          }),
+          ) as never,
         );
       } catch (error) {
         failed = true;
@@ -383,8 +355,8 @@ export function createHandler(
       // The SDK empties the caches itself, even when the connector's cleanup failed, so that no author can
       // forget to and no session's data outlives it. The connector's own failure is the one answered.
       const clearing = Promise.all([
-        sessionCache(state).clear(),
-        ...(cleanupGlobalCache ? [systemCache(state).clear()] : []),
+        state.sessionCache.clear(),
+        ...(cleanupGlobalCache ? [state.systemCache.clear()] : []),
       ]);
       if (failed) {
         await clearing.catch(() => undefined);
@@ -398,20 +370,19 @@ export function createHandler(
     const { schemas } = operation;
     const readsBody =
       schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-    const context = withServices(state, {
+    const context = new OperationContextImpl(state, {
       session,
       params: parseInput(schemas.params, params, 'path'),
       query: parseInput(schemas.query, query, 'query'),
       body: parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'),
       sdkSessionId: state.sdkSessionId,
       systemId: state.systemId,
-      headers: headers as Readonly<Record<string, string>>,
-      signal,
+      headers,
     });
     return (await operation.handler(context as never)) ?? {};
   }
 
-  function errorResponse(error: ConnectorError, state: RequestState): ConnectorResponse {
+  function errorResponse(error: ConnectorError, state: RequestScope): ConnectorResponse {
     const body = formatErrorBody(error, {
       redact: (text) => state.redactor.redact(text),
       exposeStackTraces: options.exposeStackTraces ?? false,
@@ -433,7 +404,7 @@ export function createHandler(
   }
 
   function logOutcome(
-    state: RequestState,
+    state: RequestScope,
     request: ConnectorRequest,
     status: number,
     started: number,
@@ -470,13 +441,8 @@ export function createHandler(
   }
 
   return async function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
-    const started = performance.now();
-    const state: RequestState = {
-      operation: 'unknown',
-      sdkSessionId: undefined,
-      systemId: undefined,
-      redactor: new Redactor(),
-    };
+    const started = logger === silentLogger ? 0 : performance.now();
+    const state = new RequestScope(services, request);
     let response: ConnectorResponse;
     let failure: ConnectorError | undefined;
     try {

@@ -41,7 +41,12 @@ describe('initialize', () => {
       },
       session: {},
       initialize(context) {
-        seen.push({ ...context, signal: undefined, log: undefined });
+        seen.push({
+          ...context,
+          signal: undefined,
+          log: undefined,
+          systemCache: context.systemCache,
+        });
         return {};
       },
     });
