@@ -38,7 +38,7 @@ function plainHeaders(headers: IncomingMessage['headers']): Record<string, strin
 export class NodeConnectorRequest implements ConnectorRequest {
   readonly method: string;
   readonly path: string;
-  readonly query: URLSearchParams | undefined;
+  readonly query: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   /** Reading the body failed part-way, so the rest of it is still on the connection. */
@@ -61,10 +61,8 @@ export class NodeConnectorRequest implements ConnectorRequest {
     const mark = target.indexOf('?');
     this.method = request.method ?? 'GET';
     this.path = mark === -1 ? target : target.slice(0, mark);
-    this.query =
-      mark === -1 || mark === target.length - 1
-        ? undefined
-        : new URLSearchParams(target.slice(mark + 1));
+    // The text after `?`: core parses it as URLSearchParams would, without making one.
+    this.query = mark === -1 ? undefined : target.slice(mark + 1);
     this.headers = plainHeaders(request.headers);
     this.body = overrides?.body;
     this.#text = overrides?.text;

@@ -19,8 +19,11 @@ export interface ConnectorRequest {
   readonly method: string;
   /** The path as received, still percent-encoded, without the query. */
   readonly path: string;
-  /** The query: a `URLSearchParams` or a record (repeated keys as arrays). */
-  readonly query?: URLSearchParams | RawQuery | undefined;
+  /**
+   * The query: the text after `?` (parsed as `URLSearchParams` would parse it, without making one), a
+   * `URLSearchParams`, or a record (repeated keys as arrays).
+   */
+  readonly query?: string | URLSearchParams | RawQuery | undefined;
   /** Request headers with lower-case names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   /**

@@ -5,6 +5,7 @@ import type { RawQuery } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
 import { RateLimitedError, ValidationError } from '../errors/errors.js';
 import { formatErrorBody } from '../errors/format-error-body.js';
+import { stackless } from '../errors/stackless.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
 import { createRedactingLogger } from '../logging/redacting-logger.js';
@@ -31,6 +32,7 @@ import {
   RequestScope,
   type ScopeServices,
 } from './request-scope.js';
+import { toQuery } from './parse-query.js';
 import { matchRoute } from './router.js';
 import { initializeFlightKey, SingleFlight } from './single-flight.js';
 
@@ -76,25 +78,6 @@ export interface HandlerOptions {
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
 
-function toQuery(query: ConnectorRequest['query']): Record<string, string | string[]> {
-  const record = Object.create(null) as Record<string, string | string[]>;
-  if (query === undefined) return record;
-  const pairs =
-    query instanceof URLSearchParams
-      ? query
-      : Object.entries(query).flatMap(([k, v]) =>
-          typeof v === 'string' ? [[k, v] as const] : v.map((item) => [k, item] as const),
-        );
-  for (const [key, value] of pairs) {
-    const existing = record[key];
-    record[key] =
-      existing === undefined
-        ? value
-        : [...(typeof existing === 'string' ? [existing] : existing), value];
-  }
-  return record;
-}
-
 function single(query: RawQuery, name: string, required: true): string;
 function single(query: RawQuery, name: string, required: false): string | undefined;
 function single(query: RawQuery, name: string, required: boolean): string | undefined {
@@ -112,11 +95,13 @@ function single(query: RawQuery, name: string, required: boolean): string | unde
 }
 
 function routeNotFound(method: string, path: string): ConnectorError {
-  return new ConnectorError('ROUTE_NOT_FOUND', `No route for ${method} ${path.slice(0, 200)}`);
+  return stackless(
+    () => new ConnectorError('ROUTE_NOT_FOUND', `No route for ${method} ${path.slice(0, 200)}`),
+  );
 }
 
 function decodeHeader(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || !value.includes('%')) return value;
   try {
     return decodeURIComponent(value);
   } catch {
@@ -230,11 +215,12 @@ export function createHandler(
     if (key === undefined) return;
     const hit = await rateStore.hit(key, rateLimit.windowMs);
     if (hit.count > rateLimit.limit) {
-      throw new RateLimitedError(
-        `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
-        {
-          retryAfterMs: hit.resetInMs,
-        },
+      throw stackless(
+        () =>
+          new RateLimitedError(
+            `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
+            { retryAfterMs: hit.resetInMs },
+          ),
       );
     }
   }
@@ -246,16 +232,20 @@ export function createHandler(
         : request.path;
     if (!path.startsWith(base)) throw routeNotFound(request.method, path);
     const parts = path.slice(base.length).split('/');
-    const version = parts.shift();
+    const version = parts[0] as string;
     if (version !== API_VERSION) {
-      throw new ConnectorError(
-        'UNSUPPORTED_VERSION',
-        `API version '${String(version).slice(0, 20)}' is not supported; this connector serves ${API_VERSION}`,
+      throw stackless(
+        () =>
+          new ConnectorError(
+            'UNSUPPORTED_VERSION',
+            `API version '${version.slice(0, 20)}' is not supported; this connector serves ${API_VERSION}`,
+          ),
       );
     }
     let match;
     try {
-      match = matchRoute(compiled.routes, request.method, parts);
+      // Segments after the version.
+      match = matchRoute(compiled.routes, request.method, parts, 1);
     } catch (error) {
       throw new ValidationError('The path has a malformed percent-encoding', {
         code: 'INVALID_INPUT',
@@ -288,7 +278,7 @@ export function createHandler(
       state.systemId = systemId;
       const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
       // Counted only once the call is well-formed, right before connector code reaches the end system.
-      await checkRateLimit(state);
+      if (rateLimit) await checkRateLimit(state);
       const login = (signal?: AbortSignal) =>
         adapter.initialize(
           new InitializeContextImpl(state, {
@@ -321,7 +311,7 @@ export function createHandler(
       params.sdkSessionId ?? decodeHeader(headers[SDK_SESSION_HEADERS.sdkSessionId.toLowerCase()]);
     const session = readSession(compiled.sessionFields, headers, state.redactor);
     // After the session check, so calls without a session cannot use up a system's limit.
-    await checkRateLimit(state);
+    if (rateLimit) await checkRateLimit(state);
 
     if (target.kind === 'cleanup') {
       const systemId = single(query, 'systemId', true);

@@ -1,9 +1,23 @@
 import type { CompiledField } from '../connector/compile-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
+import { stackless } from '../errors/stackless.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
 import { describeProblems, readFields } from './read-fields.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
+
+/** Header names already judged by {@link looksSecret}; bounded, since clients choose the names. */
+const secretNames = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 512;
+
+function isSecretName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = looksSecret(name);
+    if (secretNames.size < MAX_REMEMBERED_NAMES) secretNames.set(name, secret);
+  }
+  return secret;
+}
 
 /**
  * Reads the session from the request headers (names match case-insensitively) and validates it. Secret values
@@ -17,24 +31,32 @@ export function readSession(
   headers: Headers,
   redactor: Redactor,
 ): Record<string, unknown> {
+  let present = false;
   for (const field of fields) {
     const value = headers[field.lower];
-    if (field.secret && value !== undefined) redactor.add(value);
+    if (value === undefined) continue;
+    present = true;
+    if (field.secret) redactor.add(value);
   }
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && looksSecret(name)) redactor.add(value);
+  for (const name in headers) {
+    const value = headers[name];
+    if (value !== undefined && isSecretName(name)) redactor.add(value);
+  }
+  // Checked before validating: nothing to validate, and this is the common 401 (issue 8).
+  if (!present && fields.some((field) => !field.optional)) {
+    throw stackless(
+      () =>
+        new UnauthenticatedError('No session: initialize first (the session headers are missing)', {
+          code: 'SESSION_MISSING',
+        }),
+    );
   }
   const result = readFields(fields, (field) => headers[field.lower]);
   if (result.ok) return result.values;
-  if (fields.every((field) => headers[field.lower] === undefined)) {
-    throw new UnauthenticatedError(
-      'No session: initialize first (the session headers are missing)',
-      {
-        code: 'SESSION_MISSING',
-      },
-    );
-  }
-  throw new UnauthenticatedError(`The session is invalid: ${describeProblems(result.problems)}`, {
-    code: 'SESSION_INVALID',
-  });
+  throw stackless(
+    () =>
+      new UnauthenticatedError(`The session is invalid: ${describeProblems(result.problems)}`, {
+        code: 'SESSION_INVALID',
+      }),
+  );
 }

@@ -1,5 +1,11 @@
-/** One segment of a route pattern: a literal, or a named parameter (`:name`). */
-type Segment = { readonly literal: string } | { readonly param: string };
+/**
+ * One segment of a route pattern: a literal, or a named parameter (`:name`). One shape for both, so that
+ * matching reads the same hidden class every time (issue 8).
+ */
+interface Segment {
+  readonly literal: string | undefined;
+  readonly param: string | undefined;
+}
 
 /** A compiled route. */
 export interface Route<T> {
@@ -34,44 +40,50 @@ export function compileRoute<T>(method: string, pattern: string, target: T): Rou
       if (names.has(param))
         throw new TypeError(`Route "${pattern}" repeats the parameter ":${param}"`);
       names.add(param);
-      return { param };
+      return { literal: undefined, param };
     }
     if (!LITERAL.test(part))
       throw new TypeError(`Route "${pattern}" has an invalid segment "${part}"`);
-    return { literal: part };
+    return { literal: part, param: undefined };
   });
   return { method, pattern, segments, target };
 }
 
 /** The same pattern with parameter names erased, to find routes that would shadow each other. */
 export function routeShape(route: Route<unknown>): string {
-  return route.segments.map((s) => ('param' in s ? ':' : s.literal)).join('/');
+  return route.segments.map((s) => s.literal ?? ':').join('/');
 }
 
 /** Routes with more literal segments first, so `/issues/search` wins over `/issues/:id`. */
 export function sortRoutes<T>(routes: readonly Route<T>[]): Route<T>[] {
-  const literals = (route: Route<T>) => route.segments.filter((s) => 'literal' in s).length;
+  const literals = (route: Route<T>) =>
+    route.segments.filter((s) => s.literal !== undefined).length;
   return [...routes].sort((a, b) => literals(b) - literals(a));
 }
 
 /**
  * Matches path segments (still percent-encoded) against sorted routes. Parameters are decoded; a malformed
  * percent-encoding in a parameter throws URIError.
+ *
+ * @param parts - the path's segments
+ * @param from - the first segment that belongs to the route (those before it are the base path's)
  */
 export function matchRoute<T>(
   routes: readonly Route<T>[],
   method: string,
   parts: readonly string[],
+  from = 0,
 ): RouteMatch<T> {
   let allow: string[] | undefined;
+  const count = parts.length - from;
   for (const route of routes) {
     const { segments } = route;
-    if (segments.length !== parts.length) continue;
+    if (segments.length !== count) continue;
     let matches = true;
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i] as Segment;
-      const part = parts[i] as string;
-      if ('literal' in segment ? segment.literal !== part : part === '') {
+    for (let i = 0; i < count; i++) {
+      const { literal } = segments[i] as Segment;
+      const part = parts[from + i] as string;
+      if (literal === undefined ? part === '' : literal !== part) {
         matches = false;
         break;
       }
@@ -83,9 +95,11 @@ export function matchRoute<T>(
       continue;
     }
     const params: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (let i = 0; i < segments.length; i++) {
-      const segment = segments[i] as Segment;
-      if ('param' in segment) params[segment.param] = decodeURIComponent(parts[i] as string);
+    for (let i = 0; i < count; i++) {
+      const { param } = segments[i] as Segment;
+      if (param === undefined) continue;
+      const part = parts[from + i] as string;
+      params[param] = part.includes('%') ? decodeURIComponent(part) : part;
     }
     return { kind: 'found', route, params };
   }

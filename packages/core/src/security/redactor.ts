@@ -85,8 +85,8 @@ export class Redactor {
   #forms: readonly string[] | undefined;
 
   /** @param secrets - initial secret values; empty strings are ignored */
-  constructor(secrets: Iterable<string> = []) {
-    for (const value of secrets) this.add(value);
+  constructor(secrets?: Iterable<string>) {
+    if (secrets !== undefined) for (const value of secrets) this.add(value);
   }
 
   /** Adds a secret value. */
