@@ -9,7 +9,7 @@ process.on('message', async (message) => {
     if (message.gc) for (let i = 0; i < 3; i++) globalThis.gc();
     const { user, system } = process.cpuUsage();
     const { rss, heapUsed } = process.memoryUsage();
-    process.send({ cpuUs: user + system, rss, heapUsed });
+    process.send({ cpuUs: user + system, userUs: user, rss, heapUsed });
   } else if (message.type === 'stop') {
     await Promise.race([server.close(), new Promise((resolve) => setTimeout(resolve, 2_000))]);
     process.exit(0);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
 import { headerNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
+import { fastParserOf, type FastParse } from './fast-parse.js';
 import { isSecretField, type FieldShape } from './field.js';
 import type { Operation } from './operation.js';
 
@@ -16,6 +17,8 @@ export interface CompiledField {
   readonly secret: boolean;
   /** The field accepts "no value", so an empty string counts as absent. */
   readonly optional: boolean;
+  /** The field helper's own parser, when the field is one as made (see `withFastParse`). */
+  readonly fast: FastParse | undefined;
 }
 
 /** What a route leads to. */
@@ -31,6 +34,8 @@ export interface CompiledConnector {
   readonly version: string;
   readonly configFields: readonly CompiledField[];
   readonly sessionFields: readonly CompiledField[];
+  /** The lower-cased names of the session fields that hold secrets. */
+  readonly secretSessionNames: ReadonlySet<string>;
   readonly routes: readonly Route<RouteTarget>[];
 }
 
@@ -60,6 +65,7 @@ function compileFields(shape: FieldShape, isHeader: boolean): CompiledField[] {
       schema,
       secret: isSecretField(schema) || (isHeader && looksSecret(key)),
       optional: schema.safeParse(undefined).success,
+      fast: fastParserOf(schema),
     };
   });
 }
@@ -110,6 +116,7 @@ export function compileConnector(definition: Definition): CompiledConnector {
     version,
     configFields: compileFields(definition.config, false),
     sessionFields,
+    secretSessionNames: new Set(sessionFields.filter((f) => f.secret).map((f) => f.lower)),
     routes: sortRoutes(routes),
   };
 }

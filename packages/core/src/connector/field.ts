@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INVALID, withFastParse } from './fast-parse.js';
 
 /** A field: a zod schema that reads one string value (a configuration entry or a session header). */
 export type Field = z.ZodType;
@@ -57,12 +58,22 @@ function text(options: StringFieldOptions = {}, trim = true): z.ZodString {
       error: `must be at most ${options.maxLength} characters`,
     });
   }
-  if (options.pattern) {
-    schema = schema.regex(options.pattern, {
+  const { maxLength, pattern } = options;
+  if (pattern) {
+    schema = schema.regex(pattern, {
       error: `must match ${options.patternDescription ?? 'the expected format'}`,
     });
   }
-  return schema;
+  return withFastParse(schema, (raw) => {
+    if (typeof raw !== 'string') return INVALID;
+    const value = trim ? raw.trim() : raw;
+    if (value.length < min || (maxLength !== undefined && value.length > maxLength)) return INVALID;
+    if (pattern) {
+      pattern.lastIndex = 0;
+      if (!pattern.test(value)) return INVALID;
+    }
+    return value;
+  });
 }
 
 /** Options of {@link field}.url(). */
@@ -79,6 +90,7 @@ export interface IntegerFieldOptions {
   readonly max?: number;
 }
 
+const WHOLE_NUMBER = /^[+-]?\d{1,15}$/;
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
 
@@ -135,7 +147,7 @@ export const field = {
    */
   url(options: UrlFieldOptions = {}): z.ZodString {
     const protocols = options.protocols ?? ['http:', 'https:'];
-    return z
+    const schema = z
       .string()
       .trim()
       .min(1, { error: 'must not be empty' })
@@ -153,6 +165,19 @@ export const field = {
           ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
         }
       });
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim();
+      if (value === '') return INVALID;
+      let url: URL;
+      try {
+        url = new URL(value);
+      } catch {
+        return INVALID;
+      }
+      const usable = protocols.includes(url.protocol) && url.username === '' && url.password === '';
+      return usable ? value : INVALID;
+    });
   },
 
   /**
@@ -167,12 +192,22 @@ export const field = {
       number = number.min(options.min, { error: `must be at least ${options.min}` });
     if (options.max !== undefined)
       number = number.max(options.max, { error: `must be at most ${options.max}` });
-    return z
+    const { min, max } = options;
+    const schema = z
       .string()
       .trim()
-      .regex(/^[+-]?\d{1,15}$/, { error: 'must be a whole number' })
+      .regex(WHOLE_NUMBER, { error: 'must be a whole number' })
       .transform(Number)
       .pipe(number);
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim();
+      if (!WHOLE_NUMBER.test(value)) return INVALID;
+      const parsed = Number(value);
+      if ((min !== undefined && parsed < min) || (max !== undefined && parsed > max))
+        return INVALID;
+      return parsed;
+    });
   },
 
   /**
@@ -190,7 +225,7 @@ export const field = {
    * @returns a field yielding a boolean
    */
   boolean() {
-    return z
+    const schema = z
       .string()
       .trim()
       .toLowerCase()
@@ -198,6 +233,11 @@ export const field = {
         error: 'must be true or false',
       })
       .transform((value) => TRUE.has(value));
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim().toLowerCase();
+      return TRUE.has(value) ? true : FALSE.has(value) ? false : INVALID;
+    });
   },
 
   /**
@@ -207,10 +247,15 @@ export const field = {
    * @returns a field yielding one of them
    */
   enum<const T extends readonly [string, ...string[]]>(values: T) {
-    return z
+    const schema = z
       .string()
       .trim()
       .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim();
+      return (values as readonly string[]).includes(value) ? value : INVALID;
+    });
   },
 
   /**
@@ -220,7 +265,7 @@ export const field = {
    * @returns a field yielding the parsed value
    */
   json<T extends z.ZodType>(schema: T) {
-    return z
+    const field = z
       .string()
       .transform((value, ctx): unknown => {
         try {
@@ -231,5 +276,16 @@ export const field = {
         }
       })
       .pipe(schema);
+    return withFastParse(field, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return INVALID;
+      }
+      const result = schema.safeParse(parsed);
+      return result.success ? result.data : INVALID;
+    });
   },
 };

@@ -22,7 +22,7 @@ import { rateLimitCounter } from '../store/store-keys.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { contextCaches } from './context-caches.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
 import { describeProblem } from './read-fields.js';
 import { readSession } from './read-session.js';
 import {
@@ -124,26 +124,34 @@ function parseInput(schema: z.ZodType | undefined, value: unknown, where: string
   });
 }
 
-async function readJsonBody(request: ConnectorRequest): Promise<unknown> {
-  const body = await parseJsonBody(request);
+/**
+ * The request body as parsed JSON, refused when it nests deeper than {@link MAX_JSON_DEPTH}. A promise only when
+ * the body must still be read.
+ */
+function readJsonBody(request: ConnectorRequest): unknown {
+  if (request.body !== undefined || request.text === undefined) return checkDepth(request.body);
+  return request.text().then(parseJsonText);
+}
+
+function parseJsonText(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    // No cause: V8's message quotes the input around the error, which may hold a secret.
+    throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
+  }
+  return mayNestDeeperThan(text, MAX_JSON_DEPTH) ? checkDepth(body) : body;
+}
+
+function checkDepth(body: unknown): unknown {
   if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
     throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
       code: 'INVALID_JSON',
     });
   }
   return body;
-}
-
-async function parseJsonBody(request: ConnectorRequest): Promise<unknown> {
-  if (request.body !== undefined || request.text === undefined) return request.body;
-  const text = await request.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // No cause: V8's message quotes the input around the error, which may hold a secret.
-    throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
-  }
 }
 
 /**
@@ -287,7 +295,7 @@ export function createHandler(
             sdkSessionId,
             systemId,
             suppressNotification: input.suppressNotification,
-            ...(signal === undefined ? {} : { signal }),
+            signal,
           }) as never,
         );
       const result = initializeFlights

@@ -29,13 +29,15 @@ const clipKey = (key: string) => (key.length > 64 ? `${key.slice(0, 64)}…` : k
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+const ENTRY_FIELDS = [
+  ['key', 'string'],
+  ['value', 'string'],
+  ['sensitive', 'boolean'],
+] as const;
+
 function entryProblem(entry: unknown): string | undefined {
   if (!isRecord(entry)) return 'is not an object with key, value and sensitive';
-  for (const [name, type] of [
-    ['key', 'string'],
-    ['value', 'string'],
-    ['sensitive', 'boolean'],
-  ] as const) {
+  for (const [name, type] of ENTRY_FIELDS) {
     if (!(name in entry)) return `has no '${name}'`;
     if (typeof entry[name] !== type) return `has a '${name}' that is not a ${type}`;
   }
@@ -77,39 +79,39 @@ export function readInitializeBody(
     }
   }
 
+  /** Each key's entry (a copy with the contract's three fields) and index in the body. */
   const byKey = new Map<string, { entry: ParameterEntry; index: number }>();
   const entries: ParameterEntry[] = [];
   let suppressNotification: boolean | undefined;
-  (body as unknown[]).forEach((raw, index) => {
+  for (let index = 0; index < body.length; index++) {
+    const raw: unknown = body[index];
     const problem = entryProblem(raw);
     if (problem) {
       throw new ValidationError(`Initialize entry [${index}] ${problem}`, {
         code: 'INVALID_INITIALIZE_BODY',
       });
     }
-    const entry = raw as ParameterEntry;
-    const first = byKey.get(entry.key);
+    const { key, value, sensitive } = raw as ParameterEntry;
+    const first = byKey.get(key);
     if (first) {
       throw new ValidationError(
-        `Initialize entry [${index}] repeats the key '${clipKey(entry.key)}' of entry [${first.index}]`,
+        `Initialize entry [${index}] repeats the key '${clipKey(key)}' of entry [${first.index}]`,
         { code: 'INVALID_INITIALIZE_BODY' },
       );
     }
-    const copy = { key: entry.key, value: entry.value, sensitive: entry.sensitive };
-    byKey.set(entry.key, { entry: copy, index });
-    if (entry.key !== SUPPRESS_NOTIFICATION) {
-      entries.push(copy);
-    } else if (entry.value === '1' || entry.value === '2') {
-      suppressNotification = entry.value === '1';
+    const entry = { key, value, sensitive };
+    byKey.set(key, { entry, index });
+    if (key !== SUPPRESS_NOTIFICATION) {
+      entries.push(entry);
+    } else if (value === '1' || value === '2') {
+      suppressNotification = value === '1';
     } else {
       throw new ValidationError(
         `'${SUPPRESS_NOTIFICATION}' must be "1" (suppress) or "2" (send as usual)`,
-        {
-          code: 'INVALID_SUPPRESS_NOTIFICATION',
-        },
+        { code: 'INVALID_SUPPRESS_NOTIFICATION' },
       );
     }
-  });
+  }
 
   for (const field of connector.configFields) {
     const value = byKey.get(field.key)?.entry.value;
@@ -149,7 +151,8 @@ function toEntries(result: unknown): { entries: ParameterEntry[]; problems: stri
       }
     });
   } else if (isRecord(result)) {
-    for (const [key, value] of Object.entries(result)) {
+    for (const key of Object.keys(result)) {
+      const value = result[key];
       if (value === undefined) continue;
       if (isSecret(value)) entries.push({ key, value: value.reveal(), sensitive: true });
       else if (
@@ -182,20 +185,20 @@ export function buildInitializeAnswer(
   },
 ): ParameterEntry[] {
   const { entries, problems } = toEntries(result);
-  const secretNames = new Set(connector.sessionFields.filter((f) => f.secret).map((f) => f.lower));
-  const byName = new Map<string, string>();
+  const secretNames = connector.secretSessionNames;
+  /** Each entry by its lower-cased name. */
+  const byName = new Map<string, ParameterEntry>();
   let bytes = 0;
   for (const entry of entries) {
     const lower = entry.key.toLowerCase();
     entry.sensitive ||= secretNames.has(lower) || looksSecret(entry.key);
     if (entry.sensitive) context.redactor.add(entry.value);
     const problem = headerNameProblem(entry.key) ?? headerValueProblem(entry.value);
+    const same = byName.get(lower);
     if (problem) problems.push(`'${clipKey(entry.key)}' ${problem}`);
-    else if (byName.has(lower))
-      problems.push(
-        `'${clipKey(entry.key)}' repeats '${byName.get(lower)}' (header names ignore case)`,
-      );
-    byName.set(lower, entry.key);
+    else if (same)
+      problems.push(`'${clipKey(entry.key)}' repeats '${same.key}' (header names ignore case)`);
+    byName.set(lower, entry);
     bytes += headerLineBytes(entry.key, entry.value);
   }
 
@@ -219,10 +222,7 @@ export function buildInitializeAnswer(
   }
 
   if (problems.length === 0) {
-    const session = readFields(connector.sessionFields, (field) => {
-      const key = byName.get(field.lower);
-      return key === undefined ? undefined : entries.find((e) => e.key === key)?.value;
-    });
+    const session = readFields(connector.sessionFields, (field) => byName.get(field.lower)?.value);
     if (!session.ok)
       problems.push(`later calls would reject the session: ${describeProblems(session.problems)}`);
   }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, z } from '../index.js';
-import { MAX_JSON_DEPTH } from './json-depth.js';
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
 
 const echo = defineConnector({
   name: 'echo',
@@ -40,5 +41,24 @@ describe('deeply nested request bodies', () => {
       text: async () => `{"a":${nested(MAX_JSON_DEPTH - 1)}}`,
     });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('the bracket count before the walk', () => {
+  it('never clears a text whose value nests too deep (property)', () => {
+    const max = 6;
+    fc.assert(
+      fc.property(fc.jsonValue({ depthSize: 'large', maxDepth: 12 }), (value) => {
+        const text = JSON.stringify(value);
+        if (nestedDeeperThan(value, max)) expect(mayNestDeeperThan(text, max)).toBe(true);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
+    );
+  });
+
+  it('clears short texts and texts with few brackets, whatever their strings hold', () => {
+    expect(mayNestDeeperThan(nested(3), 6)).toBe(false);
+    expect(mayNestDeeperThan(JSON.stringify({ a: 'x'.repeat(500), b: [1, [2]] }), 6)).toBe(false);
+    expect(mayNestDeeperThan(JSON.stringify(['[[[[[[[[']), 6)).toBe(true);
   });
 });

@@ -14,12 +14,47 @@ export const MAX_JSON_DEPTH = 128;
  * @internal
  */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const pending: [unknown, number][] = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [current, depth] = next;
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop() as number;
     if (typeof current !== 'object' || current === null) continue;
     if (depth >= max) return true;
-    for (const item of Object.values(current)) pending.push([item, depth + 1]);
+    if (Array.isArray(current)) {
+      for (const item of current as unknown[]) {
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    } else {
+      for (const key in current) {
+        const item = (current as Record<string, unknown>)[key];
+        if (typeof item === 'object' && item !== null) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+    }
   }
+  return false;
+}
+
+/**
+ * Whether JSON text could nest deeper than `max` levels: only if it has more than `max` opening brackets.
+ * Counting them is far cheaper than walking the parsed value, and settles nearly every body (issue 8).
+ *
+ * @param text - JSON text
+ * @param max - the deepest nesting allowed
+ * @internal
+ */
+export function mayNestDeeperThan(text: string, max: number): boolean {
+  if (text.length <= max) return false;
+  let count = 0;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1))
+    if (++count > max) return true;
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1))
+    if (++count > max) return true;
   return false;
 }

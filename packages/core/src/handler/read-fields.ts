@@ -1,4 +1,5 @@
 import type { CompiledField } from '../connector/compile-connector.js';
+import { INVALID } from '../connector/fast-parse.js';
 
 /** One field that failed validation; the message never contains the value. */
 export interface FieldProblem {
@@ -20,6 +21,29 @@ export type FieldsResult =
  * @param lookup - the raw value of a field, or `undefined` when absent
  */
 export function readFields(
+  fields: readonly CompiledField[],
+  lookup: (field: CompiledField) => string | undefined,
+): FieldsResult {
+  const values: Record<string, unknown> = {};
+  for (const field of fields) {
+    let raw = lookup(field);
+    if (raw === '' && field.optional) raw = undefined;
+    let value: unknown;
+    if (field.fast !== undefined) {
+      value = field.fast(raw);
+      if (value === INVALID) return readEachField(fields, lookup);
+    } else {
+      const result = field.schema.safeParse(raw);
+      if (!result.success) return readEachField(fields, lookup);
+      value = result.data;
+    }
+    if (value !== undefined) values[field.key] = value;
+  }
+  return { ok: true, values };
+}
+
+/** Every field through its zod schema, every problem worded: the path of a request that failed. */
+function readEachField(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
 ): FieldsResult {

@@ -6,19 +6,6 @@ import { describeProblems, readFields } from './read-fields.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-/** Header names already judged by {@link looksSecret}; bounded, since clients choose the names. */
-const secretNames = new Map<string, boolean>();
-const MAX_REMEMBERED_NAMES = 512;
-
-function isSecretName(name: string): boolean {
-  let secret = secretNames.get(name);
-  if (secret === undefined) {
-    secret = looksSecret(name);
-    if (secretNames.size < MAX_REMEMBERED_NAMES) secretNames.set(name, secret);
-  }
-  return secret;
-}
-
 /**
  * Reads the session from the request headers (names match case-insensitively) and validates it. Secret values
  * go to the redactor first, valid or not.
@@ -40,7 +27,7 @@ export function readSession(
   }
   for (const name in headers) {
     const value = headers[name];
-    if (value !== undefined && isSecretName(name)) redactor.add(value);
+    if (value !== undefined && looksSecret(name)) redactor.add(value);
   }
   // Checked before validating: nothing to validate, and this is the common 401 (issue 8).
   if (!present && fields.some((field) => !field.optional)) {

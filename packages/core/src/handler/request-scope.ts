@@ -105,7 +105,7 @@ export interface InitializeFields {
   readonly systemId: string;
   readonly suppressNotification: boolean | undefined;
   /** A signal other than the request's, for a login shared by several callers. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**

@@ -17,8 +17,20 @@ const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_
  * @internal
  */
 export function looksSecret(name: string): boolean {
-  return SECRET_HEADER_NAME.test(name);
+  let secret = judgedNames.get(name);
+  if (secret === undefined) {
+    secret = SECRET_HEADER_NAME.test(name);
+    if (judgedNames.size < MAX_JUDGED_NAMES) judgedNames.set(name, secret);
+  }
+  return secret;
 }
+
+/**
+ * Names already judged by {@link looksSecret}: every request has its header names and entry keys judged, and
+ * they are nearly always the same few (issue 8). Bounded, since clients choose the names.
+ */
+const judgedNames = new Map<string, boolean>();
+const MAX_JUDGED_NAMES = 1_024;
 
 const base64 = (bytes: Buffer): string => bytes.toString('base64');
 const base64url = (bytes: Buffer): string => bytes.toString('base64url');
