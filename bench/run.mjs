@@ -64,9 +64,15 @@ try {
   if (problems.length > 0)
     throw new Error(`the servers do not behave alike:\n  ${problems.join('\n  ')}`);
   log(`${servers.length} servers give the same answers to ${scenarios.length} scenarios`);
-
-  const throughput = await measureThroughput({ servers, scenarios, ...settings, progress: log });
   await Promise.all(servers.splice(0).map((server) => server.stop()));
+
+  const throughput = await measureThroughput({
+    servers: chosen,
+    start: (server) => startProcess(server.module, layout.serverCpu),
+    scenarios,
+    ...settings,
+    progress: log,
+  });
   const memory = await measureMemory({
     servers: pick(SERVERS, 'floor,sdk-node'),
     scenarios,
