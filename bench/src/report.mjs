@@ -13,7 +13,8 @@ function budgets({ throughput, memory, cold }) {
   const add = (budget, value, limit, higherIsBetter, unit = '×') => {
     if (!Number.isFinite(value)) return;
     const pass = higherIsBetter ? value >= limit : value <= limit;
-    const shown = unit === '×' ? `${value.toFixed(2)}×` : `${value.toFixed(1)} ${unit}`;
+    // Three decimals: a ratio that fails by a hair must not read as the limit itself.
+    const shown = unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`;
     const bound =
       unit === '×'
         ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
