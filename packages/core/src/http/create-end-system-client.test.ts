@@ -275,6 +275,35 @@ describe('timeouts, aborts and unreachable end systems', () => {
     expect(end.hits('/item')).toBe(1);
   });
 
+  it('sends nothing once the deadline has passed', async () => {
+    clientOptions = { deadlineMs: 150, retry: { limit: 0 } };
+    end.script((req, res) => json(res, 200, { path: req.url }));
+    action = async (client) => {
+      await client.get('first').json();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return client.get('second').json();
+    };
+    expect(await call()).toMatchObject({
+      status: 504,
+      json: { errors: { code: 'END_SYSTEM_TIMEOUT' } },
+    });
+    expect(end.hits('/first')).toBe(1);
+    expect(end.hits('/second')).toBe(0);
+  });
+
+  it('stops reading an answer whose body is still arriving when the platform disconnects', async () => {
+    end.script((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"items":[');
+      // The rest never comes within the test; the attempt timeout is 10 s.
+    });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const started = Date.now();
+    await call(controller.signal);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('answers 502 END_SYSTEM_UNREACHABLE when the connection is refused', async () => {
     const closed = await startEndSystem();
     await closed.close();

@@ -69,15 +69,34 @@ function abortAfter(controller: AbortController, ms: number): void {
   timer.unref();
 }
 
-/** Aborts `controller` when `signal` aborts, with the same reason, until the returned function is called. */
-function followAbort(signal: AbortSignal, controller: AbortController): () => void {
-  if (signal.aborted) {
-    controller.abort(signal.reason);
-    return () => undefined;
+/** The attempts following each platform signal, held weakly: see {@link followAbort}. */
+const followers = new WeakMap<AbortSignal, Set<WeakRef<AbortController>>>();
+
+/**
+ * Aborts `controller` when `signal` aborts, with its reason, also after the attempt has its answer (its body
+ * may still be read). One listener per signal, whatever the number of clients and calls sharing it: a
+ * listener each piled up on the platform's signal (and Node warns past ten). Controllers are held weakly, so
+ * a finished attempt is not kept alive by the request it served.
+ */
+function followAbort(signal: AbortSignal, controller: AbortController): void {
+  let attempts = followers.get(signal);
+  if (attempts === undefined) {
+    const registered = new Set<WeakRef<AbortController>>();
+    attempts = registered;
+    followers.set(signal, registered);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const attempt of registered) attempt.deref()?.abort(signal.reason);
+        registered.clear();
+      },
+      { once: true },
+    );
+  } else if (attempts.size >= 64 && (attempts.size & (attempts.size - 1)) === 0) {
+    // At each power of two, drop the attempts already collected, so a long request's set stays small.
+    for (const attempt of attempts) if (attempt.deref() === undefined) attempts.delete(attempt);
   }
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
-  return () => signal.removeEventListener('abort', onAbort);
+  attempts.add(new WeakRef(controller));
 }
 
 /** Statuses whose responses must not have a body. */
@@ -126,6 +145,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   const retry = options.retry ?? {};
   const maxDelayMs = retry.maxDelayMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const statusCodes = [...(retry.statusCodes ?? [429, 503])];
   const deadlineMs = options.deadlineMs ?? 30_000;
   const headers: Record<string, string> = {
     accept: 'application/json',
@@ -140,6 +160,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   const startDeadline = () => {
     deadlineAt ??= Date.now() + deadlineMs;
   };
+  const deadlineError = () => timeoutError(`No answer within the deadline of ${deadlineMs} ms`);
 
   /**
    * One attempt: its own timeout and a log line. Failures are answered by core's mapping (a failed fetch is a
@@ -152,16 +173,19 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     const request = input instanceof Request ? input : new Request(input, init);
     const url = safeUrl(request.url);
     // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
-    // hanging up. `AbortSignal.any` and `AbortSignal.timeout` did this with four signals per call, which on
-    // Node 20 cost more than a quarter of the client's time (issue 8). No signal goes to ky (it would add one
-    // more `AbortSignal.any`): a retry's short backoff is not cut off, its attempt is.
+    // hanging up (also while the body is read). `AbortSignal.any` and `AbortSignal.timeout` did this with four
+    // signals per call, which on Node 20 cost more than a quarter of the client's time (issue 8). No signal
+    // goes to ky (it would add one more `AbortSignal.any`): nothing is sent once the platform is gone or the
+    // deadline has passed, but a retry's backoff (200–400 ms by default) is waited out.
     const attempt = new AbortController();
     const left = deadlineAt === undefined ? timeoutMs : deadlineAt - Date.now();
-    abortAfter(attempt, Math.max(0, Math.min(timeoutMs, left)));
-    const unfollow = options.signal ? followAbort(options.signal, attempt) : undefined;
+    abortAfter(attempt, Math.min(timeoutMs, left));
     const started = performance.now();
     const durationMs = () => Math.round(performance.now() - started);
     try {
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (left <= 0) throw deadlineError();
+      if (options.signal) followAbort(options.signal, attempt);
       const response = await fetch(request, { signal: attempt.signal });
       log.info(
         {
@@ -187,10 +211,6 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
         'end-system call failed',
       );
       throw error;
-    } finally {
-      // Many calls share one platform signal: a listener per finished attempt would pile up on it. The body
-      // of an answer is then bounded by the attempt's timeout and the deadline.
-      unfollow?.();
     }
   };
 
@@ -274,7 +294,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     retry: {
       limit: retry.limit ?? 2,
       methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
-      statusCodes: [...(retry.statusCodes ?? [429, 503])],
+      statusCodes,
       afterStatusCodes: [429, 503],
       maxRetryAfter: maxDelayMs,
       backoffLimit: maxDelayMs,
@@ -282,9 +302,10 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       jitter: true,
       shouldRetry: ({ error }) => {
         if (error.name === 'TimeoutError' || options.signal?.aborted) return false;
-        // Past the deadline: one more attempt, which its timer aborts at once, so the answer is a timeout (504)
-        // as when the deadline passes during an attempt.
-        if (deadlineAt !== undefined && Date.now() >= deadlineAt) return true;
+        const retried = !isHTTPError(error) || statusCodes.includes(error.response.status);
+        // A call that would be retried but has no time left ends as a timeout (504), as when the deadline
+        // passes during an attempt; any other failure is answered as it is.
+        if (retried && deadlineAt !== undefined && Date.now() >= deadlineAt) throw deadlineError();
         if (!isHTTPError(error)) return undefined;
         // A wait longer than we may spend here goes back to the platform, which waits and resumes.
         const wait = retryAfterMs(error.response.headers, Number.POSITIVE_INFINITY);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor } from './redactor.js';
+import { REDACTED, Redactor, looksSecret } from './redactor.js';
 import { secret } from './secret.js';
 import { inspect } from 'node:util';
 
@@ -112,5 +112,17 @@ describe('secret()', () => {
     expect(JSON.stringify({ token })).toBe(`{"token":"${REDACTED}"}`);
     expect(inspect(token)).not.toContain('abc');
     expect(token.reveal()).toBe('Bearer abc');
+  });
+});
+
+describe('looksSecret', () => {
+  it('judges long names as short ones, each time (long names are not remembered)', () => {
+    const long = 'x'.repeat(1_000);
+    for (let i = 0; i < 3; i++) {
+      expect(looksSecret(`${long}-token`)).toBe(true);
+      expect(looksSecret(`${long}-url`)).toBe(false);
+      expect(looksSecret('X-Api-Key')).toBe(true);
+      expect(looksSecret('X-Acme-Url')).toBe(false);
+    }
   });
 });

@@ -17,6 +17,7 @@ const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_
  * @internal
  */
 export function looksSecret(name: string): boolean {
+  if (name.length > MAX_JUDGED_NAME_LENGTH) return SECRET_HEADER_NAME.test(name);
   let secret = judgedNames.get(name);
   if (secret === undefined) {
     secret = SECRET_HEADER_NAME.test(name);
@@ -27,10 +28,13 @@ export function looksSecret(name: string): boolean {
 
 /**
  * Names already judged by {@link looksSecret}: every request has its header names and entry keys judged, and
- * they are nearly always the same few (issue 8). Bounded, since clients choose the names.
+ * they are nearly always the same few (issue 8). Clients choose the names, so only short ones are kept, and
+ * only so many: at most 1,024 × 64 characters, where keeping any name would let a client pin a megabyte per
+ * name for the life of the process.
  */
 const judgedNames = new Map<string, boolean>();
 const MAX_JUDGED_NAMES = 1_024;
+const MAX_JUDGED_NAME_LENGTH = 64;
 
 const base64 = (bytes: Buffer): string => bytes.toString('base64');
 const base64url = (bytes: Buffer): string => bytes.toString('base64url');
