@@ -35,17 +35,16 @@ export async function readBody(request: IncomingMessage, limits: BodyLimits): Pr
     );
   const declared = Number(request.headers['content-length']);
   if (declared > limits.maxBytes) throw tooLarge();
-  // Node runs microtasks only once it has parsed all it read, so a body that came in with the head (nearly
-  // every body) is complete after this; the handler asks for it while the head is still being parsed.
-  if (!request.complete) await undefined;
+  // When the whole body is already in the stream's buffer (a framework or connector code asked late), take it
+  // at once, without listeners, a timer and a promise of its own. The core handler usually asks while Node is
+  // still parsing the head: then the body comes through the listeners below. A complete request is taken even
+  // when its stream has ended since, as an empty body's does.
+  if (request.complete && request.readableLength <= limits.maxBytes) {
+    return decode((request.read() as Buffer | null) ?? Buffer.alloc(0));
+  }
   // The client may have gone before the body was asked for; then no event would ever come.
   if (request.destroyed || request.readableAborted) {
     throw new ConnectorError('BAD_REQUEST', 'The request body was cut off');
-  }
-  // The whole body is waiting in the stream's buffer: take it at once, without listeners, a timer and a
-  // promise of our own (issue 8).
-  if (request.complete && request.readableLength <= limits.maxBytes) {
-    return decode((request.read() as Buffer | null) ?? Buffer.alloc(0));
   }
 
   return await new Promise((resolve, reject) => {
