@@ -179,12 +179,12 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     // deadline has passed, but a retry's backoff (200–400 ms by default) is waited out.
     const attempt = new AbortController();
     const left = deadlineAt === undefined ? timeoutMs : deadlineAt - Date.now();
-    abortAfter(attempt, Math.min(timeoutMs, left));
     const started = performance.now();
     const durationMs = () => Math.round(performance.now() - started);
     try {
       if (options.signal?.aborted) throw options.signal.reason;
       if (left <= 0) throw deadlineError();
+      abortAfter(attempt, Math.min(timeoutMs, left));
       if (options.signal) followAbort(options.signal, attempt);
       const response = await fetch(request, { signal: attempt.signal });
       log.info(
@@ -201,9 +201,9 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       return response;
     } catch (error) {
       const network = networkFailure(error);
+      // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline.
       const failure =
-        attempt.signal.reason instanceof DOMException &&
-        attempt.signal.reason.name === 'TimeoutError'
+        (error as Error).name === 'TimeoutError'
           ? 'timeout'
           : (network?.code ?? (error as Error).name);
       log.warn(
