@@ -60,6 +60,7 @@ describe.each(bindings)('$name', (binding) => {
       { key: 'X-End-Url', value: 'https://end.example', sensitive: false },
       { key: 'X-Sdk-System-Id', value: 'sys-1', sensitive: false },
       { key: 'X-Sdk-Session-Id', value: 's-1', sensitive: false },
+      { key: 'X-Sdk-Session-Mac', value: expect.stringMatching(/^1:/), sensitive: true },
     ]);
   });
 

@@ -91,7 +91,9 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
     const started = Date.now();
     const { responses } = await rawExchange(origin, (socket) =>
       socket.write(
-        `POST ${BASE}/cleanup/s-1?systemId=sys-1 HTTP/1.1\r\nhost: a\r\nauthorization: ${session.Authorization}\r\nx-end-url: ${session['X-End-Url']}\r\ncontent-length: 10485760\r\n\r\n`,
+        `POST ${BASE}/cleanup/s-1?systemId=sys-1 HTTP/1.1\r\nhost: a\r\n${Object.entries(session)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('')}content-length: 10485760\r\n\r\n`,
       ),
     );
     expectContract(responses[0] as RawResponse, [200]);

@@ -32,6 +32,8 @@ const connector = defineConnector({
 
 const LIMIT = 20;
 const WINDOW_MS = 60_000;
+/** The key every instance signs and verifies sessions with, as a deployment would set it. */
+const SESSION_KEY = 'multi-instance-test-key-0123456789abcdef';
 
 describe.skipIf(redisMissing !== undefined)(needsRedis('two instances on one Redis'), () => {
   let redis: RedisServer;
@@ -47,6 +49,7 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('two instances on one Red
         await serve(connector, {
           port: 0,
           store,
+          sessionKey: SESSION_KEY,
           rateLimit: { limit: LIMIT, windowMs: WINDOW_MS },
           retryAfterUnit: 'milliseconds', // so the test can tell the real remaining wait
         }),

@@ -19,13 +19,18 @@ export const ERROR_STATUS = {
   INVALID_PARAMETER: 400,
   /** The path, query or body of a later operation failed the operation's schema. */
   INVALID_INPUT: 400,
+  /** A call's path or query names another session or system than the verified session it carries. */
+  SESSION_MISMATCH: 400,
   /** Any other validation failure raised by connector code. */
   VALIDATION_FAILED: 400,
   /** A later call carries no session headers. */
   SESSION_MISSING: 401,
-  /** The session headers are present but fail validation. */
+  /**
+   * The session does not verify (changed after initialize, or signed with a key this connector does not hold),
+   * or its values fail the session fields.
+   */
   SESSION_INVALID: 401,
-  /** The end system no longer accepts the session; the platform should initialize again. */
+  /** The session is older than `maxSessionAgeMs`, or the end system no longer accepts it; initialize again. */
   SESSION_EXPIRED: 401,
   /** The end system rejected the credentials during initialize. */
   AUTHENTICATION_FAILED: 401,

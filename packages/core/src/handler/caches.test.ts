@@ -191,15 +191,16 @@ describe('session and system caches', () => {
       clear: () => Promise.reject(new ConnectorError('SERVICE_UNAVAILABLE', 'store down')),
       increment: () => Promise.reject(new ConnectorError('SERVICE_UNAVAILABLE', 'store down')),
     };
-    const healthy = handler();
+    const sessionKey = 'a-key-both-instances-share-0123456789';
+    const healthy = handler({ sessionKey });
     const headers = await login(healthy, 's', 'sys');
-    const broken = handler({ store: down });
+    const broken = handler({ store: down, sessionKey });
     const response = await broken({ path: `${base}/cache/session/k`, headers });
     expect(response.status).toBe(503);
     expect(response.json.errors).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     const noIds = await healthy({ path: `${base}/cache/system/k`, headers: { 'x-user': 'alice' } });
     expect(noIds.status).toBe(401);
-    expect(noIds.json.errors).toMatchObject({ code: 'SESSION_INVALID' });
+    expect(noIds.json.errors).toMatchObject({ code: 'SESSION_MISSING' });
   });
 
   it('expires entries by TTL, and refuses values that are not JSON', async () => {
@@ -289,9 +290,21 @@ describe('the rate limit on a shared store', () => {
     expect(limited.status).toBe(403);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(55);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
-    // Another connector on the same store has its own counters.
+    // Another connector on the same store has its own counters (and sessions of its own).
     const other = createHandler(defineConnector({ ...cached.adapter, name: 'other' }), options);
-    const response = await other({ method: 'GET', path: `${base}/cache/session/k`, headers });
+    const call = async (request: Partial<ConnectorRequest> & { path: string }) => {
+      const answer = await other({ method: 'GET', headers: {}, ...request });
+      return { ...answer, json: JSON.parse(answer.body) as Record<string, unknown> };
+    };
+    const otherHeaders = await login(call, 's', 'sys');
+    const response = await other({
+      method: 'GET',
+      path: `${base}/cache/session/k`,
+      headers: otherHeaders,
+    });
     expect(response.status).toBe(200);
+    // A session of one connector is no session of another's.
+    const foreign = await other({ method: 'GET', path: `${base}/cache/session/k`, headers });
+    expect(foreign.status).toBe(401);
   });
 });

@@ -1,5 +1,4 @@
 import { UnauthenticatedError } from '../errors/errors.js';
-import { SDK_SESSION_HEADERS } from '../security/header-safety.js';
 import { createScopedCache, unavailableCache, type Cache } from '../store/cache.js';
 import type { Store } from '../store/store.js';
 import { sessionScope, systemScope } from '../store/store-keys.js';
@@ -12,35 +11,40 @@ export interface ContextCachesOptions {
   readonly defaultTtlMs: number;
 }
 
+/** The ids a request's caches are scoped by: those of a verified session, or of the initialize that makes one. */
+export interface Tenant {
+  readonly systemId: string;
+  readonly sdkSessionId: string;
+  /** The keyed fingerprint of the configuration the session was initialized with. */
+  readonly configuration: string;
+}
+
 /**
- * Makes the caches a request's contexts get: scoped to the call's session or system, or, on a call that
- * carries no such id, a cache whose every use answers 401 so the platform initializes again (every session
- * the SDK answers carries both ids).
+ * Makes the caches a request's contexts get: scoped to the call's verified session or system (issue 15:
+ * never to ids a caller chose), or, on a call that has none, a cache whose every use answers 401 so the
+ * platform initializes again.
  */
 export function contextCaches(options: ContextCachesOptions): {
-  session(sdkSessionId: string | undefined): Cache;
-  system(systemId: string | undefined): Cache;
+  session(tenant: Tenant | undefined): Cache;
+  system(tenant: Tenant | undefined): Cache;
 } {
   const { store, connector, defaultTtlMs } = options;
-  const cacheFor = (scope: string | undefined, header: string): Cache =>
+  const cacheFor = (scope: string | undefined): Cache =>
     scope === undefined
       ? unavailableCache(
           () =>
-            new UnauthenticatedError(`The session has no ${header} header; initialize again`, {
+            new UnauthenticatedError('This call has no verified session; initialize again', {
               code: 'SESSION_INVALID',
             }),
         )
       : createScopedCache({ store, scope, defaultTtlMs });
   return {
-    session: (id) =>
+    session: (tenant) =>
       cacheFor(
-        id === undefined ? undefined : sessionScope(connector, id),
-        SDK_SESSION_HEADERS.sdkSessionId,
+        tenant &&
+          sessionScope(connector, tenant.configuration, tenant.systemId, tenant.sdkSessionId),
       ),
-    system: (id) =>
-      cacheFor(
-        id === undefined ? undefined : systemScope(connector, id),
-        SDK_SESSION_HEADERS.systemId,
-      ),
+    system: (tenant) =>
+      cacheFor(tenant && systemScope(connector, tenant.configuration, tenant.systemId)),
   };
 }

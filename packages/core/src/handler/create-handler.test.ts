@@ -16,6 +16,7 @@ import {
   memoryLogger,
   sessionHeaders,
 } from '../../test/acme-connector.js';
+import { initializeSession, withSession } from '../../test/sessions.js';
 
 const base = '/sdk/api/1.0';
 
@@ -91,7 +92,7 @@ describe('routing', () => {
       one: get('/items/:id', ({ params }) => ({ id: params.id })),
       search: get('/items/search', () => ({ search: true })),
     }));
-    const response = await createHandler(connector)({
+    const response = await withSession(createHandler(connector))({
       method: 'GET',
       path: `${base}/items/search`,
       headers: {},
@@ -320,8 +321,9 @@ describe('later calls', () => {
       big: get('/big', () => ({ n: 1n })),
       fn: get('/fn', () => () => 1),
     }));
+    const handle = withSession(createHandler(connector));
     for (const path of ['/big', '/fn']) {
-      const response = await createHandler(connector)({
+      const response = await handle({
         method: 'GET',
         path: `${base}${path}`,
         headers: {},
@@ -342,7 +344,7 @@ describe('later calls', () => {
       (error) =>
         error instanceof AcmeHttpError ? (new (class extends Error {})() as never) : undefined,
     );
-    const response = await createHandler(connector)({
+    const response = await withSession(createHandler(connector))({
       method: 'GET',
       path: `${base}/a`,
       headers: {},
@@ -353,19 +355,21 @@ describe('later calls', () => {
 
 describe('hardening', () => {
   it('drops unsafe headers that connector code puts on an error', async () => {
-    const handle = createHandler(
-      bareConnector(({ get }) => ({
-        a: get('/a', () => {
-          throw new ConnectorError('FORBIDDEN', 'no', {
-            headers: {
-              'X-Bad': 'a\r\nInjected: 1',
-              'Transfer-Encoding': 'chunked',
-              'X-Wide': 'café',
-              'X-Ok': 'fine',
-            },
-          });
-        }),
-      })),
+    const handle = withSession(
+      createHandler(
+        bareConnector(({ get }) => ({
+          a: get('/a', () => {
+            throw new ConnectorError('FORBIDDEN', 'no', {
+              headers: {
+                'X-Bad': 'a\r\nInjected: 1',
+                'Transfer-Encoding': 'chunked',
+                'X-Wide': 'café',
+                'X-Ok': 'fine',
+              },
+            });
+          }),
+        })),
+      ),
     );
     const response = await handle({ method: 'GET', path: `${base}/a`, headers: {} });
     expect(response.status).toBe(403);
@@ -397,7 +401,7 @@ describe('hardening', () => {
   it('logs a failure after the platform hung up at info level, not as a server error', async () => {
     const logger = memoryLogger();
     const controller = new AbortController();
-    const handle = createHandler(
+    const plain = createHandler(
       bareConnector(({ get }) => ({
         a: get('/a', () => {
           controller.abort();
@@ -406,7 +410,9 @@ describe('hardening', () => {
       })),
       { logger },
     );
-    await handle({ method: 'GET', path: `${base}/a`, headers: {}, signal: controller.signal });
+    const headers = await initializeSession(plain);
+    logger.lines.length = 0;
+    await plain({ method: 'GET', path: `${base}/a`, headers, signal: controller.signal });
     expect(logger.lines).toMatchObject([{ level: 'info', fields: { status: 500, aborted: true } }]);
   });
 
@@ -436,11 +442,17 @@ describe('hardening', () => {
       text: async () => text,
     });
     expect(init.status).toBe(200);
+    const session = Object.fromEntries(
+      (JSON.parse(init.body) as { key: string; value: string }[]).map((e) => [
+        e.key.toLowerCase(),
+        e.value,
+      ]),
+    );
     const query = await handle({
       method: 'GET',
       path: `${base}/q`,
       query: new URLSearchParams('__proto__=1&constructor=2'),
-      headers: {},
+      headers: session,
     });
     expect(JSON.parse(query.body)).toEqual({ keys: ['__proto__', 'constructor'] });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -575,7 +587,7 @@ describe('input schemas', () => {
         double: params.id * 2,
       })),
     }));
-    const handle = createHandler(connector);
+    const handle = withSession(createHandler(connector));
     expect(
       JSON.parse((await handle({ method: 'GET', path: `${base}/n/21`, headers: {} })).body),
     ).toEqual({ double: 42 });

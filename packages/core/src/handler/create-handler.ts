@@ -1,9 +1,6 @@
-import type { z } from 'zod';
-import type { RouteTarget } from '../connector/compile-connector.js';
 import type { Connector } from '../connector/define-connector.js';
-import type { RawQuery } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
-import { RateLimitedError, ValidationError } from '../errors/errors.js';
+import { ValidationError, type RateLimitedError } from '../errors/errors.js';
 import { formatErrorBody } from '../errors/format-error-body.js';
 import { stackless } from '../errors/stackless.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
@@ -11,30 +8,21 @@ import { silentLogger, type Logger } from '../logging/logger.js';
 import { createRedactingLogger } from '../logging/redacting-logger.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
-import {
-  SDK_SESSION_HEADERS,
-  headerNameProblem,
-  headerValueProblem,
-} from '../security/header-safety.js';
+import { headerNameProblem, headerValueProblem } from '../security/header-safety.js';
+import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
-import { rateLimitCounter } from '../store/store-keys.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { contextCaches } from './context-caches.js';
-import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
-import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
-import { describeProblem } from './read-fields.js';
-import { readSession } from './read-session.js';
-import {
-  CleanupContextImpl,
-  InitializeContextImpl,
-  OperationContextImpl,
-  RequestScope,
-  type ScopeServices,
-} from './request-scope.js';
+import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { toQuery } from './parse-query.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { RequestScope, type ScopeServices } from './request-scope.js';
 import { matchRoute } from './router.js';
-import { initializeFlightKey, SingleFlight } from './single-flight.js';
+import { serveCleanup } from './serve-cleanup.js';
+import { serveInitialize } from './serve-initialize.js';
+import { serveOperation } from './serve-operation.js';
+import { SingleFlight } from './single-flight.js';
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
@@ -74,25 +62,28 @@ export interface HandlerOptions {
   readonly defaultRetryAfterMs?: number;
   /** Most bytes the session may take as request headers, well under common 8 KiB limits. @default 6144 */
   readonly maxSessionHeaderBytes?: number;
+  /**
+   * The secret that signs sessions, or a list for rotation: the first signs new sessions, every one verifies.
+   * Each key needs at least 32 characters (`openssl rand -base64 32`). Every initialize answer carries a MAC
+   * over the ids, the issue time and every session value, and a later call or cleanup whose session does not
+   * verify is a 401 before any connector code, cache, store or rate limit is touched; the platform then
+   * initializes again. Give every instance behind one address the same key.
+   *
+   * @default the `CONNECTOR_SDK_SESSION_KEY` environment variable (keys comma-separated, newest first); without
+   *   it, a random key of this process, so sessions end with a restart and no other instance accepts them.
+   *   A handler with a shared `store` (or rate-limit store) and no key fails at creation.
+   */
+  readonly sessionKey?: string | readonly string[];
+  /**
+   * How long a session stays valid after initialize, in milliseconds; an older one is a 401 `SESSION_EXPIRED`
+   * and the platform initializes again.
+   *
+   * @default 86_400_000 (a day)
+   */
+  readonly maxSessionAgeMs?: number;
 }
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
-
-function single(query: RawQuery, name: string, required: true): string;
-function single(query: RawQuery, name: string, required: false): string | undefined;
-function single(query: RawQuery, name: string, required: boolean): string | undefined {
-  const value = query[name];
-  if (value === undefined && !required) return undefined;
-  if (typeof value !== 'string' || value === '') {
-    throw new ValidationError(
-      value === undefined || value === ''
-        ? `The query parameter '${name}' is required`
-        : `The query parameter '${name}' must be given once`,
-      { code: 'INVALID_PARAMETER' },
-    );
-  }
-  return value;
-}
 
 function routeNotFound(method: string, path: string): ConnectorError {
   return stackless(
@@ -100,59 +91,18 @@ function routeNotFound(method: string, path: string): ConnectorError {
   );
 }
 
-function decodeHeader(value: string | undefined): string | undefined {
-  if (value === undefined || !value.includes('%')) return value;
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
+/** Why sessions must be verifiable by every instance, or `undefined` when this process alone serves them. */
+function sharedBecause(options: HandlerOptions): string | undefined {
+  if (options.store !== undefined && !(options.store instanceof MemoryStore))
+    return 'The handler has a shared store';
+  const counters = options.rateLimit?.store;
+  if (counters !== undefined && !(counters instanceof MemoryRateLimitStore))
+    return 'The rate limit counts in a shared store';
+  return undefined;
 }
 
-function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
-  if (schema === undefined) return value;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) =>
-    describeProblem(
-      issue.path.length === 0 ? where : `${where}.${issue.path.join('.')}`,
-      issue.message,
-    ),
-  );
-  throw new ValidationError(`The ${where} is invalid: ${problems.join('; ')}`, {
-    code: 'INVALID_INPUT',
-  });
-}
-
-/**
- * The request body as parsed JSON, refused when it nests deeper than {@link MAX_JSON_DEPTH}. A promise only when
- * the body must still be read.
- */
-function readJsonBody(request: ConnectorRequest): unknown {
-  if (request.body !== undefined || request.text === undefined) return checkDepth(request.body);
-  return request.text().then(parseJsonText);
-}
-
-function parseJsonText(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    // No cause: V8's message quotes the input around the error, which may hold a secret.
-    throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
-  }
-  return mayNestDeeperThan(text, MAX_JSON_DEPTH) ? checkDepth(body) : body;
-}
-
-function checkDepth(body: unknown): unknown {
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
-      code: 'INVALID_JSON',
-    });
-  }
-  return body;
-}
+const environment = (name: string): string | undefined =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
 
 /**
  * Creates the core handler of a connector: one function from a plain request to a plain response that routes
@@ -173,7 +123,7 @@ export function createHandler(
   connector: Connector,
   options: HandlerOptions = {},
 ): ConnectorHandler {
-  const { compiled, adapter } = connector;
+  const { compiled } = connector;
   const prefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
   const logger = options.logger ?? silentLogger;
   const retryHeader = (options.retryAfterHeader ?? 'Retry-After').toLowerCase();
@@ -181,26 +131,30 @@ export function createHandler(
     throw new TypeError(`retryAfterHeader "${retryHeader}" is not a valid header name`);
   const retryInMs = options.retryAfterUnit === 'milliseconds';
   const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
-  const maxHeaderBytes = options.maxSessionHeaderBytes ?? 6144;
   const store = options.store ?? new MemoryStore();
   const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
   if (!(cacheTtlMs > 0 && cacheTtlMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('cacheTtlMs must be a positive number of milliseconds');
-  const rateLimit = options.rateLimit;
-  const rateStore =
-    rateLimit?.store ??
-    (options.store
-      ? {
-          hit: (key: string, windowMs: number) =>
-            store.increment(rateLimitCounter(compiled.name, key), windowMs),
-        }
-      : rateLimit
-        ? new MemoryRateLimitStore()
-        : undefined);
-  const rateKey = rateLimit?.key ?? ((input) => input.systemId ?? input.sdkSessionId ?? 'global');
-  const initializeFlights = options.singleFlightInitialize
-    ? new SingleFlight<Awaited<ReturnType<typeof adapter.initialize>>>()
-    : undefined;
+  const maxSessionAgeMs = options.maxSessionAgeMs ?? 86_400_000;
+  if (!(maxSessionAgeMs > 0 && maxSessionAgeMs <= Number.MAX_SAFE_INTEGER))
+    throw new TypeError('maxSessionAgeMs must be a positive number of milliseconds');
+  const keys = resolveSessionKeys({
+    sessionKey: options.sessionKey,
+    fromEnvironment: environment(SESSION_KEY_ENV),
+    sharedBecause: sharedBecause(options),
+  });
+  const runtime: HandlerRuntime = {
+    compiled,
+    adapter: connector.adapter as unknown as HandlerRuntime['adapter'],
+    keys,
+    sessions: { connector: compiled, keys, maxAgeMs: maxSessionAgeMs, logger },
+    rateLimit: createRateLimiter(options.rateLimit, {
+      store: options.store,
+      connector: compiled.name,
+    }),
+    initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,
+    maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
+  };
 
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
   const services: ScopeServices = {
@@ -209,29 +163,13 @@ export function createHandler(
         ? silentLogger
         : createRedactingLogger(logger, scope.redactor, {
             operation: scope.operation,
-            sdkSessionId: scope.sdkSessionId,
-            systemId: scope.systemId,
+            sdkSessionId: scope.tenant?.sdkSessionId,
+            systemId: scope.tenant?.systemId,
           }),
     sessionCache: caches.session,
     systemCache: caches.system,
   };
   const base = `${prefix}/`;
-
-  async function checkRateLimit(state: RequestScope): Promise<void> {
-    if (!rateLimit || !rateStore) return;
-    const key = rateKey(state);
-    if (key === undefined) return;
-    const hit = await rateStore.hit(key, rateLimit.windowMs);
-    if (hit.count > rateLimit.limit) {
-      throw stackless(
-        () =>
-          new RateLimitedError(
-            `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
-            { retryAfterMs: hit.resetInMs },
-          ),
-      );
-    }
-  }
 
   async function dispatch(request: ConnectorRequest, state: RequestScope): Promise<unknown> {
     const path =
@@ -271,113 +209,29 @@ export function createHandler(
       );
     }
     const { params } = match;
-    const target: RouteTarget = match.route.target;
+    const target = match.route.target;
     const query = toQuery(request.query);
-    const headers = request.headers;
     state.operation = target.kind === 'operation' ? target.name : target.kind;
-
-    if (target.kind === 'discover') {
-      return { connectorName: compiled.name, connectorVersion: compiled.version };
+    switch (target.kind) {
+      case 'discover':
+        return { connectorName: compiled.name, connectorVersion: compiled.version };
+      case 'initialize':
+        return serveInitialize(runtime, request, state, {
+          sdkSessionId: params.sdkSessionId as string,
+          query,
+        });
+      case 'cleanup':
+        return serveCleanup(runtime, request, state, {
+          sdkSessionId: params.sdkSessionId as string,
+          query,
+        });
+      case 'operation':
+        return serveOperation(runtime, request, state, {
+          operation: target.operation,
+          params,
+          query,
+        });
     }
-    if (target.kind === 'initialize') {
-      const sdkSessionId = params.sdkSessionId as string;
-      state.sdkSessionId = sdkSessionId;
-      const systemId = single(query, 'systemId', true);
-      state.systemId = systemId;
-      const input = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
-      // Counted only once the call is well-formed, right before connector code reaches the end system.
-      if (rateLimit) await checkRateLimit(state);
-      const login = (signal?: AbortSignal) =>
-        adapter.initialize(
-          new InitializeContextImpl(state, {
-            config: input.config,
-            entries: input.entries,
-            sdkSessionId,
-            systemId,
-            suppressNotification: input.suppressNotification,
-            signal,
-          }) as never,
-        );
-      const result = initializeFlights
-        ? await initializeFlights.run(
-            initializeFlightKey({ systemId, ...input }),
-            state.signal,
-            login,
-          )
-        : await login();
-      return buildInitializeAnswer(result, compiled, {
-        ids: { sdkSessionId, systemId },
-        redactor: state.redactor,
-        maxHeaderBytes,
-      });
-    }
-
-    state.systemId =
-      single(query, 'systemId', false) ??
-      decodeHeader(headers[SDK_SESSION_HEADERS.systemId.toLowerCase()]);
-    state.sdkSessionId =
-      params.sdkSessionId ?? decodeHeader(headers[SDK_SESSION_HEADERS.sdkSessionId.toLowerCase()]);
-    const session = readSession(compiled.sessionFields, headers, state.redactor);
-    // After the session check, so calls without a session cannot use up a system's limit.
-    if (rateLimit) await checkRateLimit(state);
-
-    if (target.kind === 'cleanup') {
-      const systemId = single(query, 'systemId', true);
-      const flag = single(query, 'cleanupGlobalCache', false);
-      if (flag !== undefined && flag !== 'true' && flag !== 'false') {
-        throw new ValidationError(
-          "The query parameter 'cleanupGlobalCache' must be true or false",
-          {
-            code: 'INVALID_PARAMETER',
-          },
-        );
-      }
-      const cleanupGlobalCache = flag === 'true';
-      state.systemId = systemId;
-      let failed = false;
-      let failure: unknown;
-      try {
-        await adapter.cleanup?.(
-          new CleanupContextImpl(
-            state,
-            session,
-            params.sdkSessionId as string,
-            systemId,
-            cleanupGlobalCache,
-          ) as never,
-        );
-      } catch (error) {
-        failed = true;
-        failure = error;
-      }
-      // The SDK empties the caches itself, even when the connector's cleanup failed, so that no author can
-      // forget to and no session's data outlives it. The connector's own failure is the one answered.
-      const clearing = Promise.all([
-        state.sessionCache.clear(),
-        ...(cleanupGlobalCache ? [state.systemCache.clear()] : []),
-      ]);
-      if (failed) {
-        await clearing.catch(() => undefined);
-        throw failure;
-      }
-      await clearing;
-      return {};
-    }
-
-    const { operation } = target;
-    const { schemas } = operation;
-    const readsBody =
-      schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-    const context = new OperationContextImpl(state, {
-      session,
-      params: parseInput(schemas.params, params, 'path'),
-      query: parseInput(schemas.query, query, 'query'),
-      body: parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'),
-      sdkSessionId: state.sdkSessionId,
-      systemId: state.systemId,
-      headers,
-    });
-    return (await operation.handler(context as never)) ?? {};
   }
 
   function errorResponse(error: ConnectorError, state: RequestScope): ConnectorResponse {
@@ -412,8 +266,8 @@ export function createHandler(
     const fields: Record<string, unknown> = {
       operation: state.operation,
       method: request.method,
-      sdkSessionId: state.sdkSessionId,
-      systemId: state.systemId,
+      sdkSessionId: state.tenant?.sdkSessionId,
+      systemId: state.tenant?.systemId,
       status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     };
@@ -463,7 +317,7 @@ export function createHandler(
       }
       response = { status: 200, headers: JSON_HEADERS, body };
     } catch (caught) {
-      failure = toConnectorError(caught, adapter.mapError?.bind(adapter));
+      failure = toConnectorError(caught, connector.adapter.mapError?.bind(connector.adapter));
       response = errorResponse(failure, state);
     }
     try {

@@ -26,6 +26,7 @@ describe('initialize', () => {
       { key: 'X-Acme-Url', value: 'https://acme.example', sensitive: false },
       { key: 'X-Sdk-System-Id', value: 'sys-1', sensitive: false },
       { key: 'X-Sdk-Session-Id', value: 's-1', sensitive: false },
+      { key: 'X-Sdk-Session-Mac', value: expect.stringMatching(/^1:\d+:/), sensitive: true },
     ]);
   });
 
@@ -93,13 +94,14 @@ describe('initialize', () => {
     const response = await handle({
       method: 'POST',
       path: '/sdk/api/1.0/initialize/%C3%A9t%C3%A9',
-      query: { systemId: 'a b\r\n' },
+      query: { systemId: 'a b/c:d' },
       headers: {},
       body: [],
     });
     expect(JSON.parse(response.body)).toEqual([
-      { key: 'X-Sdk-System-Id', value: 'a%20b%0D%0A', sensitive: false },
+      { key: 'X-Sdk-System-Id', value: 'a%20b%2Fc%3Ad', sensitive: false },
       { key: 'X-Sdk-Session-Id', value: '%C3%A9t%C3%A9', sensitive: false },
+      { key: 'X-Sdk-Session-Mac', value: expect.any(String), sensitive: true },
     ]);
   });
 

@@ -9,6 +9,8 @@ import {
 } from '../security/header-safety.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
 import { isSecret } from '../security/secret.js';
+import type { SessionKeys } from '../security/session-keys.js';
+import { sealSession } from '../security/session-seal.js';
 import { describeProblems, readFields } from './read-fields.js';
 
 /** The initialize body, checked: the entries, the typed configuration and the notification flag. */
@@ -131,10 +133,12 @@ export function readInitializeBody(
   return { entries, config: config.values, suppressNotification };
 }
 
-/** The ids the SDK adds to every session. */
+/** What the SDK binds into every session besides the connector's entries. */
 export interface SessionIds {
   readonly sdkSessionId: string;
   readonly systemId: string;
+  /** The keyed fingerprint of the configuration initialize was called with. */
+  readonly configuration: string;
 }
 
 function toEntries(result: unknown): { entries: ParameterEntry[]; problems: string[] } {
@@ -171,7 +175,8 @@ function toEntries(result: unknown): { entries: ParameterEntry[]; problems: stri
 
 /**
  * Turns what initialize returned into the contract's answer, after checking that every entry can be replayed
- * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's id headers.
+ * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's entries: the
+ * ids, and the MAC that lets later calls prove the session is this one, unchanged (issue 15).
  *
  * @throws InternalError with code `INVALID_INITIALIZE_RESULT`, naming each bad key (never a value)
  */
@@ -180,6 +185,7 @@ export function buildInitializeAnswer(
   connector: CompiledConnector,
   context: {
     readonly ids: SessionIds;
+    readonly keys: SessionKeys;
     readonly redactor: Redactor;
     readonly maxHeaderBytes: number;
   },
@@ -212,6 +218,16 @@ export function buildInitializeAnswer(
       key: SDK_SESSION_HEADERS.sdkSessionId,
       value: encodeURIComponent(context.ids.sdkSessionId),
       sensitive: false,
+    },
+    {
+      key: SDK_SESSION_HEADERS.mac,
+      value: sealSession(
+        context.keys,
+        connector.name,
+        { ...context.ids, issuedAt: Math.floor(Date.now() / 1000) },
+        entries,
+      ),
+      sensitive: true,
     },
   ];
   for (const entry of ids) bytes += headerLineBytes(entry.key, entry.value);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, z } from '../index.js';
+import { withSession } from '../../test/sessions.js';
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
 
 const echo = defineConnector({
@@ -13,7 +14,7 @@ const echo = defineConnector({
     echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
   }),
 });
-const handle = createHandler(echo);
+const handle = withSession(createHandler(echo));
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 describe('deeply nested request bodies', () => {

@@ -1,49 +1,168 @@
-import type { CompiledField } from '../connector/compile-connector.js';
+import type { CompiledConnector } from '../connector/compile-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
+import type { Logger } from '../logging/logger.js';
+import { SDK_SESSION_HEADERS } from '../security/header-safety.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
+import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
+import { unsealSession, type SessionClaims } from '../security/session-seal.js';
 import { describeProblems, readFields } from './read-fields.js';
+import { idProblem } from './session-ids.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
+const MAC_HEADER = SDK_SESSION_HEADERS.mac.toLowerCase();
+const SYSTEM_HEADER = SDK_SESSION_HEADERS.systemId.toLowerCase();
+const SESSION_HEADER = SDK_SESSION_HEADERS.sdkSessionId.toLowerCase();
+
+/** A session whose SDK entry verified: ids and scopes the caller cannot have chosen, and the typed values. */
+export interface VerifiedSession extends SessionClaims {
+  readonly values: Record<string, unknown>;
+}
+
+/** What {@link readSession} verifies against. */
+export interface SessionReader {
+  readonly connector: CompiledConnector;
+  readonly keys: SessionKeys;
+  /** Sessions issued longer ago than this are expired. */
+  readonly maxAgeMs: number;
+  /** Where a session signed by an unknown key is reported, when the key is this process's own. */
+  readonly logger: Logger;
+}
+
+/** How far ahead of this clock another instance's may run. */
+const CLOCK_SKEW_S = 300;
+/** At most one hint a minute about sessions signed elsewhere. */
+let lastKeyHintAt = 0;
+
+const unauthenticated = (
+  code: 'SESSION_MISSING' | 'SESSION_INVALID' | 'SESSION_EXPIRED',
+  message: string,
+) => stackless(() => new UnauthenticatedError(message, { code }));
+
+function decodeId(value: string | undefined): string | undefined {
+  if (value === undefined || !value.includes('%')) return value;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Reads the session from the request headers (names match case-insensitively) and validates it. Secret values
- * go to the redactor first, valid or not.
+ * Reads the session of a later call and proves it is one this connector issued, unchanged (issue 15): the
+ * SDK's session entry must verify over the ids, the issue time and every entry initialize answered, before
+ * any connector code, cache, store or rate limit is touched. Secret values go to the redactor first, valid or
+ * not.
  *
- * @throws UnauthenticatedError `SESSION_MISSING` when no session header is present, `SESSION_INVALID` when
- *   they fail validation: both 401, so the platform initializes again
+ * @throws UnauthenticatedError (401, so the platform initializes again): `SESSION_MISSING` without a session,
+ *   `SESSION_INVALID` when it does not verify or its values fail the session fields, `SESSION_EXPIRED` when it
+ *   is older than `maxAgeMs`
+ * @internal
  */
 export function readSession(
-  fields: readonly CompiledField[],
+  reader: SessionReader,
   headers: Headers,
   redactor: Redactor,
-): Record<string, unknown> {
-  let present = false;
+): VerifiedSession {
+  const { connector, keys } = reader;
+  const fields = connector.sessionFields;
   for (const field of fields) {
     const value = headers[field.lower];
-    if (value === undefined) continue;
-    present = true;
-    if (field.secret) redactor.add(value);
+    if (value !== undefined && field.secret) redactor.add(value);
   }
   for (const name in headers) {
     const value = headers[name];
     if (value !== undefined && looksSecret(name)) redactor.add(value);
   }
-  // Checked before validating: nothing to validate, and this is the common 401 (issue 8).
-  if (!present && fields.some((field) => !field.optional)) {
-    throw stackless(
-      () =>
-        new UnauthenticatedError('No session: initialize first (the session headers are missing)', {
-          code: 'SESSION_MISSING',
-        }),
+
+  const token = headers[MAC_HEADER];
+  if (token === undefined) {
+    throw unauthenticated(
+      'SESSION_MISSING',
+      'No session: initialize first (the session headers are missing)',
     );
   }
-  const result = readFields(fields, (field) => headers[field.lower]);
-  if (result.ok) return result.values;
-  throw stackless(
-    () =>
-      new UnauthenticatedError(`The session is invalid: ${describeProblems(result.problems)}`, {
-        code: 'SESSION_INVALID',
-      }),
+  const systemId = decodeId(headers[SYSTEM_HEADER]);
+  const sdkSessionId = decodeId(headers[SESSION_HEADER]);
+  if (
+    systemId === undefined ||
+    sdkSessionId === undefined ||
+    idProblem(systemId) ||
+    idProblem(sdkSessionId)
+  ) {
+    throw unauthenticated(
+      'SESSION_INVALID',
+      `The session's id headers are missing or malformed; initialize again`,
+    );
+  }
+  const unsealed = unsealSession(
+    keys,
+    connector.name,
+    token,
+    { systemId, sdkSessionId },
+    (name) => headers[name],
   );
+  if (!unsealed.ok) {
+    if (unsealed.reason === 'unknown-key') {
+      if (keys.generated) hintAboutKeys(reader.logger);
+      throw unauthenticated(
+        'SESSION_INVALID',
+        'The session was signed with a key this connector does not hold (a restart or another instance); initialize again',
+      );
+    }
+    throw unauthenticated(
+      'SESSION_INVALID',
+      unsealed.reason === 'malformed'
+        ? `The session's ${SDK_SESSION_HEADERS.mac} entry is malformed; initialize again`
+        : 'The session does not verify: it was changed after initialize; initialize again',
+    );
+  }
+  const { claims, covered } = unsealed;
+  const now = Math.floor(Date.now() / 1000);
+  if (claims.issuedAt > now + CLOCK_SKEW_S) {
+    throw unauthenticated(
+      'SESSION_INVALID',
+      'The session was issued in the future; initialize again',
+    );
+  }
+  if ((now - claims.issuedAt) * 1000 > reader.maxAgeMs) {
+    throw unauthenticated(
+      'SESSION_EXPIRED',
+      'The session is older than this connector accepts; initialize again',
+    );
+  }
+
+  // A declared session header that initialize did not answer was added by the caller.
+  for (const field of fields) {
+    if (headers[field.lower] !== undefined && !covered.includes(field.lower)) {
+      throw unauthenticated(
+        'SESSION_INVALID',
+        `The session header '${field.key}' was not part of the session initialize answered; initialize again`,
+      );
+    }
+  }
+  const result = readFields(fields, (field) => headers[field.lower]);
+  if (!result.ok) {
+    throw unauthenticated(
+      'SESSION_INVALID',
+      `The session is invalid: ${describeProblems(result.problems)}`,
+    );
+  }
+  return { ...claims, values: result.values };
+}
+
+function hintAboutKeys(logger: Logger): void {
+  const now = Date.now();
+  if (now - lastKeyHintAt < 60_000) return;
+  lastKeyHintAt = now;
+  try {
+    logger.warn(
+      { code: 'SESSION_INVALID' },
+      `a session signed by another process was refused: this process signs with a random key. Behind a load ` +
+        `balancer or after a restart, give every instance the same sessionKey option or ${SESSION_KEY_ENV}`,
+    );
+  } catch {
+    // A failing logger must not change the answer.
+  }
 }

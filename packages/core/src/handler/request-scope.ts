@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import { Redactor } from '../security/redactor.js';
 import type { Cache } from '../store/cache.js';
 import type { ConnectorRequest } from './connector-request.js';
+import type { Tenant } from './context-caches.js';
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -10,8 +11,8 @@ const NEVER_ABORTED = new AbortController().signal;
 export interface ScopeServices {
   /** The logger connector code gets for this request (it redacts the request's secrets). */
   logger(scope: RequestScope): Logger;
-  sessionCache(sdkSessionId: string | undefined): Cache;
-  systemCache(systemId: string | undefined): Cache;
+  sessionCache(tenant: Tenant | undefined): Cache;
+  systemCache(tenant: Tenant | undefined): Cache;
 }
 
 /**
@@ -23,8 +24,11 @@ export interface ScopeServices {
  */
 export class RequestScope {
   operation = 'unknown';
-  sdkSessionId: string | undefined = undefined;
-  systemId: string | undefined = undefined;
+  /**
+   * The ids of the session: set once verified (later calls, cleanup) or checked (initialize). Caches, the rate
+   * limit and log fields use nothing else (issue 15).
+   */
+  tenant: Tenant | undefined = undefined;
   readonly redactor = new Redactor();
   readonly #services: ScopeServices;
   readonly #request: ConnectorRequest;
@@ -42,11 +46,11 @@ export class RequestScope {
   }
 
   get sessionCache(): Cache {
-    return (this.#sessionCache ??= this.#services.sessionCache(this.sdkSessionId));
+    return (this.#sessionCache ??= this.#services.sessionCache(this.tenant));
   }
 
   get systemCache(): Cache {
-    return (this.#systemCache ??= this.#services.systemCache(this.systemId));
+    return (this.#systemCache ??= this.#services.systemCache(this.tenant));
   }
 
   /** The request's signal; read only when connector code asks, since a binding may make it on demand. */
@@ -159,8 +163,8 @@ export interface OperationFields {
   readonly params: unknown;
   readonly query: unknown;
   readonly body: unknown;
-  readonly sdkSessionId: string | undefined;
-  readonly systemId: string | undefined;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
 }
 
@@ -170,8 +174,8 @@ export class OperationContextImpl extends SessionScopedContext {
   readonly params: unknown;
   readonly query: unknown;
   readonly body: unknown;
-  readonly sdkSessionId: string | undefined;
-  readonly systemId: string | undefined;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
 
   constructor(scope: RequestScope, fields: OperationFields) {

@@ -9,6 +9,7 @@ import {
   hostileJsonText,
   hostileKey,
 } from '../../test/hostile-input.js';
+import { initializeSession } from '../../test/sessions.js';
 
 // Every input the platform side controls, fuzzed through the one handler every binding uses. Sized so the
 // file stays within a few seconds: RUNS inputs per property (FUZZ_RUNS=5000 for a deeper search).
@@ -50,11 +51,15 @@ const connector = defineConnector({
 
 const handle = createHandler(connector);
 const base = '/sdk/api/1.0';
-const session = { authorization: 'Bearer fixed-token', 'x-url': 'https://end.example' };
+/** A real session, answered by initialize: later calls are verified before anything else. */
+let session: Record<string, string> = {};
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => void unhandled.push(reason);
-beforeAll(() => void process.on('unhandledRejection', onUnhandled));
+beforeAll(async () => {
+  process.on('unhandledRejection', onUnhandled);
+  session = await initializeSession(handle, { entries: validEntries });
+});
 afterAll(() => void process.off('unhandledRejection', onUnhandled));
 afterEach(async () => {
   await new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, field, secret } from '../index.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
 import { memoryLogger } from '../../test/acme-connector.js';
+import { initializeSession } from '../../test/sessions.js';
 import { createEndSystemClient, type EndSystemClientOptions } from './index.js';
 
 type Options = Omit<EndSystemClientOptions, 'baseUrl' | 'headers' | 'signal' | 'log'>;
@@ -34,13 +35,14 @@ const connector = defineConnector({
 
 const logger = memoryLogger();
 const handle = createHandler(connector, { logger });
-const session = () => ({ authorization: TOKEN, 'x-end-url': end.url });
+const session = (url = end.url) =>
+  initializeSession(handle, { entries: [{ key: 'url', value: url, sensitive: false }] });
 
 async function call(signal?: AbortSignal) {
   const response = await handle({
     method: 'GET',
     path: '/sdk/api/1.0/call',
-    headers: session(),
+    headers: await session(),
     signal,
   });
   return { ...response, json: JSON.parse(response.body) as unknown };
@@ -311,7 +313,7 @@ describe('timeouts, aborts and unreachable end systems', () => {
     const response = await handle({
       method: 'GET',
       path: '/sdk/api/1.0/call',
-      headers: { authorization: TOKEN, 'x-end-url': closed.url },
+      headers: await session(closed.url),
     });
     expect(response.status).toBe(502);
     expect(JSON.parse(response.body)).toMatchObject({

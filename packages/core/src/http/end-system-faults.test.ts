@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler, defineConnector, field, secret } from '../index.js';
 import { expectContractResponse } from '../../test/hostile-input.js';
+import { initializeSession } from '../../test/sessions.js';
 import { createEndSystemClient } from './index.js';
 
 // The end system behind the connector misbehaving at the TCP level: each test scripts what a raw socket
@@ -63,12 +64,9 @@ const connector = defineConnector({
 const handle = createHandler(connector);
 
 async function call() {
+  const headers = await initializeSession(handle);
   const started = Date.now();
-  const response = await handle({
-    method: 'GET',
-    path: '/sdk/api/1.0/item',
-    headers: { authorization: 'Bearer t0ken-abc' },
-  });
+  const response = await handle({ method: 'GET', path: '/sdk/api/1.0/item', headers });
   expectContractResponse(response, [200, 400, 401, 403, 404, 502, 504]);
   const { errors } = JSON.parse(response.body) as { errors?: { code: string } };
   return { status: response.status, code: errors?.code, ms: Date.now() - started };

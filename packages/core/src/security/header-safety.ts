@@ -21,10 +21,15 @@ const FORBIDDEN_NAMES = new Set([
   'upgrade',
 ]);
 
-/** The session headers the SDK adds to every initialize answer, so later calls know their ids. */
+/**
+ * The session entries the SDK adds to every initialize answer: the ids, and a MAC that binds them, the issue
+ * time and every entry of the connector's with a server-side key, so that later calls can prove their session
+ * was issued by this connector and not changed (sensitive, so the platform does not log it).
+ */
 export const SDK_SESSION_HEADERS = {
   systemId: 'X-Sdk-System-Id',
   sdkSessionId: 'X-Sdk-Session-Id',
+  mac: 'X-Sdk-Session-Mac',
 } as const;
 
 const RESERVED_NAMES = new Set(

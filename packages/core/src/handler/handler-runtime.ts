@@ -1,0 +1,29 @@
+import type { CompiledConnector } from '../connector/compile-connector.js';
+import type { EndSystemAdapter } from '../connector/define-connector.js';
+import type { FieldShape } from '../connector/field.js';
+import type { SessionKeys } from '../security/session-keys.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { SessionReader } from './read-session.js';
+import type { SingleFlight } from './single-flight.js';
+
+/** What one shared login produced, and for which session id it ran. */
+export interface SharedLogin {
+  readonly result: unknown;
+  readonly sdkSessionId: string;
+}
+
+/**
+ * What the handler decided once, at creation, for every request: the connector, the session keys, the rate
+ * limit and the limits. The files that serve each kind of request read it.
+ *
+ * @internal
+ */
+export interface HandlerRuntime {
+  readonly compiled: CompiledConnector;
+  readonly adapter: EndSystemAdapter<FieldShape, FieldShape>;
+  readonly keys: SessionKeys;
+  readonly sessions: SessionReader;
+  readonly rateLimit: RateLimiter | undefined;
+  readonly initializeFlights: SingleFlight<SharedLogin> | undefined;
+  readonly maxHeaderBytes: number;
+}

@@ -1,0 +1,48 @@
+import type { RawQuery } from '../connector/operation.js';
+import { ValidationError } from '../errors/errors.js';
+import type { ConnectorRequest } from './connector-request.js';
+import type { HandlerRuntime } from './handler-runtime.js';
+import { queryParam } from './query-param.js';
+import { readSession, type VerifiedSession } from './read-session.js';
+import type { RequestScope } from './request-scope.js';
+
+/**
+ * What every later call and cleanup does first: verify the session (401 when it does not), refuse a `systemId`
+ * in the query that is not the session's (400), scope the request to the verified ids, then count the call.
+ * Nothing a caller chose reaches a cache, a store or the rate limit (issue 15).
+ *
+ * @internal
+ */
+export async function openSession(
+  runtime: HandlerRuntime,
+  request: ConnectorRequest,
+  state: RequestScope,
+  ids: {
+    readonly query: RawQuery;
+    /** Cleanup's: the query must name the system. */
+    readonly systemIdRequired?: boolean;
+    /** Cleanup's path id, which must be the session's. */
+    readonly pathSessionId?: string;
+  },
+): Promise<VerifiedSession> {
+  const session = readSession(runtime.sessions, request.headers, state.redactor);
+  const systemId = queryParam(ids.query, 'systemId', ids.systemIdRequired === true);
+  if (systemId !== undefined && systemId !== session.systemId)
+    throw mismatch("The query parameter 'systemId' is not the system of this call's session");
+  if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
+    throw mismatch("The path's session id is not the id of this call's session");
+  state.tenant = session;
+  if (runtime.rateLimit)
+    await runtime.rateLimit({
+      operation: state.operation,
+      systemId: session.systemId,
+      sdkSessionId: session.sdkSessionId,
+      configuration: session.configuration,
+    });
+  return session;
+}
+
+/** A call whose path or query names another session than the one it carries. */
+export function mismatch(message: string): ValidationError {
+  return new ValidationError(message, { code: 'SESSION_MISMATCH' });
+}

@@ -1,0 +1,50 @@
+import { RateLimitedError } from '../errors/errors.js';
+import { stackless } from '../errors/stackless.js';
+import type { RateLimitKeyInput, RateLimitOptions } from '../rate-limit/rate-limit-options.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
+import type { Store } from '../store/store.js';
+import { rateLimitCounter } from '../store/store-keys.js';
+
+/** Counts one call; rejects with a 403 `RATE_LIMITED` past the limit. */
+export type RateLimiter = (input: RateLimitKeyInput) => Promise<void>;
+
+/** The default key: one count per system as configured (issue 15), so strangers cannot spend it. */
+const tenantKey = (input: RateLimitKeyInput): string =>
+  `${input.configuration}:${encodeURIComponent(input.systemId)}`;
+
+/**
+ * The handler's rate limit, or `undefined` when none is configured. Counters go to the limit's own store,
+ * else to the handler's shared store, else to a memory store of this process.
+ *
+ * @internal
+ */
+export function createRateLimiter(
+  rateLimit: RateLimitOptions | undefined,
+  shared: { readonly store: Store | undefined; readonly connector: string },
+): RateLimiter | undefined {
+  if (!rateLimit) return undefined;
+  const { store } = shared;
+  const counters: RateLimitStore =
+    rateLimit.store ??
+    (store
+      ? {
+          hit: (key, windowMs) =>
+            store.increment(rateLimitCounter(shared.connector, key), windowMs),
+        }
+      : new MemoryRateLimitStore());
+  const keyOf = rateLimit.key ?? tenantKey;
+  return async (input) => {
+    const key = keyOf(input);
+    if (key === undefined) return;
+    const hit = await counters.hit(key, rateLimit.windowMs);
+    if (hit.count > rateLimit.limit) {
+      throw stackless(
+        () =>
+          new RateLimitedError(
+            `The connector's rate limit of ${rateLimit.limit} calls per ${rateLimit.windowMs} ms is reached`,
+            { retryAfterMs: hit.resetInMs },
+          ),
+      );
+    }
+  };
+}

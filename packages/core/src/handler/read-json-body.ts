@@ -1,0 +1,35 @@
+import { ValidationError } from '../errors/errors.js';
+import type { ConnectorRequest } from './connector-request.js';
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
+
+/**
+ * The request body as parsed JSON, refused when it nests deeper than {@link MAX_JSON_DEPTH}. A promise only when
+ * the body must still be read.
+ *
+ * @internal
+ */
+export function readJsonBody(request: ConnectorRequest): unknown {
+  if (request.body !== undefined || request.text === undefined) return checkDepth(request.body);
+  return request.text().then(parseJsonText);
+}
+
+function parseJsonText(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    // No cause: V8's message quotes the input around the error, which may hold a secret.
+    throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
+  }
+  return mayNestDeeperThan(text, MAX_JSON_DEPTH) ? checkDepth(body) : body;
+}
+
+function checkDepth(body: unknown): unknown {
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+      code: 'INVALID_JSON',
+    });
+  }
+  return body;
+}

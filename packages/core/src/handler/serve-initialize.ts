@@ -1,0 +1,94 @@
+import type { ParameterEntry } from '../contract/schemas.js';
+import { isSecret } from '../security/secret.js';
+import { configurationFingerprint } from '../security/session-seal.js';
+import type { ConnectorRequest } from './connector-request.js';
+import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
+import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
+import { queryParam } from './query-param.js';
+import { readJsonBody } from './read-json-body.js';
+import { InitializeContextImpl, type RequestScope } from './request-scope.js';
+import { checkId } from './session-ids.js';
+import { initializeFlightKey } from './single-flight.js';
+import type { RawQuery } from '../connector/operation.js';
+
+/**
+ * `POST {base}/initialize/{sdkSessionId}?systemId=`: checks the ids and the body, counts the call, lets the
+ * connector log in (once per flight when logins are shared) and answers the session, signed.
+ *
+ * @internal
+ */
+export async function serveInitialize(
+  runtime: HandlerRuntime,
+  request: ConnectorRequest,
+  state: RequestScope,
+  input: { readonly sdkSessionId: string; readonly query: RawQuery },
+): Promise<ParameterEntry[]> {
+  const { compiled, adapter, keys } = runtime;
+  // The ids first: nothing runs for a session that could never be answered (issue 15, finding 8).
+  const sdkSessionId = checkId(input.sdkSessionId, "The path's session id");
+  const systemId = checkId(
+    queryParam(input.query, 'systemId', true),
+    "The query parameter 'systemId'",
+  );
+  const body = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
+  const configuration = configurationFingerprint(keys, compiled.name, body.entries);
+  const tenant = { systemId, sdkSessionId, configuration };
+  state.tenant = tenant;
+  // Counted once the call is well-formed, right before connector code reaches the end system; keyed by the
+  // configuration too, so a stranger's initializes never count against a tenant's.
+  if (runtime.rateLimit) await runtime.rateLimit({ operation: 'initialize', ...tenant });
+
+  const login = (signal?: AbortSignal): Promise<SharedLogin> =>
+    Promise.resolve(
+      adapter.initialize(
+        new InitializeContextImpl(state, {
+          config: body.config,
+          entries: body.entries,
+          sdkSessionId,
+          systemId,
+          suppressNotification: body.suppressNotification,
+          signal,
+        }) as never,
+      ),
+    ).then((result: unknown) => ({ result, sdkSessionId }));
+
+  let shared: SharedLogin;
+  if (runtime.initializeFlights) {
+    shared = await runtime.initializeFlights.run(
+      initializeFlightKey({ systemId, ...body }),
+      state.signal,
+      login,
+    );
+    // A session that names another caller's session id is not this caller's: log in on its own (finding 7).
+    if (shared.sdkSessionId !== sdkSessionId && mentions(shared.result, shared.sdkSessionId))
+      shared = await login();
+  } else {
+    shared = await login();
+  }
+  return buildInitializeAnswer(shared.result, compiled, {
+    ids: tenant,
+    keys,
+    redactor: state.redactor,
+    maxHeaderBytes: runtime.maxHeaderBytes,
+  });
+}
+
+/** Whether any value initialize returned contains the id, as it is or percent-encoded. */
+function mentions(result: unknown, id: string): boolean {
+  const encoded = encodeURIComponent(id);
+  const values: unknown[] = Array.isArray(result)
+    ? result.map((entry: unknown) =>
+        typeof entry === 'object' && entry !== null ? (entry as { value?: unknown }).value : entry,
+      )
+    : typeof result === 'object' && result !== null
+      ? Object.values(result)
+      : [];
+  return values.some((value) => {
+    const text = isSecret(value)
+      ? value.reveal()
+      : typeof value === 'string'
+        ? value
+        : String(value);
+    return text.includes(id) || text.includes(encoded);
+  });
+}

@@ -1,0 +1,169 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { SessionKeys } from './session-keys.js';
+
+// The SDK's session entry (DESIGN §4, issue 15): a MAC over the ids, the issue time, a fingerprint of the
+// configuration and every entry initialize returned, so that a later call proves it carries a session this
+// connector issued, unchanged. The token is
+//
+//   1:<issued at, unix seconds>:<key id>:<configuration fingerprint>:<entry names, comma-separated>:<mac>
+//
+// Header names never contain ':' or ',' (RFC 9110 token characters), nor do base64url strings, so the token
+// splits unambiguously. What the MAC covers is JSON of strings, which no two different inputs share.
+
+const VERSION = '1';
+const MAX_TOKEN_LENGTH = 8192;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const LOWER_TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
+const FINGERPRINT_BYTES = 16;
+const MAC_BYTES = 32;
+
+/** What a session binds besides its entries. */
+export interface SessionClaims {
+  readonly systemId: string;
+  readonly sdkSessionId: string;
+  /** The keyed fingerprint of the configuration the session was initialized with. */
+  readonly configuration: string;
+  /** When the session was issued, in whole seconds since the epoch. */
+  readonly issuedAt: number;
+}
+
+/** An entry the session covers: its header name and the value replayed. */
+interface SealedEntry {
+  readonly key: string;
+  readonly value: string;
+}
+
+function mac(
+  secret: Buffer,
+  connector: string,
+  claims: SessionClaims,
+  names: readonly string[],
+  values: readonly string[],
+): Buffer {
+  return createHmac('sha256', secret)
+    .update(
+      JSON.stringify([
+        'connector-sdk session 1',
+        connector,
+        claims.issuedAt,
+        claims.configuration,
+        claims.systemId,
+        claims.sdkSessionId,
+        names,
+        values,
+      ]),
+    )
+    .digest();
+}
+
+/**
+ * A keyed fingerprint of everything the platform sent to initialize: sessions initialized with the same
+ * configuration of a system share caches and a rate limit, and a caller who does not know that configuration
+ * cannot reach them. Keyed, so a store that keeps it as part of a name reveals nothing about the credentials.
+ *
+ * @internal
+ */
+export function configurationFingerprint(
+  keys: SessionKeys,
+  connector: string,
+  entries: readonly SealedEntry[],
+): string {
+  const sorted = entries
+    .map((entry) => [entry.key, entry.value])
+    .sort((a, b) =>
+      (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+    );
+  return createHmac('sha256', keys.signing.secret)
+    .update(JSON.stringify(['connector-sdk configuration 1', connector, sorted]))
+    .digest()
+    .subarray(0, FINGERPRINT_BYTES)
+    .toString('base64url');
+}
+
+/**
+ * Signs a session with the current key.
+ *
+ * @param entries - the connector's own entries, as answered (their names are covered case-insensitively)
+ * @returns the value of the SDK's session entry
+ * @internal
+ */
+export function sealSession(
+  keys: SessionKeys,
+  connector: string,
+  claims: SessionClaims,
+  entries: readonly SealedEntry[],
+): string {
+  const names = entries.map((entry) => entry.key.toLowerCase());
+  const values = entries.map((entry) => entry.value);
+  const digest = mac(keys.signing.secret, connector, claims, names, values).toString('base64url');
+  return [
+    VERSION,
+    String(claims.issuedAt),
+    keys.signing.id,
+    claims.configuration,
+    names.join(','),
+    digest,
+  ].join(':');
+}
+
+/** Why a session entry did not verify. */
+export type UnsealFailure = 'malformed' | 'unknown-key' | 'tampered';
+
+/** The outcome of {@link unsealSession}. */
+export type Unsealed =
+  | {
+      readonly ok: true;
+      readonly claims: SessionClaims;
+      /** The lower-cased names of the connector's entries the session covers. */
+      readonly covered: readonly string[];
+    }
+  | { readonly ok: false; readonly reason: UnsealFailure };
+
+const fail = (reason: UnsealFailure): Unsealed => ({ ok: false, reason });
+
+/**
+ * Verifies the SDK's session entry against the ids and the headers of a later call, in constant time per
+ * byte of MAC. Reads each covered header through `header`.
+ *
+ * @internal
+ */
+export function unsealSession(
+  keys: SessionKeys,
+  connector: string,
+  token: string,
+  ids: { readonly systemId: string; readonly sdkSessionId: string },
+  header: (lowerName: string) => string | undefined,
+): Unsealed {
+  if (token.length > MAX_TOKEN_LENGTH) return fail('malformed');
+  const parts = token.split(':');
+  if (parts.length !== 6 || parts[0] !== VERSION) return fail('malformed');
+  const [, issued, keyId, configuration, list, digest] = parts as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (!/^\d{1,12}$/.test(issued)) return fail('malformed');
+  if (!BASE64URL.test(configuration) || !BASE64URL.test(digest)) return fail('malformed');
+  const given = Buffer.from(digest, 'base64url');
+  if (given.length !== MAC_BYTES || configuration.length !== 22) return fail('malformed');
+  const names = list === '' ? [] : list.split(',');
+  const values: string[] = [];
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (!LOWER_TOKEN.test(name) || seen.has(name)) return fail('malformed');
+    seen.add(name);
+    const value = header(name);
+    // A covered entry that is missing is a changed session; the MAC cannot match, so answer without computing.
+    if (value === undefined) return fail('tampered');
+    values.push(value);
+  }
+  const key = keys.byId(keyId);
+  if (key === undefined) return fail('unknown-key');
+  const claims: SessionClaims = { ...ids, configuration, issuedAt: Number(issued) };
+  if (!timingSafeEqual(mac(key.secret, connector, claims, names, values), given))
+    return fail('tampered');
+  return { ok: true, claims, covered: names };
+}
