@@ -148,7 +148,11 @@ export function unsealSession(
   if (!/^\d{1,12}$/.test(issued)) return fail('malformed');
   if (!BASE64URL.test(configuration) || !BASE64URL.test(digest)) return fail('malformed');
   const given = Buffer.from(digest, 'base64url');
-  if (given.length !== MAC_BYTES || configuration.length !== 22) return fail('malformed');
+  // Only the canonical spelling: base64url's last character carries bits the decoder drops, so two spellings
+  // of one MAC would otherwise both verify.
+  if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+    return fail('malformed');
+  if (configuration.length !== 22) return fail('malformed');
   const names = list === '' ? [] : list.split(',');
   const values: string[] = [];
   const seen = new Set<string>();
