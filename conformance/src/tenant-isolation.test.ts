@@ -84,9 +84,12 @@ describe.each(bindings)('$name: tenant isolation (issue 15)', (binding) => {
   };
 
   beforeAll(async () => {
-    [endA, endB, evil, internal] = await Promise.all(
-      ['end-a', 'end-b', 'evil', 'internal'].map(startRecordingServer),
-    );
+    [endA, endB, evil, internal] = await Promise.all([
+      startRecordingServer('end-a'),
+      startRecordingServer('end-b'),
+      startRecordingServer('evil'),
+      startRecordingServer('internal'),
+    ]);
     origin = await start();
   });
   afterAll(async () => {

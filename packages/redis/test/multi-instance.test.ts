@@ -1,6 +1,6 @@
 // Two connector instances (two real HTTP servers, each with its own Redis connection, as two processes would
-// have) behind one Redis: what one caches the other reads, they count against one rate limit, and a cleanup
-// sent to one clears for both.
+// have) behind one Redis and one session key: what one caches the other reads, they count against one rate
+// limit, a cleanup sent to one clears for both, and neither serves a session it cannot verify (issue 15).
 import { defineConnector, field, z } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -142,5 +142,58 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('two instances on one Red
     expect(global.status).toBe(200);
     expect(await read(1, second, 'session/k')).toBeNull();
     expect(await read(1, second, 'system/k')).toBeNull();
+  });
+
+  it('serves no forged session on any instance, and keeps what the tenant cached (issue 15)', async () => {
+    const bob = await initialize(0, 'bob-1', 'sys-bob');
+    expect((await write(0, bob, 'session/k', 'bob-session')).status).toBe(200);
+    expect((await write(0, bob, 'system/k', 'bob-system')).status).toBe(200);
+    const forged = {
+      'x-user': 'mallory',
+      'x-sdk-system-id': 'sys-bob',
+      'x-sdk-session-id': 'bob-1',
+    };
+    const mallory = await initialize(1, 'mallory-1', 'sys-mallory');
+    for (const instance of [0, 1] as const) {
+      for (const headers of [
+        forged,
+        { ...bob, 'x-user': 'mallory' },
+        { ...mallory, 'x-sdk-system-id': 'sys-bob', 'x-sdk-session-id': 'bob-1' },
+      ]) {
+        const response = await fetch(`${base(instance)}/cache/session/k`, { headers });
+        expect(response.status).toBe(401);
+        expect(await response.text()).not.toContain('bob-session');
+        const cleanup = await fetch(
+          `${base(instance)}/cleanup/bob-1?systemId=sys-bob&cleanupGlobalCache=true`,
+          { method: 'POST', headers },
+        );
+        expect(cleanup.status).toBe(401);
+      }
+    }
+    expect(await read(1, bob, 'session/k')).toBe('bob-session');
+    expect(await read(1, bob, 'system/k')).toBe('bob-system');
+  });
+
+  it('refuses, on an instance with another key, the sessions the others signed', async () => {
+    const store = await connectRedisStore({ url: redis.url });
+    stores.push(store);
+    const stranger = await serve(connector, {
+      port: 0,
+      store,
+      sessionKey: 'a-different-key-0123456789abcdef-xyz',
+    });
+    instances.push(stranger);
+    const headers = await initialize(0, 'key-1', 'sys-key');
+    const response = await fetch(`${stranger.url}/sdk/api/1.0/cache/session/k`, { headers });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { errors: { code: string } }).errors.code).toBe(
+      'SESSION_INVALID',
+    );
+  });
+
+  it('will not start on a shared store without a session key', async () => {
+    await expect(serve(connector, { port: 0, store: stores[0] as RedisStore })).rejects.toThrow(
+      /shared store.*sessionKey option/,
+    );
   });
 });

@@ -40,13 +40,16 @@ const unauthenticated = (
   message: string,
 ) => stackless(() => new UnauthenticatedError(message, { code }));
 
+/** An id header as initialize wrote it; any other spelling of the same id counts as changed. */
 function decodeId(value: string | undefined): string | undefined {
-  if (value === undefined || !value.includes('%')) return value;
+  if (value === undefined) return undefined;
+  let id: string;
   try {
-    return decodeURIComponent(value);
+    id = decodeURIComponent(value);
   } catch {
     return undefined;
   }
+  return encodeURIComponent(id) === value ? id : undefined;
 }
 
 /**
