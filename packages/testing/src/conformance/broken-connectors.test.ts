@@ -190,6 +190,28 @@ const cases: Case[] = [
     message: /wrong credential in the session answered 502 END_SYSTEM_ERROR[^;]*; expected 401/,
   },
   {
+    check: 'session.tampered',
+    breaks: 'trusts whatever session a caller replays',
+    target: broken((request, response) =>
+      !isInitialize(request) && response.status === 401
+        ? request.path.includes('/cleanup/')
+          ? json(200, {})
+          : json(200, { id: 'served anyway' })
+        : undefined,
+    ),
+    message:
+      /session entry '[^']+' changed after initialize answered 200[^;]*; expected 401\. Let the SDK/,
+  },
+  {
+    check: 'session.foreign-id',
+    breaks: 'cleans up whatever session the path names',
+    target: broken((request, response) =>
+      request.path.includes('/cleanup/') && response.status === 400 ? json(200, {}) : undefined,
+    ),
+    message:
+      /cleanup of another session id with this session answered 200[^;]*; expected 400 or 401/,
+  },
+  {
     check: 'operation',
     breaks: 'fails the operation',
     target: broken((request) =>

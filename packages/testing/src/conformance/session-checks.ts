@@ -49,6 +49,113 @@ export const sessionChecks: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'session.tampered',
+    name: 'a later call whose replayed session was changed answers 401, before any connector code',
+    async run(run) {
+      const session = await validSession(run);
+      // Every entry initialize answered, changed in turn; a URL pointed elsewhere is the SSRF case.
+      for (const target of session) {
+        const changed = session.map((entry) =>
+          entry === target
+            ? {
+                ...entry,
+                value: /^https?:\/\//.test(entry.value)
+                  ? 'http://169.254.169.254/latest'
+                  : garbage(entry.value),
+              }
+            : entry,
+        );
+        const response = await laterCall(run, headersOf(changed));
+        run.expectStatus(
+          response,
+          [401],
+          `a later call with the session entry '${target.key}' changed after initialize`,
+          'Let the SDK answer the session (defineConnector + a binding): it signs every entry and refuses a changed one.',
+        );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'session.foreign-id',
+    name: "a later call or cleanup naming another session's ids is refused (400/401), never served",
+    async run(run) {
+      const platform = run.simulator();
+      const session = headersOf(await validSession(run, platform));
+      const { operation } = run.options;
+      const probes = [
+        {
+          what: 'cleanup of another session id with this session',
+          expect: [400, 401],
+          send: () =>
+            platform.request({
+              method: 'POST',
+              path: '/cleanup/conformance-other-session',
+              query: { systemId: platform.systemId, cleanupGlobalCache: 'true' },
+              headers: session,
+            }),
+        },
+        {
+          what: 'cleanup of another system with this session',
+          expect: [400, 401],
+          send: () =>
+            platform.request({
+              method: 'POST',
+              path: `/cleanup/${encodeURIComponent(platform.sdkSessionId)}`,
+              query: { systemId: 'conformance-other-system', cleanupGlobalCache: 'true' },
+              headers: session,
+            }),
+        },
+        {
+          what: 'a later call whose system id header names another system',
+          expect: [401],
+          send: () =>
+            laterCall(
+              run,
+              Object.fromEntries(
+                Object.entries(session).map(([name, value]) => [
+                  name,
+                  /^x-sdk-system-id$/i.test(name) ? 'conformance-other-system' : value,
+                ]),
+              ),
+            ),
+        },
+        ...(operation === undefined
+          ? []
+          : [
+              {
+                what: 'the operation with another systemId in the query',
+                expect: [400, 401],
+                send: () =>
+                  platform.request({
+                    method: operation.method ?? 'GET',
+                    path: operation.path,
+                    query: { ...operation.query, systemId: 'conformance-other-system' },
+                    headers: {
+                      ...(operation.body === undefined
+                        ? {}
+                        : { 'content-type': 'application/json' }),
+                      ...session,
+                    },
+                    ...(operation.body === undefined
+                      ? {}
+                      : { body: JSON.stringify(operation.body) }),
+                  }),
+              },
+            ]),
+      ];
+      for (const probe of probes) {
+        run.expectStatus(
+          await probe.send(),
+          probe.expect,
+          probe.what,
+          'Take ids only from the verified session (the SDK does), never from the path, query or headers alone.',
+        );
+      }
+      return undefined;
+    },
+  },
+  {
     id: 'operation',
     name: 'the later operation succeeds with the session',
     async run(run) {
