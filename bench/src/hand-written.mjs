@@ -3,6 +3,7 @@
 // Express and Fastify all serve it, so that they differ from each other only in the HTTP framework.
 import { z } from 'zod';
 import { PASSWORD, TOKEN } from './scenarios.mjs';
+import { fingerprint, seal, verify } from './session-mac.mjs';
 
 const Entries = z
   .array(z.object({ key: z.string().min(1), value: z.string(), sensitive: z.boolean() }))
@@ -69,6 +70,7 @@ export function initialize(body, sdkSessionId, systemId) {
       `The initialize body is invalid: ${problems(parsed.error)}`,
     );
   const values = {};
+  const entries = [];
   let suppressNotification;
   for (const { key, value } of parsed.data) {
     if (
@@ -76,8 +78,10 @@ export function initialize(body, sdkSessionId, systemId) {
       (key === 'suppressNotification' && suppressNotification !== undefined)
     )
       return fail(400, 'INVALID_INITIALIZE_BODY', `The key '${key}' is repeated`);
-    if (key !== 'suppressNotification') values[key] = value === '' ? undefined : value;
-    else if (value === '1' || value === '2') suppressNotification = value === '1';
+    if (key !== 'suppressNotification') {
+      values[key] = value === '' ? undefined : value;
+      entries.push({ key, value });
+    } else if (value === '1' || value === '2') suppressNotification = value === '1';
     else
       return fail(
         400,
@@ -94,20 +98,23 @@ export function initialize(body, sdkSessionId, systemId) {
     );
   if (config.data.password !== PASSWORD)
     return fail(401, 'AUTHENTICATION_FAILED', 'The login was refused');
-  return ok([
+  const session = [
     { key: 'Authorization', value: `Bearer ${TOKEN}`, sensitive: true },
     { key: 'X-Acme-Url', value: config.data.url, sensitive: false },
     { key: 'X-Acme-User', value: config.data.username, sensitive: false },
+  ];
+  const ids = { systemId, sdkSessionId, configuration: fingerprint(entries) };
+  return ok([
+    ...session,
     { key: 'X-Sdk-System-Id', value: encodeURIComponent(systemId), sensitive: false },
     { key: 'X-Sdk-Session-Id', value: encodeURIComponent(sdkSessionId), sensitive: false },
+    { key: 'X-Sdk-Session-Mac', value: seal(ids, session), sensitive: true },
   ]);
 }
 
 /** Reads the session from lower-cased request headers: the parsed session, or the 401 to answer. */
 function readSession(headers) {
-  const session = Session.safeParse(headers);
-  if (session.success) return session;
-  if (headers.authorization === undefined && headers['x-acme-url'] === undefined)
+  if (headers['x-sdk-session-mac'] === undefined)
     return {
       failure: fail(
         401,
@@ -115,6 +122,16 @@ function readSession(headers) {
         'No session: initialize first (the session headers are missing)',
       ),
     };
+  if (!verify(headers))
+    return {
+      failure: fail(
+        401,
+        'SESSION_INVALID',
+        'The session does not verify: it was changed after initialize; initialize again',
+      ),
+    };
+  const session = Session.safeParse(headers);
+  if (session.success) return session;
   return {
     failure: fail(401, 'SESSION_INVALID', `The session is invalid: ${problems(session.error)}`),
   };

@@ -1,5 +1,6 @@
 // The four scenarios every server is measured on, as the platform would send them. The bodies and headers are
 // built once here, so that every server, and every repeat, gets exactly the same bytes.
+import { fingerprint, seal } from './session-mac.mjs';
 
 /** The password the connector accepts; any other fails the login. */
 export const PASSWORD = 'bench-pa55word!';
@@ -19,14 +20,26 @@ export const initializeEntries = (endSystemUrl) => [
   { key: 'suppressNotification', value: '1', sensitive: false },
 ];
 
-/** The session headers the platform replays on later calls (what initialize answered). */
-export const sessionHeaders = (endSystemUrl) => ({
-  authorization: `Bearer ${TOKEN}`,
-  'x-acme-url': endSystemUrl,
-  'x-acme-user': 'integration-bot',
-  'x-sdk-system-id': SYSTEM_ID,
-  'x-sdk-session-id': SDK_SESSION_ID,
-});
+/** The session headers the platform replays on later calls (what initialize answered, signed). */
+export function sessionHeaders(endSystemUrl) {
+  const own = [
+    { key: 'Authorization', value: `Bearer ${TOKEN}` },
+    { key: 'X-Acme-Url', value: endSystemUrl },
+    { key: 'X-Acme-User', value: 'integration-bot' },
+  ];
+  const configuration = fingerprint(
+    initializeEntries(endSystemUrl).filter((entry) => entry.key !== 'suppressNotification'),
+  );
+  return {
+    ...Object.fromEntries(own.map((entry) => [entry.key.toLowerCase(), entry.value])),
+    'x-sdk-system-id': SYSTEM_ID,
+    'x-sdk-session-id': SDK_SESSION_ID,
+    'x-sdk-session-mac': seal(
+      { systemId: SYSTEM_ID, sdkSessionId: SDK_SESSION_ID, configuration },
+      own,
+    ),
+  };
+}
 
 /**
  * The scenarios: what is sent and which status every server must answer.

@@ -260,6 +260,19 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
     ] as const) {
       expectContract(await rawRequest(origin, twice(name, value)), [200, 401]);
     }
+    // The SDK's own entries, doubled, truncated or oversized: a 401, never served.
+    const mac = session['X-Sdk-Session-Mac'] ?? '';
+    for (const [name, value] of [
+      ['X-Sdk-Session-Mac', mac],
+      ['X-Sdk-Session-Mac', `${mac}x`],
+      ['X-Sdk-Session-Id', session['X-Sdk-Session-Id'] ?? ''],
+    ] as const) {
+      expectContract(await rawRequest(origin, twice(name, value)), [401]);
+    }
+    for (const changed of [mac.slice(0, -5), `${mac}${'A'.repeat(9_000)}`, '']) {
+      const headers = { ...session, 'X-Sdk-Session-Mac': changed };
+      expectContract(await rawRequest(origin, request('GET', `${BASE}/whoami`, headers)), [401]);
+    }
   });
 
   it('survives a client that hangs up in the middle of a body', async () => {

@@ -30,6 +30,7 @@ export const cached = defineConnector({
 import { serve } from '@connector-sdk/node';
 import { connectRedisStore } from '@connector-sdk/redis';
 
+// Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store refuses to start without one.
 const store = await connectRedisStore({ url: process.env.REDIS_URL, logger });
 const running = await serve(connector, {
   port: 3000,

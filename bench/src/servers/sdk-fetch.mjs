@@ -2,10 +2,13 @@
 import { createFetchHandler } from '@connector-sdk/fetch';
 import { createAdaptorServer } from '@hono/node-server';
 import { connector } from '../connector.mjs';
+import { BENCH_SESSION_KEY } from '../session-mac.mjs';
 
 /** @param {{ port: number }} options */
 export async function start({ port }) {
-  const server = createAdaptorServer({ fetch: createFetchHandler(connector) });
+  const server = createAdaptorServer({
+    fetch: createFetchHandler(connector, { sessionKey: BENCH_SESSION_KEY }),
+  });
   await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     port: server.address().port,

@@ -62,9 +62,11 @@ The connector runs at ${base}. Try:
   curl -s -X POST '${base}/initialize/my-session?systemId=my-tracker' \\
     -H 'content-type: application/json' -d '${config}'
 
-then send every answered entry back as a header, for example:
+then send every answered entry back as a header, all of them (the SDK signs the session: a call that drops or
+changes one answers 401), for example:
 
-  curl -s ${base}/projects/DEMO/issues -H 'Authorization: Bearer <token>' -H 'X-Tracker-Url: ${tracker.url}'
+  curl -s ${base}/projects/DEMO/issues -H 'Authorization: Bearer <token>' -H 'X-Tracker-Url: ${tracker.url}' \\
+    -H 'X-Sdk-System-Id: my-tracker' -H 'X-Sdk-Session-Id: my-session' -H 'X-Sdk-Session-Mac: <mac>'
 
 Or let the platform simulator walk it through (the testing kit's CLI; in the SDK's repository, after pnpm build):
 

@@ -27,9 +27,11 @@ export interface InitializeContext<TConfig> {
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
   /**
-   * The cache of this end system (`systemId`), shared by every session and every instance that shares the
-   * handler's store. There is no session cache here: with `singleFlightInitialize`, one login serves several
-   * sessions.
+   * The cache of this end system as configured: its `systemId` together with the configuration this initialize
+   * was called with. Every session initialized with the same configuration, on every instance that shares the
+   * handler's store, sees it; a caller who initializes the same `systemId` with another configuration gets a
+   * cache of its own, so it cannot poison this one. There is no session cache here: with
+   * `singleFlightInitialize`, one login serves several sessions.
    */
   readonly systemCache: Cache;
 }
@@ -47,11 +49,11 @@ export type InitializeResult<TSession extends FieldShape> =
 
 /** What `cleanup` receives. */
 export interface CleanupContext<TSession> {
-  /** The session read from the request headers. */
+  /** The session read from the request headers, after its signature verified. */
   readonly session: TSession;
-  /** The platform's id for the session that ends. */
+  /** The platform's id for the session that ends: the verified session's, which the path must name. */
   readonly sdkSessionId: string;
-  /** The platform's id for the configured end system. */
+  /** The platform's id for the configured end system: the verified session's, which the query must name. */
   readonly systemId: string;
   /**
    * When true, the platform asks to drop everything cached for `systemId` as well, not only this session's
@@ -64,7 +66,10 @@ export interface CleanupContext<TSession> {
   readonly log: Logger;
   /** This session's cache, still readable here; the SDK empties it after `cleanup` returns. */
   readonly sessionCache: Cache;
-  /** This end system's cache; the SDK empties it after `cleanup` returns when `cleanupGlobalCache` is true. */
+  /**
+   * This end system's cache (as configured, see {@link InitializeContext.systemCache}); the SDK empties it after
+   * `cleanup` returns when `cleanupGlobalCache` is true.
+   */
   readonly systemCache: Cache;
 }
 

@@ -24,7 +24,10 @@ export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
 
 /** What a later operation's handler receives. */
 export interface OperationContext<TSession, TParams, TQuery, TBody> {
-  /** The session read from the request headers and validated against the connector's session fields. */
+  /**
+   * The session read from the request headers, once the SDK verified its signature (it is exactly what
+   * initialize answered), and validated against the connector's session fields.
+   */
   readonly session: TSession;
   /** The path parameters, validated by the operation's `params` schema when it has one. */
   readonly params: TParams;
@@ -32,10 +35,16 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   readonly query: TQuery;
   /** The parsed JSON body, validated by the operation's `body` schema when it has one. */
   readonly body: TBody;
-  /** The platform's session id: from the path when the route has `:sdkSessionId`, else from the session. */
-  readonly sdkSessionId: string | undefined;
-  /** The platform's system id: from the query when present, else from the session. */
-  readonly systemId: string | undefined;
+  /**
+   * The platform's session id, from the verified session (a path parameter of the same name is the
+   * operation's own, in `params`).
+   */
+  readonly sdkSessionId: string;
+  /**
+   * The platform's system id, from the verified session. A `systemId` query that names another system is
+   * answered 400 `SESSION_MISMATCH` before the handler runs.
+   */
+  readonly systemId: string;
   /** All request headers, names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
   /** Fires when the platform disconnects; pass it on to end-system calls. */
@@ -43,13 +52,14 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
   /**
-   * This session's cache (`sdkSessionId`), emptied by cleanup. Using it on a call without the SDK's session id
-   * header answers 401, so the platform initializes again.
+   * This session's cache: its `sdkSessionId` on its `systemId`, from the verified session (never from what a
+   * caller sends), emptied by cleanup.
    */
   readonly sessionCache: Cache;
   /**
-   * This end system's cache (`systemId`), shared by its sessions; emptied by cleanup with
-   * `cleanupGlobalCache=true`. Using it on a call without the SDK's system id header answers 401.
+   * This end system's cache, as configured: its `systemId` and the configuration it was initialized with, from
+   * the verified session. Shared by the sessions of that configuration; emptied by cleanup with
+   * `cleanupGlobalCache=true`.
    */
   readonly systemCache: Cache;
 }

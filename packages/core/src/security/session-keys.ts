@@ -1,9 +1,25 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-/** The environment variable a deployment sets the session keys in, comma-separated, newest first. */
+/**
+ * The environment variable the handler reads its session keys from when the `sessionKey` option is absent:
+ * keys separated by commas, the one that signs first. Set it to the same secret on every instance.
+ *
+ * @example
+ * ```ts
+ * // CONNECTOR_SDK_SESSION_KEY="$(openssl rand -base64 32)" node dist/main.js
+ * process.env[SESSION_KEY_ENV] !== undefined; // true when the deployment configured a key
+ * ```
+ */
 export const SESSION_KEY_ENV = 'CONNECTOR_SDK_SESSION_KEY';
 
-/** Fewest characters a configured session key may have: 32 random bytes in base64 are 44. */
+/**
+ * Fewest characters a session key may have (32 random bytes in base64 are 44).
+ *
+ * @example
+ * ```ts
+ * if (key.length < MIN_SESSION_KEY_LENGTH) throw new Error('the session key is too short');
+ * ```
+ */
 export const MIN_SESSION_KEY_LENGTH = 32;
 
 /** One key: its bytes and a short id, so a session names the key that signed it without revealing it. */

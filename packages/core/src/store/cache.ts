@@ -14,9 +14,10 @@ export interface CacheGetOrSetOptions<T> extends CacheSetOptions {
 }
 
 /**
- * A cache of JSON values scoped to one session (`ctx.sessionCache`) or one end system (`ctx.systemCache`),
- * kept in the handler's {@link Store}, so every instance of a connector that shares the store sees the same
- * entries. Values go through JSON both ways, on every store alike: a `Date` comes back as a string, so read
+ * A cache of JSON values scoped to one session (`ctx.sessionCache`) or one end system as configured
+ * (`ctx.systemCache`), kept in the handler's {@link Store}, so every instance of a connector that shares the
+ * store sees the same entries. Scopes come only from a session whose signature verified: a caller cannot name
+ * another tenant's scope. Values go through JSON both ways, on every store alike: a `Date` comes back as a string, so read
  * with a schema when the shape matters. The SDK empties the session's cache when the platform calls cleanup,
  * and the system's cache too when it asks for `cleanupGlobalCache=true`.
  *
