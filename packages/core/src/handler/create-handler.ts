@@ -10,6 +10,7 @@ import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import { headerNameProblem, headerValueProblem } from '../security/header-safety.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
+import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
@@ -147,7 +148,13 @@ export function createHandler(
     compiled,
     adapter: connector.adapter as unknown as HandlerRuntime['adapter'],
     keys,
-    sessions: { connector: compiled, keys, maxAgeMs: maxSessionAgeMs, logger },
+    sessions: {
+      connector: compiled,
+      keys,
+      maxAgeMs: maxSessionAgeMs,
+      logger,
+      verified: new VerifiedSessions(),
+    },
     rateLimit: createRateLimiter(options.rateLimit, {
       store: options.store,
       connector: compiled.name,

@@ -6,6 +6,7 @@ import { SDK_SESSION_HEADERS } from '../security/header-safety.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
 import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { unsealSession, type SessionClaims } from '../security/session-seal.js';
+import type { VerifiedSessions } from '../security/verified-sessions.js';
 import { describeProblems, readFields } from './read-fields.js';
 import { idProblem } from './session-ids.js';
 
@@ -28,6 +29,8 @@ export interface SessionReader {
   readonly maxAgeMs: number;
   /** Where a session signed by an unknown key is reported, when the key is this process's own. */
   readonly logger: Logger;
+  /** The sessions verified lately, so a replayed one costs no new HMAC. */
+  readonly verified: VerifiedSessions;
 }
 
 /** How far ahead of this clock another instance's may run. */
@@ -105,6 +108,7 @@ export function readSession(
     token,
     { systemId, sdkSessionId },
     (name) => headers[name],
+    reader.verified,
   );
   if (!unsealed.ok) {
     if (unsealed.reason === 'unknown-key') {

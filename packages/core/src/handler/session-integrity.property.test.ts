@@ -141,6 +141,21 @@ describe('session integrity (property)', () => {
     );
   });
 
+  it('serves a replayed session from memory, but never one with another digest', async () => {
+    const entries: ParameterEntry[] = [
+      { key: 'Authorization', value: 'Bearer t', sensitive: true },
+      { key: 'X-Url', value: 'https://a.example', sensitive: false },
+    ];
+    const session = (await initialize(entries, { sdkSessionId: 's', systemId: 'sys' })) ?? {};
+    for (let i = 0; i < 3; i++) expect((await later(session)).status).toBe(200);
+    const token = session['x-sdk-session-mac'] as string;
+    const digest = token.slice(token.lastIndexOf(':') + 1);
+    const bytes = Buffer.from(digest, 'base64url');
+    bytes[0] = (bytes[0] as number) ^ 1;
+    const other = `${token.slice(0, token.lastIndexOf(':') + 1)}${bytes.toString('base64url')}`;
+    expect((await later({ ...session, 'x-sdk-session-mac': other })).status).toBe(401);
+  });
+
   it('refuses another spelling of the same id', async () => {
     const entries: ParameterEntry[] = [
       { key: 'Authorization', value: 'Bearer t', sensitive: true },

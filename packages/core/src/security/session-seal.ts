@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { SessionKeys } from './session-keys.js';
+import type { VerifiedSessions } from './verified-sessions.js';
 
 // The SDK's session entry (DESIGN §4, issue 15): a MAC over the ids, the issue time, a fingerprint of the
 // configuration and every entry initialize returned, so that a later call proves it carries a session this
@@ -16,6 +17,8 @@ const FINGERPRINT_BYTES = 16;
 /** The base64url length of {@link FINGERPRINT_BYTES}. */
 const FINGERPRINT_LENGTH = 22;
 const MAC_BYTES = 32;
+/** The base64url length of {@link MAC_BYTES}. */
+const MAC_LENGTH = 43;
 
 /** What a session binds besides its entries. */
 export interface SessionClaims {
@@ -33,28 +36,27 @@ interface SealedEntry {
   readonly value: string;
 }
 
-function mac(
-  secret: Buffer,
+/** The text the MAC covers: JSON of strings and a number, which no two different sessions share. */
+function covered(
   connector: string,
   claims: SessionClaims,
   names: readonly string[],
   values: readonly string[],
-): Buffer {
-  return createHmac('sha256', secret)
-    .update(
-      JSON.stringify([
-        'connector-sdk session 1',
-        connector,
-        claims.issuedAt,
-        claims.configuration,
-        claims.systemId,
-        claims.sdkSessionId,
-        names,
-        values,
-      ]),
-    )
-    .digest();
+): string {
+  return JSON.stringify([
+    'connector-sdk session 1',
+    connector,
+    claims.issuedAt,
+    claims.configuration,
+    claims.systemId,
+    claims.sdkSessionId,
+    names,
+    values,
+  ]);
 }
+
+const mac = (secret: Buffer, text: string): Buffer =>
+  createHmac('sha256', secret).update(text).digest();
 
 /**
  * A keyed fingerprint of everything the platform sent to initialize: sessions initialized with the same
@@ -95,7 +97,9 @@ export function sealSession(
 ): string {
   const names = entries.map((entry) => entry.key.toLowerCase());
   const values = entries.map((entry) => entry.value);
-  const digest = mac(keys.signing.secret, connector, claims, names, values).toString('base64url');
+  const digest = mac(keys.signing.secret, covered(connector, claims, names, values)).toString(
+    'base64url',
+  );
   return [
     VERSION,
     String(claims.issuedAt),
@@ -133,6 +137,7 @@ export function unsealSession(
   token: string,
   ids: { readonly systemId: string; readonly sdkSessionId: string },
   header: (lowerName: string) => unknown,
+  verified?: VerifiedSessions,
 ): Unsealed {
   if (token.length > MAX_TOKEN_LENGTH) return fail('malformed');
   const parts = token.split(':');
@@ -146,13 +151,10 @@ export function unsealSession(
     string,
   ];
   // Only the canonical spelling of each part. What the MAC covers (the time, the fingerprint, the names) needs
-  // no more checking than that: a part this connector did not write cannot verify. The digest is not covered:
-  // base64url's last character carries bits the decoder drops, so it must be re-encoded to compare.
+  // no more checking than that: a part this connector did not write cannot verify.
   const issuedAt = Number(issued);
   if (!Number.isSafeInteger(issuedAt) || String(issuedAt) !== issued) return fail('malformed');
-  if (configuration.length !== FINGERPRINT_LENGTH) return fail('malformed');
-  const given = Buffer.from(digest, 'base64url');
-  if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+  if (configuration.length !== FINGERPRINT_LENGTH || digest.length !== MAC_LENGTH)
     return fail('malformed');
   const key = keys.byId(keyId);
   if (key === undefined) return fail('unknown-key');
@@ -170,7 +172,17 @@ export function unsealSession(
     configuration,
     issuedAt,
   };
-  if (!timingSafeEqual(mac(key.secret, connector, claims, names, values), given))
-    return fail('tampered');
+  const text = covered(connector, claims, names, values);
+  // The digest is part of what is remembered: the same text under another digest is another token.
+  const seen = `${digest}${keyId}${text}`;
+  if (verified?.has(seen) !== true) {
+    // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
+    // is re-encoded and compared, and only its one canonical spelling verifies.
+    const given = Buffer.from(digest, 'base64url');
+    if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+      return fail('malformed');
+    if (!timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
+    verified?.add(seen);
+  }
   return { ok: true, claims, covered: names };
 }
