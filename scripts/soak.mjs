@@ -105,7 +105,17 @@ const entries = (password) =>
     { key: 'username', value: 'soak', sensitive: false },
     { key: 'password', value: password, sensitive: true },
   ]);
-const session = { authorization: 'Bearer soak-token', 'x-end-url': endUrl };
+// A real session, as the platform gets it: later calls are verified against the SDK's signature.
+const session = await (async () => {
+  const response = await fetch(`${running.url}${BASE}/initialize/s-1?systemId=sys-1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: entries(PASSWORD),
+  });
+  if (response.status !== 200) throw new Error(`soak: initialize answered ${response.status}`);
+  const answered = await response.json();
+  return Object.fromEntries(answered.map((entry) => [entry.key.toLowerCase(), entry.value]));
+})();
 const json = { 'content-type': 'application/json' };
 const deep = `${'['.repeat(1_000)}${']'.repeat(1_000)}`;
 const oversized = JSON.stringify({ fill: 'x'.repeat(BODY_LIMIT + 1) });
