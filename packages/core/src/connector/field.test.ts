@@ -24,6 +24,31 @@ describe('field helpers', () => {
     expect(isSecretField(field.string())).toBe(false);
   });
 
+  it('secret stays secret through any chain of zod methods (issue 16, finding 3)', () => {
+    const chains: [string, z.ZodType][] = [
+      ['min', field.secret().min(8)],
+      ['regex', field.secret().regex(/^[a-z]+$/)],
+      ['refine', field.secret().refine((v) => v !== 'x')],
+      ['trim', field.secret().trim()],
+      ['describe', field.secret().describe('the API key')],
+      ['meta', field.secret().meta({ title: 'key' })],
+      ['min + optional', field.secret().min(8).optional()],
+      ['optional + default', field.secret().optional().default('x')],
+      ['nullable + catch', field.secret().nullable().catch(null)],
+      ['transform', field.secret().transform((v) => v.toUpperCase())],
+      ['pipe', field.secret().pipe(z.string().max(99))],
+      [
+        'refine + min + describe + optional',
+        field.secret().refine(Boolean).min(2).describe('x').optional(),
+      ],
+      ['readonly', field.secret().readonly()],
+      ['union', z.union([field.secret(), z.literal('')])],
+    ];
+    for (const [name, schema] of chains) expect(isSecretField(schema), name).toBe(true);
+    expect(isSecretField(field.string().min(8).optional())).toBe(false);
+    expect(isSecretField(z.string().describe('password'))).toBe(false);
+  });
+
   it('url accepts http(s) only and refuses embedded credentials', () => {
     expect(ok(field.url(), ' https://a.example/x ')).toBe('https://a.example/x');
     expect(fails(field.url(), 'ftp://a.example')).toBe('must use http: or https:');

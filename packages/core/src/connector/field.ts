@@ -20,20 +20,32 @@ export type FieldInputs<S extends FieldShape> = z.input<
 const secretFields = new WeakSet<z.ZodType>();
 
 /**
- * Whether a field was declared with {@link field}.secret() (looking through `.optional()`, `.default()` and
- * pipes).
+ * Whether a field was declared with {@link field}.secret(), through any chain of zod methods on it: checks and
+ * refinements (`.min()`, `.regex()`, `.refine()`, `.trim()`, `.describe()`…) make a copy that remembers its
+ * parent, and wrappers (`.optional()`, `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes,
+ * transforms, unions) hold it inside (issue 16, finding 3).
  *
  * @internal
  */
 export function isSecretField(schema: z.ZodType): boolean {
-  let current: z.ZodType | undefined = schema;
-  for (let i = 0; current !== undefined && i < 16; i++) {
+  const pending: unknown[] = [schema];
+  for (let seen = 0; pending.length > 0 && seen < 64; seen++) {
+    const current = pending.pop();
+    if (!isSchema(current)) continue;
     if (secretFields.has(current)) return true;
-    const def = current._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
-    current = def.innerType ?? def.in;
+    const internals = current._zod as unknown as { parent?: unknown; def: Record<string, unknown> };
+    pending.push(internals.parent);
+    // Whatever the schema is built from: inner types, pipe ends, union options, intersection sides.
+    for (const part of Object.values(internals.def)) {
+      if (Array.isArray(part)) pending.push(...(part as unknown[]));
+      else pending.push(part);
+    }
   }
   return false;
 }
+
+const isSchema = (value: unknown): value is z.ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
 
 /** Options of {@link field}.string(). */
 export interface StringFieldOptions {

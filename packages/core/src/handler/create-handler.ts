@@ -247,9 +247,14 @@ export function createHandler(
       exposeStackTraces: options.exposeStackTraces ?? false,
     });
     const headers: Record<string, string> = {};
-    // Headers on a thrown error come from connector code: send only those that are safe.
+    // Headers on a thrown error come from connector code: send only those that are safe, and none that
+    // carries a secret (issue 16, finding 7).
     for (const [name, value] of Object.entries(error.headers)) {
-      if (!headerNameProblem(name) && !headerValueProblem(value))
+      if (
+        !headerNameProblem(name) &&
+        !headerValueProblem(value) &&
+        state.redactor.redact(`${name}: ${value}`) === `${name}: ${value}`
+      )
         headers[name.toLowerCase()] = value;
     }
     headers['content-type'] = JSON_HEADERS['content-type'];

@@ -159,7 +159,10 @@ export class Redactor {
   }
 
   /**
-   * Deep-copies a value for logging, redacting every string in it. Errors become `{ type, message, stack }`.
+   * Deep-copies a value for logging, redacting every string in it, keys included. Errors become
+   * `{ type, message, stack }`; binary data (`Buffer`, typed arrays, `ArrayBuffer`, `DataView`) becomes
+   * `[Binary N bytes]`, since its bytes may spell a token; boxed strings, numbers and booleans are unboxed; a
+   * `Map` becomes an object of its entries and a `Set` an array (issue 16, finding 6).
    *
    * @param value - anything a log call received
    * @returns a redacted copy that is safe to log
@@ -168,6 +171,14 @@ export class Redactor {
     if (typeof value === 'string') return this.redact(value);
     if (typeof value !== 'object' || value === null) return value;
     if (depth > 8) return '[Truncated]';
+    if (
+      ArrayBuffer.isView(value) ||
+      value instanceof ArrayBuffer ||
+      value instanceof SharedArrayBuffer
+    )
+      return `[Binary ${value.byteLength} bytes]`;
+    if (value instanceof String || value instanceof Number || value instanceof Boolean)
+      return this.redactValue(value.valueOf(), depth);
     if (value instanceof Error) {
       return {
         type: value.name,
@@ -175,13 +186,24 @@ export class Redactor {
         ...(value.stack === undefined ? {} : { stack: this.redact(value.stack) }),
       };
     }
+    if (value instanceof Map) {
+      const copy = Object.create(null) as Record<string, unknown>;
+      for (const [key, item] of value)
+        copy[this.redact(typeof key === 'string' ? key : String(key))] = this.redactValue(
+          item,
+          depth + 1,
+        );
+      return copy;
+    }
+    if (value instanceof Set) return [...value].map((item) => this.redactValue(item, depth + 1));
     if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
       return this.redactValue((value as { toJSON(): unknown }).toJSON(), depth + 1);
     }
     if (Array.isArray(value)) return value.map((item) => this.redactValue(item, depth + 1));
     // No prototype: a `__proto__` key in logged data stays a plain key.
     const copy = Object.create(null) as Record<string, unknown>;
-    for (const [key, item] of Object.entries(value)) copy[key] = this.redactValue(item, depth + 1);
+    for (const [key, item] of Object.entries(value))
+      copy[this.redact(key)] = this.redactValue(item, depth + 1);
     return copy;
   }
 }

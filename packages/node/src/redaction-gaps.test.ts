@@ -1,0 +1,95 @@
+// Issue 16, findings 6 and 7, over real HTTP: what connector code logs and the headers it puts on an error
+// never carry a secret, whatever shape the secret is in.
+import {
+  ConnectorError,
+  defineConnector,
+  field,
+  secret,
+  type ParameterEntry,
+} from '@connector-sdk/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+const TOKEN = 'tok-9d2f7a61c4e8b305';
+
+const connector = defineConnector({
+  name: 'gaps',
+  version: '1',
+  config: {},
+  session: { Authorization: field.secret() },
+  initialize: () => ({ Authorization: secret(`Bearer ${TOKEN}`) }),
+  operations: ({ get }) => ({
+    log: get('/log', ({ log }) => {
+      log.info(
+        {
+          buffer: Buffer.from(TOKEN),
+          bytes: new TextEncoder().encode(TOKEN),
+          boxed: new String(TOKEN),
+          [TOKEN]: 'as a key',
+          map: new Map<unknown, unknown>([
+            [TOKEN, TOKEN],
+            ['nested', { deeper: TOKEN }],
+          ]),
+          set: new Set([TOKEN]),
+        },
+        'logged',
+      );
+      return {};
+    }),
+    header: get('/header', () => {
+      throw new ConnectorError('FORBIDDEN', 'no', {
+        headers: { 'X-Debug-Token': TOKEN, 'X-Debug-Auth': `Bearer ${TOKEN}`, 'X-Ok': 'fine' },
+      });
+    }),
+  }),
+});
+
+let running: ConnectorServer;
+const lines: string[] = [];
+let session: Record<string, string>;
+beforeAll(async () => {
+  const log = (fields: unknown, message?: string) =>
+    void lines.push(JSON.stringify([fields, message]));
+  running = await serve(connector, {
+    port: 0,
+    logger: { debug: log, info: log, warn: log, error: log },
+  });
+  const answer = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '[]',
+  });
+  session = Object.fromEntries(
+    ((await answer.json()) as ParameterEntry[]).map((entry) => [entry.key, entry.value]),
+  );
+});
+afterAll(() => running.close());
+
+const bytesOf = (text: string) => [...Buffer.from(text)].join(',');
+
+describe('redaction of logged values and error headers', () => {
+  it('logs binary as its size, unboxes, redacts keys and renders maps and sets', async () => {
+    lines.length = 0;
+    expect((await fetch(`${running.url}/sdk/api/1.0/log`, { headers: session })).status).toBe(200);
+    const line = lines.find((text) => text.includes('"logged"')) ?? '';
+    expect(line).not.toBe('');
+    expect(line).not.toContain(TOKEN);
+    expect(line).not.toContain(bytesOf(TOKEN));
+    const [fields] = JSON.parse(line) as [Record<string, unknown>];
+    expect(fields.buffer).toBe(`[Binary ${TOKEN.length} bytes]`);
+    expect(fields.bytes).toBe(`[Binary ${TOKEN.length} bytes]`);
+    expect(fields.boxed).toBe('[REDACTED]');
+    expect(fields['[REDACTED]']).toBe('as a key');
+    expect(fields.map).toEqual({ '[REDACTED]': '[REDACTED]', nested: { deeper: '[REDACTED]' } });
+    expect(fields.set).toEqual(['[REDACTED]']);
+  });
+
+  it('drops the headers of a thrown error that carry a secret', async () => {
+    const response = await fetch(`${running.url}/sdk/api/1.0/header`, { headers: session });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('x-ok')).toBe('fine');
+    expect(response.headers.get('x-debug-token')).toBeNull();
+    expect(response.headers.get('x-debug-auth')).toBeNull();
+    expect([...response.headers.values()].join('\n')).not.toContain(TOKEN);
+  });
+});

@@ -1,0 +1,82 @@
+// Issue 16, finding 3: a secret field stays secret through any chain of zod methods, over real HTTP.
+import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+const PASSWORD = 'hunter2-quoted-by-zod';
+const TOKEN = 'Bearer chained-secret-token-0123';
+
+const connector = defineConnector({
+  name: 'chained',
+  version: '1',
+  config: {
+    // Names that do not look like credentials: only the field says these are secret. A refinement whose
+    // message quotes the input, as authors write them.
+    accessCode: field
+      .secret()
+      .min(8)
+      .refine((value) => !value.includes('quoted'), {
+        error: (issue) => `'${String(issue.input)}' is not allowed`,
+      })
+      .optional(),
+    clientKey: field.secret().trim().describe('the client key').optional(),
+  },
+  session: { 'X-Api-Auth': field.secret().min(10).describe('the bearer token') },
+  // A plain string, not secret(): the session field alone says it is a credential.
+  initialize: () => ({ 'X-Api-Auth': TOKEN }),
+  operations: ({ get }) => ({
+    fail: get('/fail', ({ session }) => {
+      throw new Error(`the end system refused ${session['X-Api-Auth']}`);
+    }),
+  }),
+});
+
+let running: ConnectorServer;
+const lines: string[] = [];
+beforeAll(async () => {
+  const log = (fields: unknown, message?: string) =>
+    void lines.push(JSON.stringify([fields, message]));
+  running = await serve(connector, {
+    port: 0,
+    logger: { debug: log, info: log, warn: log, error: log },
+  });
+});
+afterAll(() => running.close());
+
+const initialize = (entries: ParameterEntry[]) =>
+  fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entries),
+  });
+
+describe('secret fields through zod chains, over HTTP', () => {
+  it('keeps a chained secret config value out of the answer and the log, flagged or not', async () => {
+    const response = await initialize([
+      { key: 'accessCode', value: PASSWORD, sensitive: false },
+      { key: 'clientKey', value: 'key-value-0123', sensitive: false },
+    ]);
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    expect(body).toContain('INVALID_CONFIGURATION');
+    expect(body).not.toContain(PASSWORD);
+    expect(lines.join('\n')).not.toContain(PASSWORD);
+  });
+
+  it('answers a chained secret session value as sensitive, and redacts it later', async () => {
+    const response = await initialize([]);
+    expect(response.status).toBe(200);
+    const entries = (await response.json()) as ParameterEntry[];
+    expect(entries.find((entry) => entry.key === 'X-Api-Auth')).toEqual({
+      key: 'X-Api-Auth',
+      value: TOKEN,
+      sensitive: true,
+    });
+    const headers = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+    const failed = await fetch(`${running.url}/sdk/api/1.0/fail`, { headers });
+    expect(failed.status).toBe(500);
+    const text = await failed.text();
+    expect(text).not.toContain('chained-secret-token');
+    expect(lines.join('\n')).not.toContain('chained-secret-token');
+  });
+});
