@@ -27,6 +27,14 @@ export interface InitializeContext<TConfig> {
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
   /**
+   * Marks a value learned during this call as secret (a token from a login, a key read from a response):
+   * from now on it is redacted, in every form, from this request's error body and log lines. The end-system
+   * client already registers the credential headers and query parameters it sends.
+   *
+   * @param value - the secret
+   */
+  addSecret(value: string): void;
+  /**
    * The cache of this end system as configured: its `systemId` together with the configuration this initialize
    * was called with. Every session initialized with the same configuration, on every instance that shares the
    * handler's store, sees it; a caller who initializes the same `systemId` with another configuration gets a
@@ -64,6 +72,14 @@ export interface CleanupContext<TSession> {
   readonly signal: AbortSignal;
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
+  /**
+   * Marks a value learned during this call as secret (a token from a login, a key read from a response):
+   * from now on it is redacted, in every form, from this request's error body and log lines. The end-system
+   * client already registers the credential headers and query parameters it sends.
+   *
+   * @param value - the secret
+   */
+  addSecret(value: string): void;
   /** This session's cache, still readable here; the SDK empties it after `cleanup` returns. */
   readonly sessionCache: Cache;
   /**

@@ -52,6 +52,15 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   /** A logger that adds the request's ids and redacts its secrets. */
   readonly log: Logger;
   /**
+   * Marks a value learned during this call as secret (a token from a login, a key read from a response):
+   * from now on it is redacted, in every form, from this request's error body and log lines. The end-system
+   * client already registers the credential headers and query parameters it sends.
+   *
+   * @param value - the secret
+   */
+  addSecret(value: string): void;
+
+  /**
    * This session's cache: its `sdkSessionId` on its `systemId`, from the verified session (never from what a
    * caller sends), emptied by cleanup.
    */

@@ -6,6 +6,7 @@ import { stackless } from '../errors/stackless.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
 import { createRedactingLogger } from '../logging/redacting-logger.js';
+import { withSecretSink } from '../security/secret-sink.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import { headerNameProblem, headerValueProblem } from '../security/header-safety.js';
@@ -165,14 +166,19 @@ export function createHandler(
 
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
   const services: ScopeServices = {
+    // Each request's logger carries its redactor, so the end-system client registers what it sends and
+    // redacts before it clips (issue 16).
     logger: (scope) =>
-      logger === silentLogger
-        ? silentLogger
-        : createRedactingLogger(logger, scope.redactor, {
-            operation: scope.operation,
-            sdkSessionId: scope.tenant?.sdkSessionId,
-            systemId: scope.tenant?.systemId,
-          }),
+      withSecretSink(
+        logger === silentLogger
+          ? { ...silentLogger }
+          : createRedactingLogger(logger, scope.redactor, {
+              operation: scope.operation,
+              sdkSessionId: scope.tenant?.sdkSessionId,
+              systemId: scope.tenant?.systemId,
+            }),
+        scope.redactor,
+      ),
     sessionCache: caches.session,
     systemCache: caches.system,
   };

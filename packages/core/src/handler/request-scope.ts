@@ -84,6 +84,18 @@ class ScopedContext {
   get signal(): AbortSignal {
     return this.#scope.signal;
   }
+
+  /**
+   * Marks a value learned during this call as secret: from now on it is redacted, in every form, from this
+   * request's error body and log lines.
+   */
+  get addSecret(): (value: string) => void {
+    // A function of its own, so that `({ addSecret }) => …` works as the other context members do.
+    const { redactor } = this.#scope;
+    return (value) => {
+      if (typeof value === 'string') redactor.add(value);
+    };
+  }
 }
 
 /** A context of a call that carries a session, with the session's cache as well. */

@@ -7,6 +7,8 @@ import { mapEndSystemError, type ErrorMappingOptions } from './map-end-system-er
 import { blankSecretText, readErrorBody } from './read-error-body.js';
 import { retryAfterMs } from './retry-after.js';
 import { safeUrl } from './safe-url.js';
+import { looksSecret } from '../security/redactor.js';
+import { secretSinkOf, type SecretSink } from '../security/secret-sink.js';
 
 /** When and how the client retries a failed call. */
 export interface EndSystemRetryOptions {
@@ -51,6 +53,27 @@ export interface EndSystemClientOptions {
 }
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
+/** How much of a body that is not JSON is looked at for the excerpt in `detail`. */
+const MAX_EXCERPT_SOURCE = 64 * 1024;
+
+/**
+ * Registers what a request sends as credentials with the platform request's redactor, before it is sent
+ * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…), credential-named
+ * query parameters and the URL's user name and password.
+ */
+function registerCredentials(request: Request, sink: SecretSink): void {
+  for (const [name, value] of request.headers) if (looksSecret(name)) sink.add(value);
+  const url = new URL(request.url);
+  for (const [name, value] of url.searchParams) if (looksSecret(name)) sink.add(value);
+  for (const part of url.password === '' ? [] : [url.password, url.username]) {
+    sink.add(part);
+    try {
+      sink.add(decodeURIComponent(part));
+    } catch {
+      // A malformed escape: the part as written is registered already.
+    }
+  }
+}
 
 const timeoutError = (message: string) => new DOMException(message, 'TimeoutError');
 
@@ -142,6 +165,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  */
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
   const log = options.log ?? silentLogger;
+  const secrets = secretSinkOf(options.log);
   const retry = options.retry ?? {};
   const maxDelayMs = retry.maxDelayMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -171,6 +195,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     init?: RequestInit,
   ): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init);
+    if (secrets) registerCredentials(request, secrets);
     const url = safeUrl(request.url);
     // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
     // hanging up (also while the body is read). `AbortSignal.any` and `AbortSignal.timeout` did this with four
@@ -217,7 +242,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   /** Reads the failed answer once, keeps a readable copy on the error, and attaches the contract error. */
   const mapError = async (error: HTTPError): Promise<HTTPError> => {
     const { response, request } = error;
-    const body = await readErrorBody(response);
+    const body = await readErrorBody(response, secrets);
     // A `Response` can only be made with a status from 200 to 599; an end system answering 600 or 999 gets
     // its own (already read) response passed on instead of a RangeError that became a 500 (issue 9).
     const replayable = response.status >= 200 && response.status <= 599;
@@ -286,8 +311,10 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       try {
         return JSON.parse(text) as unknown;
       } catch {
+        // Blank and redact, then clip: a secret across the cut must not leave its first characters behind.
+        const source = blankSecretText(text.slice(0, MAX_EXCERPT_SOURCE));
         throw new EndSystemError('The end system answered something that is not JSON', {
-          detail: blankSecretText(text.slice(0, 2_000)),
+          detail: secrets ? secrets.clip(source, 2_000) : source.slice(0, 2_000),
         });
       }
     },

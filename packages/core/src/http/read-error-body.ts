@@ -1,4 +1,5 @@
 import { REDACTED, looksSecret } from '../security/redactor.js';
+import type { SecretSink } from '../security/secret-sink.js';
 
 /** Most bytes of an error response read; the rest is cancelled. */
 const MAX_READ_BYTES = 64 * 1024;
@@ -59,7 +60,7 @@ export function blankSecretText(text: string): string {
  *
  * @internal
  */
-export async function readErrorBody(response: Response): Promise<ErrorBody> {
+export async function readErrorBody(response: Response, secrets?: SecretSink): Promise<ErrorBody> {
   let text: string;
   try {
     text = await readText(response);
@@ -73,7 +74,14 @@ export async function readErrorBody(response: Response): Promise<ErrorBody> {
     shown = JSON.stringify(blankSecrets(parsed));
   } catch {
     shown = blankSecretText(text);
+    // A text body becomes the message, clipped: redact it first (issue 16, finding 2).
+    if (secrets) parsed = secrets.redact(text);
   }
-  const excerpt = shown.length > MAX_EXCERPT ? `${shown.slice(0, MAX_EXCERPT)}…` : shown;
+  // Redact, then clip, so that a secret across the cut is hidden whole.
+  const excerpt = secrets
+    ? secrets.clip(shown, MAX_EXCERPT)
+    : shown.length > MAX_EXCERPT
+      ? `${shown.slice(0, MAX_EXCERPT)}…`
+      : shown;
   return { text, parsed, excerpt };
 }

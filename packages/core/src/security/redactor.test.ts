@@ -126,3 +126,22 @@ describe('looksSecret', () => {
     }
   });
 });
+
+describe('Redactor.clip', () => {
+  const token = 'tok-5e8a1c7f3b9d';
+  const redactor = new Redactor([token]);
+
+  it('redacts before it cuts, so a secret across the cut is hidden whole', () => {
+    const text = `${'x'.repeat(95)}${token} and more`;
+    const clipped = redactor.clip(text, 100);
+    expect(clipped).toBe(`${'x'.repeat(95)}[REDA…`);
+    expect(clipped).not.toContain(token.slice(0, 4));
+  });
+
+  it('drops a tail that starts a secret form the text holds only in part', () => {
+    const text = `${'x'.repeat(95)}${token.slice(0, 9)}`; // already cut short of the secret elsewhere
+    expect(redactor.clip(`${text}${'y'.repeat(50)}`, 104)).toBe(`${'x'.repeat(95)}…`);
+    // Uncut text is only redacted: its words stay as they are.
+    expect(redactor.clip('a short message ending in t', 100)).toBe('a short message ending in t');
+  });
+});

@@ -92,6 +92,28 @@ function derivedForms(value: string): string[] {
 }
 
 /**
+ * The length of the longest proper start of `form` that `text` ends with, in time linear in both (the
+ * Knuth–Morris–Pratt automaton run over the last `form.length - 1` characters).
+ */
+function startOfFormAtEnd(text: string, form: string): number {
+  const tail = text.slice(Math.max(0, text.length - form.length + 1));
+  const fallback = new Int32Array(form.length);
+  for (let i = 1, k = 0; i < form.length; i++) {
+    while (k > 0 && form[i] !== form[k]) k = fallback[k - 1] as number;
+    if (form[i] === form[k]) k++;
+    fallback[i] = k;
+  }
+  let state = 0;
+  for (let i = 0; i < tail.length; i++) {
+    const char = tail[i];
+    while (state > 0 && char !== form[state]) state = fallback[state - 1] as number;
+    if (char === form[state]) state++;
+    if (state === form.length) state = fallback[state - 1] as number;
+  }
+  return state;
+}
+
+/**
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged.
  *
  * @internal used by the handler; connector code gets a redacting logger instead
@@ -156,6 +178,25 @@ export class Redactor {
       end = stop;
     }
     return `${result}${REDACTED}${text.slice(end)}`;
+  }
+
+  /**
+   * Redacts, then shortens (issue 16, finding 2: clipping first showed every character of a secret before the
+   * cut). When the text is shortened, a tail that is the start of a secret form is dropped too.
+   *
+   * @param text - any text
+   * @param max - most characters kept
+   * @returns the redacted text, at most `max` characters and an ellipsis
+   */
+  clip(text: string, max: number): string {
+    const redacted = this.redact(text);
+    if (redacted.length <= max) return redacted;
+    let kept = redacted.slice(0, max);
+    // The cut may fall inside a secret form that the text holds whole only past the cut: drop the start of it.
+    let cut = 0;
+    for (const form of this.#allForms()) cut = Math.max(cut, startOfFormAtEnd(kept, form));
+    if (cut > 0) kept = kept.slice(0, kept.length - cut);
+    return `${kept}…`;
   }
 
   /**

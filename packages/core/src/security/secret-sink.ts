@@ -1,0 +1,31 @@
+/**
+ * Where code that runs inside a request (the end-system client) registers the secrets it learns and redacts
+ * before it clips: the request's redactor, reached through the logger connector code passes on (`context.log`)
+ * without any new option (issue 16, findings 1 and 2). A registry symbol, so two copies of the package (ESM
+ * and CJS) find each other's.
+ *
+ * @internal
+ */
+export interface SecretSink {
+  /** Registers a secret for the rest of the request. */
+  add(value: string): void;
+  /** Replaces every known secret form in a text. */
+  redact(text: string): string;
+  /** Redacts, then shortens to `max` characters, dropping a tail that could be the start of a secret. */
+  clip(text: string, max: number): string;
+}
+
+const SECRET_SINK = Symbol.for('@connector-sdk/secret-sink');
+
+/** @internal Gives a request's logger its secret sink, as a property no log call sees. */
+export function withSecretSink<T extends object>(logger: T, sink: SecretSink): T {
+  Object.defineProperty(logger, SECRET_SINK, { value: sink, enumerable: false });
+  return logger;
+}
+
+/** @internal The secret sink of a request's logger, or `undefined` for any other logger. */
+export function secretSinkOf(logger: unknown): SecretSink | undefined {
+  if (typeof logger !== 'object' || logger === null) return undefined;
+  const sink = (logger as Record<symbol, unknown>)[SECRET_SINK];
+  return typeof sink === 'object' && sink !== null ? (sink as SecretSink) : undefined;
+}
