@@ -145,3 +145,39 @@ describe('Redactor.clip', () => {
     expect(redactor.clip('a short message ending in t', 100)).toBe('a short message ending in t');
   });
 });
+
+describe('URL forms (issue 16, finding 5)', () => {
+  // Each part of a URL, as the WHATWG parser writes a value concatenated into it: the redactor must know the
+  // same spelling. Delimiters of that part are left out (they end it).
+  const parts: [string, RegExp, (value: string) => string][] = [
+    ['path', /[/?#%\\.]/, (value) => new URL(`http://h/${value}`).pathname.slice(1)],
+    ['query', /[#%]/, (value) => new URL(`http://h/?${value}`).search.slice(1)],
+    ['fragment', /%/, (value) => new URL(`http://h/#${value}`).hash.slice(1)],
+    ['user info', /[@:/?#%\\[\]]/, (value) => new URL(`http://${value}:x@h/`).username],
+  ];
+  it.each(parts)(
+    'redacts a secret written into a URL %s (property)',
+    (_part, delimiters, write) => {
+      fc.assert(
+        fc.property(fc.string({ minLength: 4, maxLength: 24, unit: 'grapheme' }), (value) => {
+          fc.pre(!delimiters.test(value) && value.trim() === value);
+          const written = write(value);
+          const redacted = new Redactor([value]).redact(`at ${written} here`);
+          expect(redacted).toBe(`at ${REDACTED} here`);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
+
+  it('redacts hex, and decodes Basic only when it is a UTF-8 user:password', () => {
+    const secret = 'hex-secret-9f2a';
+    const hex = Buffer.from(secret).toString('hex');
+    const redactor = new Redactor([secret]);
+    expect(redactor.redact(`a ${hex} b ${hex.toUpperCase()}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
+    const noise = Buffer.from([0xff, 0xfe, 0x3a, 0x80, 0x81, 0x82]).toString('base64');
+    expect(new Redactor([`Basic ${noise}`]).redact('a \u00ff\u00fe: b')).toBe('a \u00ff\u00fe: b');
+    const basic = `Basic ${Buffer.from('alice:s3cret-pw').toString('base64')}`;
+    expect(new Redactor([basic]).redact('password s3cret-pw')).toBe(`password ${REDACTED}`);
+  });
+});

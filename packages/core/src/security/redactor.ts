@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
 
@@ -57,19 +58,52 @@ function base64Cores(bytes: Buffer): string[] {
   return cores;
 }
 
-/** How one value can be written in a message: as is, URL- and form-encoded, JSON-escaped, base64. */
+/**
+ * The WHATWG URL percent-encode sets (https://url.spec.whatwg.org/#percent-encoded-bytes), beyond C0 controls
+ * and non-ASCII, which every set encodes: what `new URL()` writes for a value concatenated into a URL's
+ * fragment, query, path or user info (issue 16, finding 5: `P@ss w0rd!` in a path is `P@ss%20w0rd!`).
+ */
+const URL_SETS: readonly string[] = [
+  ' "<>`', // fragment
+  ' "#<>', // query
+  ' "#<>\'', // special query (http, https)
+  ' "#<>?^`{}', // path
+  ' "#<>?^`{}/:;=@[\\]|', // user info
+];
+
+/** `value` percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex. */
+function percentEncode(value: string, set: string): string {
+  let encoded = '';
+  for (const byte of Buffer.from(value, 'utf8')) {
+    const char = String.fromCharCode(byte);
+    encoded +=
+      byte < 0x21 || byte > 0x7e || set.includes(char)
+        ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+        : char;
+  }
+  return encoded;
+}
+
+/**
+ * How one value can be written in a message: as is; URL-, form- and WHATWG-URL-encoded; JSON-escaped; base64;
+ * hex.
+ */
 function encodings(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
+  const hex = bytes.toString('hex');
   return [
     value,
     encodeURIComponent(value),
     encodeURIComponent(value).replaceAll('%20', '+'),
     // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
     new URLSearchParams([['', value]]).toString().slice(1),
+    ...URL_SETS.map((set) => percentEncode(value, set)),
     JSON.stringify(value).slice(1, -1),
     base64(bytes),
     base64url(bytes),
     ...base64Cores(bytes),
+    hex,
+    hex.toUpperCase(),
   ];
 }
 
@@ -82,8 +116,12 @@ function derivedForms(value: string): string[] {
   const parts = [value];
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
   if (basic?.[1]) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
+    // Only a real `user:password` in UTF-8: any other base64 would add forms made of noise, at a cost the
+    // caller chooses (issue 16, finding 4).
+    const bytes = Buffer.from(basic[1], 'base64');
+    const decoded = bytes.toString('utf8');
+    if (isUtf8(bytes) && decoded.includes(':'))
+      parts.push(decoded, decoded.slice(decoded.indexOf(':') + 1));
   }
   // `Bearer <token>`: the token as connector code cuts it off, after one space or all of them, newlines kept.
   const scheme = /^[A-Za-z][A-Za-z0-9_-]*\s([\s\S]+)$/.exec(value);

@@ -1,0 +1,65 @@
+// Issue 16, finding 5, over real HTTP: a secret concatenated into an end-system URL is written by the WHATWG
+// URL parser in its own spelling (`P@ss w0rd!` in a path is `P@ss%20w0rd!`); it is redacted in that spelling
+// from the detail and the end-system log line.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+const PASSWORD = 'P@ss w0rd!';
+let endSystem: Server;
+let running: ConnectorServer;
+const lines: string[] = [];
+
+const connector = defineConnector({
+  name: 'url-forms',
+  version: '1',
+  config: { url: field.url(), code: field.secret() },
+  session: { 'X-Url': field.url() },
+  // An end system that takes the code in the path and answers 404 to it.
+  initialize: async ({ config, log, signal }) => {
+    await createEndSystemClient({ baseUrl: config.url, log, signal, retry: { limit: 0 } })
+      .get(`users/${config.code}/items?code=${config.code}`)
+      .json();
+    return { 'X-Url': config.url };
+  },
+});
+
+beforeAll(async () => {
+  endSystem = createServer((_request, response) => {
+    response.writeHead(404, { 'content-type': 'application/json' });
+    response.end('{"message":"no such user"}');
+  });
+  await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
+  const log = (fields: unknown, message?: string) =>
+    void lines.push(JSON.stringify([fields, message]));
+  running = await serve(connector, {
+    port: 0,
+    logger: { debug: log, info: log, warn: log, error: log },
+  });
+});
+afterAll(async () => {
+  await running.close();
+  await new Promise((resolve) => endSystem.close(resolve));
+});
+
+it('redacts a secret in the spelling the URL parser gives it, in detail and log lines', async () => {
+  const url = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
+  const response = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify([
+      { key: 'url', value: url, sensitive: false },
+      { key: 'code', value: PASSWORD, sensitive: true },
+    ] satisfies ParameterEntry[]),
+  });
+  expect(response.status).toBe(404);
+  const text = await response.text();
+  expect(text).toContain('[REDACTED]');
+  for (const shown of [text, lines.join('\n')]) {
+    expect(shown).not.toContain('P@ss%20w0rd!');
+    expect(shown).not.toContain('w0rd');
+  }
+});
