@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { defineConnector, field, secret, type ParameterEntry } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
 
 const NEW_TOKEN = 'fresh-token-7c1e9a52b8d4';
@@ -38,7 +39,8 @@ const connector = defineConnector({
 });
 
 let running: ConnectorServer;
-const lines: string[] = [];
+const logger = lineLogger();
+const { lines } = logger;
 beforeAll(async () => {
   endSystem = createServer((request, response) => {
     if (request.url?.endsWith('/login')) {
@@ -54,12 +56,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
-  const log = (fields: unknown, message?: string) =>
-    void lines.push(JSON.stringify([fields, message]));
-  running = await serve(connector, {
-    port: 0,
-    logger: { debug: log, info: log, warn: log, error: log },
-  });
+  running = await serve(connector, { port: 0, logger });
 });
 afterAll(async () => {
   await running.close();

@@ -8,6 +8,7 @@ import {
   type ParameterEntry,
 } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
 
 const TOKEN = 'tok-9d2f7a61c4e8b305';
@@ -45,15 +46,11 @@ const connector = defineConnector({
 });
 
 let running: ConnectorServer;
-const lines: string[] = [];
+const logger = lineLogger();
+const { lines } = logger;
 let session: Record<string, string>;
 beforeAll(async () => {
-  const log = (fields: unknown, message?: string) =>
-    void lines.push(JSON.stringify([fields, message]));
-  running = await serve(connector, {
-    port: 0,
-    logger: { debug: log, info: log, warn: log, error: log },
-  });
+  running = await serve(connector, { port: 0, logger });
   const answer = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

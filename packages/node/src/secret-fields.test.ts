@@ -1,6 +1,7 @@
 // Issue 16, finding 3: a secret field stays secret through any chain of zod methods, over real HTTP.
 import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
 
 const PASSWORD = 'hunter2-quoted-by-zod';
@@ -32,14 +33,10 @@ const connector = defineConnector({
 });
 
 let running: ConnectorServer;
-const lines: string[] = [];
+const logger = lineLogger();
+const { lines } = logger;
 beforeAll(async () => {
-  const log = (fields: unknown, message?: string) =>
-    void lines.push(JSON.stringify([fields, message]));
-  running = await serve(connector, {
-    port: 0,
-    logger: { debug: log, info: log, warn: log, error: log },
-  });
+  running = await serve(connector, { port: 0, logger });
 });
 afterAll(() => running.close());
 

@@ -6,12 +6,14 @@ import type { AddressInfo } from 'node:net';
 import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
 
 const PASSWORD = 'P@ss w0rd!';
 let endSystem: Server;
 let running: ConnectorServer;
-const lines: string[] = [];
+const logger = lineLogger();
+const { lines } = logger;
 
 const connector = defineConnector({
   name: 'url-forms',
@@ -33,12 +35,7 @@ beforeAll(async () => {
     response.end('{"message":"no such user"}');
   });
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
-  const log = (fields: unknown, message?: string) =>
-    void lines.push(JSON.stringify([fields, message]));
-  running = await serve(connector, {
-    port: 0,
-    logger: { debug: log, info: log, warn: log, error: log },
-  });
+  running = await serve(connector, { port: 0, logger });
 });
 afterAll(async () => {
   await running.close();
