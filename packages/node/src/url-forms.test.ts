@@ -60,3 +60,24 @@ it('redacts a secret in the spelling the URL parser gives it, in detail and log 
     expect(shown).not.toContain('w0rd');
   }
 });
+
+it('bounds the cost of a body built to make redaction expensive (finding 4)', async () => {
+  // 999 sensitive `Basic` entries, and a configuration that fails so that the answer is redacted.
+  const entries: ParameterEntry[] = Array.from({ length: 999 }, (_, i) => ({
+    key: `k${i}`,
+    value: `Basic ${Buffer.from(`user${i}:pa55 w0rd ${i}`).toString('base64')}`,
+    sensitive: true,
+  }));
+  entries.push({ key: 'url', value: 'not a url', sensitive: false });
+  const response = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entries),
+  });
+  expect(response.status).toBe(400);
+  // Past the budget of secret forms, every text of the request is redacted whole: nothing leaks.
+  const body = (await response.json()) as { errors: { code: string; message: string } };
+  expect(body.errors).toEqual({ code: 'INVALID_CONFIGURATION', message: '[REDACTED]' });
+  // The process keeps serving.
+  expect((await fetch(`${running.url}/sdk/api/1.0/discover`)).status).toBe(200);
+});

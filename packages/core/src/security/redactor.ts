@@ -9,6 +9,20 @@ export const REDACTED = '[REDACTED]';
  */
 export const MIN_SECRET_LENGTH = 4;
 
+/**
+ * Most characters of secret forms one request may have, judged as {@link FORMS_PER_CHARACTER} per character of
+ * its secrets (about 9,000 characters of secrets: three 2,000-character JWTs and dozens of passwords). Past
+ * it, texts are redacted whole (see {@link Redactor}).
+ */
+export const MAX_FORM_CHARACTERS = 300_000;
+
+/**
+ * What one character of a secret costs in forms, at most: its encodings (about 17, some up to three times as
+ * long) for the value and for each part of a credential (a `Bearer` token, a `Basic` user:password and
+ * password).
+ */
+const FORMS_PER_CHARACTER = 32;
+
 /** Header names whose values are treated as secret whatever the connector declares. */
 const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
 
@@ -73,15 +87,20 @@ const URL_SETS: readonly string[] = [
 
 /** `value` percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex. */
 function percentEncode(value: string, set: string): string {
-  let encoded = '';
-  for (const byte of Buffer.from(value, 'utf8')) {
-    const char = String.fromCharCode(byte);
-    encoded +=
-      byte < 0x21 || byte > 0x7e || set.includes(char)
-        ? `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
-        : char;
+  let component: string;
+  try {
+    component = encodeURIComponent(value);
+  } catch {
+    // A lone surrogate: the parser writes U+FFFD, as Buffer does.
+    component = encodeURIComponent(Buffer.from(value, 'utf8').toString('utf8'));
   }
-  return encoded;
+  // encodeURIComponent escapes more printable ASCII than any URL set, and one character (') less than the
+  // special-query set: undo the escapes the set does not make, in native code rather than byte by byte.
+  const encoded = component.replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return char === ' ' || char === '\x7f' || set.includes(char) ? escape : char;
+  });
+  return set.includes("'") ? encoded.replaceAll("'", '%27') : encoded;
 }
 
 /**
@@ -91,6 +110,9 @@ function percentEncode(value: string, set: string): string {
 function encodings(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const hex = bytes.toString('hex');
+  // Characters no encoding escapes: every URL, form and JSON form is the value itself.
+  if (/^[A-Za-z0-9._~-]*$/.test(value))
+    return [value, base64(bytes), base64url(bytes), ...base64Cores(bytes), hex, hex.toUpperCase()];
   return [
     value,
     encodeURIComponent(value),
@@ -159,6 +181,8 @@ function startOfFormAtEnd(text: string, form: string): number {
 export class Redactor {
   readonly #secrets = new Set<string>();
   #forms: readonly string[] | undefined;
+  /** Set when the forms of this request's secrets exceed {@link MAX_FORM_CHARACTERS}. */
+  #overwhelmed = false;
 
   /** @param secrets - initial secret values; empty strings are ignored */
   constructor(secrets?: Iterable<string>) {
@@ -177,31 +201,49 @@ export class Redactor {
     return this.#secrets.size === 0;
   }
 
+  /**
+   * Every form of every secret, made when a text is first redacted, within a budget: a request whose secrets
+   * have more than {@link MAX_FORM_CHARACTERS} of forms (only a body built to cost CPU has) is redacted whole
+   * instead, so its cost stays bounded whatever the caller sends (issue 16, finding 4).
+   */
   #allForms(): readonly string[] {
     if (this.#forms !== undefined) return this.#forms;
+    // Judged before any form is made, from the secrets' lengths, so that an over-budget request costs nothing.
+    let estimate = 0;
+    for (const value of this.#secrets) estimate += value.length * FORMS_PER_CHARACTER;
+    this.#overwhelmed = estimate > MAX_FORM_CHARACTERS;
     const forms = new Set<string>();
-    for (const value of this.#secrets) {
-      for (const form of derivedForms(value)) if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+    if (!this.#overwhelmed) {
+      for (const value of this.#secrets) {
+        for (const form of derivedForms(value))
+          if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+      }
     }
     this.#forms = [...forms];
     return this.#forms;
   }
 
   /**
-   * Every form is searched for as plain text, not as one alternation: hundreds of long, alike values (a
-   * 1 MiB initialize body of sensitive entries) made a single regular expression take seconds to compile
-   * (issue 9). Overlapping matches merge, so two secrets that overlap are hidden whole.
+   * Replaces every secret form in a text. Each form is searched for as plain text, not as one alternation:
+   * hundreds of long, alike values made a single regular expression take seconds to compile (issue 9).
+   * Overlapping matches merge, so two secrets that overlap are hidden whole. The cost is bounded by the
+   * forms' budget times the text's length: an Aho–Corasick automaton would search in one pass, but building
+   * one over a full budget of forms in JavaScript took 240 ms, against 15 ms for every search of an
+   * initialize it would save.
    *
    * @param text - any text
-   * @returns the text with every secret form replaced by `[REDACTED]`
+   * @returns the text with every secret form replaced by `[REDACTED]`; the whole text when the request's
+   *   secrets are over budget
    */
   redact(text: string): string {
+    if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+    const forms = this.#allForms();
+    if (this.#overwhelmed) return REDACTED;
     const ranges: [number, number][] = [];
-    for (const form of this.#allForms()) {
+    for (const form of forms) {
       if (form.length > text.length) continue;
-      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
         ranges.push([at, at + form.length]);
-      }
     }
     if (ranges.length === 0) return text;
     ranges.sort((a, b) => a[0] - b[0]);
