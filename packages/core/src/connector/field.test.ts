@@ -43,6 +43,20 @@ describe('field helpers', () => {
       ],
       ['readonly', field.secret().readonly()],
       ['union', z.union([field.secret(), z.literal('')])],
+      [
+        'long chain',
+        field.secret().trim().min(1).max(200).regex(/x/).startsWith('x').describe('k'),
+      ],
+      [
+        'five refinements',
+        field
+          .secret()
+          .refine(Boolean)
+          .refine(Boolean)
+          .refine(Boolean)
+          .refine(Boolean)
+          .refine(Boolean),
+      ],
     ];
     for (const [name, schema] of chains) expect(isSecretField(schema), name).toBe(true);
     expect(isSecretField(field.string().min(8).optional())).toBe(false);

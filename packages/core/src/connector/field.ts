@@ -29,17 +29,18 @@ const secretFields = new WeakSet<z.ZodType>();
  */
 export function isSecretField(schema: z.ZodType): boolean {
   const pending: unknown[] = [schema];
-  for (let seen = 0; pending.length > 0 && seen < 64; seen++) {
+  const seen = new Set<unknown>();
+  while (pending.length > 0 && seen.size < 1_000) {
     const current = pending.pop();
-    if (!isSchema(current)) continue;
+    if (!isSchema(current) || seen.has(current)) continue;
+    seen.add(current);
     if (secretFields.has(current)) return true;
     const internals = current._zod as unknown as { parent?: unknown; def: Record<string, unknown> };
-    pending.push(internals.parent);
-    // Whatever the schema is built from: inner types, pipe ends, union options, intersection sides.
-    for (const part of Object.values(internals.def)) {
-      if (Array.isArray(part)) pending.push(...(part as unknown[]));
-      else pending.push(part);
-    }
+    const def = internals.def;
+    // What a schema is made from: the one it was copied from (checks, refinements, descriptions), and the
+    // schemas it wraps. Never the checks themselves: a long chain of them must not use up the walk.
+    pending.push(internals.parent, def.innerType, def.in, def.out, def.left, def.right);
+    if (Array.isArray(def.options)) pending.push(...(def.options as unknown[]));
   }
   return false;
 }

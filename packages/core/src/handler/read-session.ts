@@ -83,6 +83,8 @@ export function readSession(
   }
 
   const token = headers[MAC_HEADER];
+  // Not a credential, but with the rest of the headers it replays the session: never log it.
+  if (token !== undefined) redactor.add(token);
   if (token === undefined) {
     throw unauthenticated(
       'SESSION_MISSING',

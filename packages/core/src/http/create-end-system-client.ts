@@ -58,13 +58,28 @@ const MAX_EXCERPT_SOURCE = 64 * 1024;
 
 /**
  * Registers what a request sends as credentials with the platform request's redactor, before it is sent
- * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…), credential-named
- * query parameters and the URL's user name and password.
+ * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
+ * query parameters.
  */
 function registerCredentials(request: Request, sink: SecretSink): void {
   for (const [name, value] of request.headers) if (looksSecret(name)) sink.add(value);
-  const url = new URL(request.url);
-  for (const [name, value] of url.searchParams) if (looksSecret(name)) sink.add(value);
+  const query = request.url.indexOf('?');
+  if (query === -1) return;
+  for (const [name, value] of new URLSearchParams(request.url.slice(query + 1)))
+    if (looksSecret(name)) sink.add(value);
+}
+
+/**
+ * Registers the user name and password of a base URL. Not from each request: ky builds its `Request` first,
+ * and a `Request` refuses a URL with credentials, quoting it in the error.
+ */
+function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
   for (const part of url.password === '' ? [] : [url.password, url.username]) {
     sink.add(part);
     try {
@@ -166,6 +181,7 @@ const NULL_BODY = new Set([204, 205, 304]);
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
+  if (secrets) registerUrlCredentials(options.baseUrl, secrets);
   const retry = options.retry ?? {};
   const maxDelayMs = retry.maxDelayMs ?? 5_000;
   const timeoutMs = options.timeoutMs ?? 10_000;

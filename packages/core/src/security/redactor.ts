@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { FormMatcher } from './form-matcher.js';
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
 
@@ -11,10 +12,13 @@ export const MIN_SECRET_LENGTH = 4;
 
 /**
  * Most characters of secret forms one request may have, judged as {@link FORMS_PER_CHARACTER} per character of
- * its secrets (about 9,000 characters of secrets: three 2,000-character JWTs and dozens of passwords). Past
+ * its secrets (about 6,000 characters of secrets: two 2,000-character JWTs and dozens of passwords). Past
  * it, texts are redacted whole (see {@link Redactor}).
  */
-export const MAX_FORM_CHARACTERS = 300_000;
+export const MAX_FORM_CHARACTERS = 200_000;
+
+/** Longest string kept in a logged value; longer ones are redacted, then clipped, so the cost stays bounded. */
+const MAX_LOGGED_STRING = 8_192;
 
 /**
  * What one character of a secret costs in forms, at most: its encodings (about 17, some up to three times as
@@ -109,16 +113,19 @@ function percentEncode(value: string, set: string): string {
  */
 function encodings(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
+  // The value as the encoders can take it: a lone surrogate becomes U+FFFD, as in UTF-8 (encodeURIComponent
+  // throws on one).
+  const usv = bytes.toString('utf8');
   const hex = bytes.toString('hex');
   // Characters no encoding escapes: every URL, form and JSON form is the value itself.
-  if (/^[A-Za-z0-9._~-]*$/.test(value))
+  if (/^[A-Za-z0-9._-]*$/.test(value))
     return [value, base64(bytes), base64url(bytes), ...base64Cores(bytes), hex, hex.toUpperCase()];
   return [
     value,
-    encodeURIComponent(value),
-    encodeURIComponent(value).replaceAll('%20', '+'),
+    encodeURIComponent(usv),
+    encodeURIComponent(usv).replaceAll('%20', '+'),
     // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
-    new URLSearchParams([['', value]]).toString().slice(1),
+    new URLSearchParams([['', usv]]).toString().slice(1),
     ...URL_SETS.map((set) => percentEncode(value, set)),
     JSON.stringify(value).slice(1, -1),
     base64(bytes),
@@ -152,25 +159,27 @@ function derivedForms(value: string): string[] {
 }
 
 /**
- * The length of the longest proper start of `form` that `text` ends with, in time linear in both (the
- * Knuth–Morris–Pratt automaton run over the last `form.length - 1` characters).
+ * Most `forms × characters` searched form by form with `indexOf` (fast for the usual short message); past it,
+ * the automaton, whose one pass costs the text's length whatever the forms.
  */
-function startOfFormAtEnd(text: string, form: string): number {
-  const tail = text.slice(Math.max(0, text.length - form.length + 1));
-  const fallback = new Int32Array(form.length);
-  for (let i = 1, k = 0; i < form.length; i++) {
-    while (k > 0 && form[i] !== form[k]) k = fallback[k - 1] as number;
-    if (form[i] === form[k]) k++;
-    fallback[i] = k;
+const DIRECT_SEARCH_WORK = 2_000_000;
+
+/** Every stretch of `text` some form covers, merged where they overlap, in order. */
+function searchEach(forms: readonly string[], text: string): [number, number][] {
+  const found: [number, number][] = [];
+  for (const form of forms) {
+    if (form.length > text.length) continue;
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
+      found.push([at, at + form.length]);
   }
-  let state = 0;
-  for (let i = 0; i < tail.length; i++) {
-    const char = tail[i];
-    while (state > 0 && char !== form[state]) state = fallback[state - 1] as number;
-    if (char === form[state]) state++;
-    if (state === form.length) state = fallback[state - 1] as number;
+  found.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const range of found) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && range[0] < last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push(range);
   }
-  return state;
+  return merged;
 }
 
 /**
@@ -181,6 +190,9 @@ function startOfFormAtEnd(text: string, form: string): number {
 export class Redactor {
   readonly #secrets = new Set<string>();
   #forms: readonly string[] | undefined;
+  #matcher: FormMatcher | undefined;
+  /** The longest form's length: how far past a cut a form may reach. */
+  #longest = 0;
   /** Set when the forms of this request's secrets exceed {@link MAX_FORM_CHARACTERS}. */
   #overwhelmed = false;
 
@@ -194,6 +206,7 @@ export class Redactor {
     if (value === '' || this.#secrets.has(value)) return;
     this.#secrets.add(value);
     this.#forms = undefined;
+    this.#matcher = undefined;
   }
 
   /** Whether any secret is known. */
@@ -220,16 +233,14 @@ export class Redactor {
       }
     }
     this.#forms = [...forms];
+    this.#longest = this.#forms.reduce((longest, form) => Math.max(longest, form.length), 0);
     return this.#forms;
   }
 
   /**
-   * Replaces every secret form in a text. Each form is searched for as plain text, not as one alternation:
-   * hundreds of long, alike values made a single regular expression take seconds to compile (issue 9).
-   * Overlapping matches merge, so two secrets that overlap are hidden whole. The cost is bounded by the
-   * forms' budget times the text's length: an Aho–Corasick automaton would search in one pass, but building
-   * one over a full budget of forms in JavaScript took 240 ms, against 15 ms for every search of an
-   * initialize it would save.
+   * Replaces every secret form in a text. A short text is searched form by form; a long one in one pass (an
+   * Aho–Corasick automaton over the forms, made once per request), so the cost is bounded by the forms'
+   * budget and linear in the text. Overlapping matches merge, so two secrets that overlap are hidden whole.
    *
    * @param text - any text
    * @returns the text with every secret form replaced by `[REDACTED]`; the whole text when the request's
@@ -239,25 +250,23 @@ export class Redactor {
     if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
     const forms = this.#allForms();
     if (this.#overwhelmed) return REDACTED;
-    const ranges: [number, number][] = [];
-    for (const form of forms) {
-      if (form.length > text.length) continue;
-      for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
-        ranges.push([at, at + form.length]);
-    }
+    const ranges =
+      forms.length * text.length <= DIRECT_SEARCH_WORK
+        ? searchEach(forms, text)
+        : this.#search(text);
     if (ranges.length === 0) return text;
-    ranges.sort((a, b) => a[0] - b[0]);
     let result = '';
-    let end = -1;
+    let end = 0;
     for (const [start, stop] of ranges) {
-      if (start < end) {
-        end = Math.max(end, stop);
-        continue;
-      }
-      result += end === -1 ? text.slice(0, start) : `${REDACTED}${text.slice(end, start)}`;
+      result += `${text.slice(end, start)}${REDACTED}`;
       end = stop;
     }
-    return `${result}${REDACTED}${text.slice(end)}`;
+    return `${result}${text.slice(end)}`;
+  }
+
+  #search(text: string): [number, number][] {
+    this.#matcher ??= new FormMatcher(this.#allForms());
+    return this.#matcher.ranges(text);
   }
 
   /**
@@ -269,14 +278,18 @@ export class Redactor {
    * @returns the redacted text, at most `max` characters and an ellipsis
    */
   clip(text: string, max: number): string {
-    const redacted = this.redact(text);
-    if (redacted.length <= max) return redacted;
-    let kept = redacted.slice(0, max);
+    // Only what can reach the kept part is redacted: the cost follows `max`, not the text.
+    this.#allForms();
+    const window = text.length > max + this.#longest ? text.slice(0, max + this.#longest) : text;
+    const redacted = this.redact(window);
+    if (redacted.length <= max && window.length === text.length) return redacted;
+    const kept = redacted.slice(0, max);
     // The cut may fall inside a secret form that the text holds whole only past the cut: drop the start of it.
-    let cut = 0;
-    for (const form of this.#allForms()) cut = Math.max(cut, startOfFormAtEnd(kept, form));
-    if (cut > 0) kept = kept.slice(0, kept.length - cut);
-    return `${kept}…`;
+    const cut =
+      this.#overwhelmed || this.#secrets.size === 0
+        ? 0
+        : (this.#matcher ??= new FormMatcher(this.#allForms())).pendingStart(kept);
+    return `${kept.slice(0, kept.length - cut)}…`;
   }
 
   /**
@@ -289,7 +302,7 @@ export class Redactor {
    * @returns a redacted copy that is safe to log
    */
   redactValue(value: unknown, depth = 0): unknown {
-    if (typeof value === 'string') return this.redact(value);
+    if (typeof value === 'string') return this.clip(value, MAX_LOGGED_STRING);
     if (typeof value !== 'object' || value === null) return value;
     if (depth > 8) return '[Truncated]';
     if (
