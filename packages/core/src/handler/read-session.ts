@@ -83,14 +83,14 @@ export function readSession(
   }
 
   const token = headers[MAC_HEADER];
-  // Not a credential, but with the rest of the headers it replays the session: never log it.
-  if (token !== undefined) redactor.add(token);
   if (token === undefined) {
     throw unauthenticated(
       'SESSION_MISSING',
       'No session: initialize first (the session headers are missing)',
     );
   }
+  // Not a credential, but with the rest of the headers it replays the session: never log it.
+  redactor.add(token);
   const systemId = decodeId(headers[SYSTEM_HEADER]);
   const sdkSessionId = decodeId(headers[SESSION_HEADER]);
   if (

@@ -89,18 +89,15 @@ const URL_SETS: readonly string[] = [
   ' "#<>?^`{}/:;=@[\\]|', // user info
 ];
 
-/** `value` percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex. */
+/**
+ * `value` percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex.
+ *
+ * @param value - a well-formed string (no lone surrogate, which encodeURIComponent refuses)
+ */
 function percentEncode(value: string, set: string): string {
-  let component: string;
-  try {
-    component = encodeURIComponent(value);
-  } catch {
-    // A lone surrogate: the parser writes U+FFFD, as Buffer does.
-    component = encodeURIComponent(Buffer.from(value, 'utf8').toString('utf8'));
-  }
   // encodeURIComponent escapes more printable ASCII than any URL set, and one character (') less than the
   // special-query set: undo the escapes the set does not make, in native code rather than byte by byte.
-  const encoded = component.replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
+  const encoded = encodeURIComponent(value).replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
     return char === ' ' || char === '\x7f' || set.includes(char) ? escape : char;
   });
@@ -126,7 +123,7 @@ function encodings(value: string): string[] {
     encodeURIComponent(usv).replaceAll('%20', '+'),
     // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
     new URLSearchParams([['', usv]]).toString().slice(1),
-    ...URL_SETS.map((set) => percentEncode(value, set)),
+    ...URL_SETS.map((set) => percentEncode(usv, set)),
     JSON.stringify(value).slice(1, -1),
     base64(bytes),
     base64url(bytes),
