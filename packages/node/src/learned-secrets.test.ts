@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
 
-const NEW_TOKEN = 'fresh-token-7c1e9a52b8d4';
+// Mixed case and no words: a piece of it must not turn up by chance elsewhere in a log line (the token
+// 'fresh-token-…' once matched the path of a clone in /tmp/fresh, in a stack trace).
+const NEW_TOKEN = 'QzXw-Kv9J-Tm4R-pL7s-Yb2N';
 const LEARNED = 'learned-key-4b7d2e9f';
 let endSystem: Server;
 let endUrl = '';
