@@ -87,7 +87,7 @@ export type { Store, StoreEntry } from './store/store.js';
 
 export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { MIN_SESSION_KEY_LENGTH, SESSION_KEY_ENV } from './security/session-keys.js';
-export { REDACTED } from './security/redactor.js';
+export { MIN_SECRET_LENGTH, REDACTED, secretForms, type SecretForms } from './security/redactor.js';
 export { Secret, isSecret, secret } from './security/secret.js';
 
 /**

@@ -1,79 +1,49 @@
-/**
- * Secrets shorter than this are not searched for in free text: they occur in ordinary text by chance (the
- * SDK's redactor has the same floor). The simulator still masks them where it knows they are: the values of
- * sensitive entries and of sensitive session headers.
- */
-export const MIN_SECRET_LENGTH = 4;
+import { MIN_SECRET_LENGTH, secretForms as sdkSecretForms } from '@connector-sdk/core';
 
 /** The text shown instead of a secret in transcripts. */
 export const MASK = '***';
 
-const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const toUrl = (encoded: string) => encoded.replace(/\+/g, '-').replace(/\//g, '_');
+/** A letter or a digit, before and after: a short secret's form next to one is part of a word, not the secret. */
+const standaloneForm = (form: string) =>
+  new RegExp(
+    `(?<![\\p{L}\\p{N}])${form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`,
+    'gu',
+  );
 
 /**
- * The base64 characters a secret always produces when it sits at byte offset 0, 1 or 2 of a 3-byte group,
- * whatever surrounds it — so `Basic base64(anyone:secret)` is found without knowing `anyone`.
- */
-function base64Cores(secret: string): string[] {
-  const bytes = Buffer.from(secret, 'utf8');
-  const cores: string[] = [];
-  for (const offset of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const core = encoded.slice(offset === 0 ? 0 : 4, Math.floor((offset + bytes.length) / 3) * 4);
-    if (core.length >= 6) cores.push(core, toUrl(core));
-  }
-  return cores;
-}
-
-/** JSON with every non-ASCII character escaped, as some serialisers write it. */
-const asciiJson = (value: string) =>
-  JSON.stringify(value)
-    .slice(1, -1)
-    .replace(
-      /[\u0080-\uffff]/g,
-      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
-
-/**
- * The forms a secret commonly takes on the way into a response or a log line: as it is, URL-encoded (both
- * ways), JSON-escaped (both ways), base64 and base64url at every alignment, the bare token of `Bearer x`, and
- * whole `Basic` credentials pairing it with each companion value (such as the user name).
+ * The forms the kit looks for: exactly those the SDK's redactor replaces (`secretForms` of
+ * `@connector-sdk/core`: as is, URL-, form-, WHATWG-URL- and JSON-encoded, base64 alone and inside longer base64,
+ * hex, and the parts of `Bearer` and `Basic` credentials), with whole `Basic` credentials pairing the secret
+ * with each companion value (such as the user name), for masking transcripts whole. A secret shorter than
+ * {@link MIN_SECRET_LENGTH} characters counts only where it stands alone, as the redactor treats it.
  *
  * @param secret - a sensitive value
  * @param companions - non-sensitive values it may be paired with
- * @returns the distinct forms, longest first; empty when the secret is too short to search for
+ * @returns the forms found anywhere, longest first, and those found standing alone
  * @internal
  */
-export function secretForms(secret: string, companions: readonly string[] = []): string[] {
-  const forms = new Set<string>();
-  const add = (value: string) => {
-    if (value.length < MIN_SECRET_LENGTH) return;
-    forms.add(value);
-    forms.add(encodeURIComponent(value));
-    forms.add(new URLSearchParams({ v: value }).toString().slice(2));
-    forms.add(JSON.stringify(value).slice(1, -1));
-    forms.add(asciiJson(value));
-    // Padded for masking whole values; the cores find it inside longer base64 text.
-    forms.add(base64(value));
-    forms.add(toUrl(base64(value)).replace(/=+$/, ''));
-    for (const core of base64Cores(value)) forms.add(core);
-  };
-  add(secret);
-  const token = /^(?:bearer|basic|token)\s+(\S+)$/i.exec(secret)?.[1];
-  if (token !== undefined) add(token);
+export function secretForms(
+  secret: string,
+  companions: readonly string[] = [],
+): { anywhere: string[]; standalone: string[] } {
+  const forms = sdkSecretForms(secret);
+  const anywhere = new Set(forms.anywhere);
   if (secret.length >= MIN_SECRET_LENGTH) {
-    for (const companion of companions)
-      if (companion !== '') forms.add(base64(`${companion}:${secret}`));
+    for (const companion of companions) {
+      if (companion !== '')
+        anywhere.add(Buffer.from(`${companion}:${secret}`, 'utf8').toString('base64'));
+    }
   }
-  return [...forms]
-    .filter((form) => form.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
+  return {
+    anywhere: [...anywhere].sort((a, b) => b.length - a.length),
+    standalone: [...forms.standalone].sort((a, b) => b.length - a.length),
+  };
 }
 
 /** A set of secrets and every form of each: masks them in text and finds them. */
 export class SecretSet {
-  readonly #forms = new Set<string>();
+  readonly #anywhere = new Set<string>();
+  readonly #standalone = new Map<string, RegExp>();
   #companions: string[] = [];
 
   /**
@@ -91,7 +61,10 @@ export class SecretSet {
    * @param value - a sensitive value
    */
   add(value: string): void {
-    for (const form of secretForms(value, this.#companions)) this.#forms.add(form);
+    const forms = secretForms(value, this.#companions);
+    for (const form of forms.anywhere) this.#anywhere.add(form);
+    for (const form of forms.standalone)
+      if (!this.#standalone.has(form)) this.#standalone.set(form, standaloneForm(form));
   }
 
   /**
@@ -102,8 +75,9 @@ export class SecretSet {
    */
   mask(text: string): string {
     let masked = text;
-    for (const form of [...this.#forms].sort((a, b) => b.length - a.length))
+    for (const form of [...this.#anywhere].sort((a, b) => b.length - a.length))
       masked = masked.split(form).join(MASK);
+    for (const pattern of this.#standalone.values()) masked = masked.replace(pattern, MASK);
     return masked;
   }
 
@@ -114,7 +88,11 @@ export class SecretSet {
    * @returns true on a leak
    */
   leaksIn(text: string): boolean {
-    for (const form of this.#forms) if (text.includes(form)) return true;
+    for (const form of this.#anywhere) if (text.includes(form)) return true;
+    for (const pattern of this.#standalone.values()) {
+      pattern.lastIndex = 0;
+      if (pattern.test(text)) return true;
+    }
     return false;
   }
 }

@@ -119,8 +119,12 @@ export function readInitializeBody(
     const value = byKey.get(field.key)?.entry.value;
     if (field.secret && value !== undefined) redactor.add(value);
   }
-  const config = readFields(connector.configFields, (field) =>
-    field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value,
+  const config = readFields(
+    connector.configFields,
+    (field) =>
+      field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value,
+    (field) =>
+      field.secret || byKey.get(field.key)?.entry.sensitive !== false || looksSecret(field.key),
   );
   if (!config.ok) {
     throw new ValidationError(

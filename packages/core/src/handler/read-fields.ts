@@ -1,4 +1,5 @@
 import type { CompiledField } from '../connector/compile-connector.js';
+import type { z } from 'zod';
 import { INVALID } from '../connector/fast-parse.js';
 
 /** One field that failed validation; the message never contains the value. */
@@ -19,10 +20,13 @@ export type FieldsResult =
  *
  * @param fields - the compiled fields
  * @param lookup - the raw value of a field, or `undefined` when absent
+ * @param holdsSecret - whether a field's value is secret, so that no problem quotes any part of it; by default,
+ *   the fields declared `field.secret()` or named like credentials
  */
 export function readFields(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
+  holdsSecret: (field: CompiledField) => boolean = (field) => field.secret,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
   for (const field of fields) {
@@ -31,10 +35,10 @@ export function readFields(
     let value: unknown;
     if (field.fast !== undefined) {
       value = field.fast(raw);
-      if (value === INVALID) return readEachField(fields, lookup);
+      if (value === INVALID) return readEachField(fields, lookup, holdsSecret);
     } else {
       const result = field.schema.safeParse(raw);
-      if (!result.success) return readEachField(fields, lookup);
+      if (!result.success) return readEachField(fields, lookup, holdsSecret);
       value = result.data;
     }
     if (value !== undefined) values[field.key] = value;
@@ -42,10 +46,28 @@ export function readFields(
   return { ok: true, values };
 }
 
+/**
+ * What zod says about a secret value, without the parts of it zod quotes: the keys of a JSON value
+ * (`Unrecognized key: "…"`, a record's keys) and the path inside it, which names keys the value chose (issue 16,
+ * finding 8). zod's other messages never quote the input.
+ */
+function secretProblem(key: string, issue: z.core.$ZodIssue): FieldProblem {
+  const message =
+    issue.code === 'unrecognized_keys'
+      ? 'holds keys that are not allowed'
+      : issue.code === 'invalid_key'
+        ? 'holds a key that is not allowed'
+        : issue.path.length > 0
+          ? `holds a value that is not allowed (${issue.message})`
+          : issue.message;
+  return { key, message, missing: false };
+}
+
 /** Every field through its zod schema, every problem worded: the path of a request that failed. */
 function readEachField(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
+  holdsSecret: (field: CompiledField) => boolean,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
   let problems: FieldProblem[] | undefined;
@@ -60,6 +82,10 @@ function readEachField(
     problems ??= [];
     if (raw === undefined) {
       problems.push({ key: field.key, message: 'is required', missing: true });
+      continue;
+    }
+    if (holdsSecret(field)) {
+      for (const issue of result.error.issues) problems.push(secretProblem(field.key, issue));
       continue;
     }
     for (const issue of result.error.issues) {

@@ -149,3 +149,93 @@ export class FormMatcher {
     return ranges;
   }
 }
+
+/** Whether the code point at `at` is a letter or a digit (ASCII without a regular expression). */
+function isWordAt(text: string, at: number): boolean {
+  const code = text.codePointAt(at);
+  if (code === undefined) return false;
+  if (code < 0x80) return (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
+  return WORD.test(String.fromCodePoint(code));
+}
+const WORD = /[\p{L}\p{N}]/u;
+
+/** Whether the code point that ends just before `at` is a letter or a digit. */
+function isWordBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const unit = text.charCodeAt(at - 1);
+  const low = unit >= 0xdc00 && unit <= 0xdfff && at >= 2;
+  return isWordAt(text, low ? at - 2 : at - 1);
+}
+
+/**
+ * Finds short forms (a PIN, a CVV) where they stand alone: where neither the character before nor the one after
+ * is a letter or a digit. At each position it looks up the few lengths the forms have, so its cost is linear in
+ * the text whatever the number of forms.
+ *
+ * @internal
+ */
+export class StandaloneMatcher {
+  readonly #forms: Set<string>;
+  /** Every prefix of a form, the whole form included: what a cut through or just after a form leaves. */
+  readonly #prefixes = new Set<string>();
+  readonly #firstUnits = new Set<number>();
+  /** The lengths the forms have, longest first. */
+  readonly #lengths: number[];
+  /** The shortest form's length. */
+  readonly shortest: number;
+  /** The longest form's length. */
+  readonly longest: number;
+
+  /** @param forms - the strings to find; empty ones are ignored */
+  constructor(forms: readonly string[]) {
+    this.#forms = new Set(forms.filter((form) => form !== ''));
+    const lengths = new Set<number>();
+    for (const form of this.#forms) {
+      lengths.add(form.length);
+      this.#firstUnits.add(form.charCodeAt(0));
+      for (let end = 1; end <= form.length; end++) this.#prefixes.add(form.slice(0, end));
+    }
+    this.#lengths = [...lengths].sort((a, b) => b - a);
+    this.shortest = this.#lengths.at(-1) ?? Infinity;
+    this.longest = this.#lengths[0] ?? 0;
+  }
+
+  /** Whether there is nothing to find. */
+  get isEmpty(): boolean {
+    return this.#forms.size === 0;
+  }
+
+  /**
+   * The stretches of `text` where a form stands alone, in order, not overlapping.
+   *
+   * @returns `[start, end)` pairs
+   */
+  ranges(text: string): [number, number][] {
+    const ranges: [number, number][] = [];
+    for (let at = 0; at < text.length; at++) {
+      if (!this.#firstUnits.has(text.charCodeAt(at)) || isWordBefore(text, at)) continue;
+      for (const length of this.#lengths) {
+        const end = at + length;
+        if (end > text.length || isWordAt(text, end) || !this.#forms.has(text.slice(at, end)))
+          continue;
+        ranges.push([at, end]);
+        at = end - 1;
+        break;
+      }
+    }
+    return ranges;
+  }
+
+  /**
+   * How many characters at the end of `text` are the start of a form, or a whole one, standing alone after a
+   * boundary (0 when none): what a cut through or just after a short secret leaves behind, where the text went
+   * on with a letter that kept it from standing alone.
+   */
+  pendingStart(text: string): number {
+    for (let length = Math.min(this.longest, text.length); length > 0; length--) {
+      const start = text.length - length;
+      if (!isWordBefore(text, start) && this.#prefixes.has(text.slice(start))) return length;
+    }
+    return 0;
+  }
+}

@@ -127,8 +127,47 @@ it('redacts overlapping secrets whole', () => {
   expect(new Redactor(['abcd1234', '1234wxyz']).redact('<abcd1234wxyz>')).toBe(`<${REDACTED}>`);
 });
 
-it('leaves text alone for secrets under four characters', () => {
-  expect(new Redactor(['e', 'ab', 'xyz']).redact('e ab xyz')).toBe('e ab xyz');
+describe('secrets under four characters (issue 16, finding 8)', () => {
+  it('redacts them where they stand alone, and leaves them inside words and numbers', () => {
+    const redactor = new Redactor(['e', '42', 'x!']);
+    expect(redactor.redact('PIN 42 refused; port 8042; the x! code')).toBe(
+      `PIN ${REDACTED} refused; port 8042; the ${REDACTED} code`,
+    );
+    expect(redactor.redact('e')).toBe(REDACTED);
+    expect(redactor.redact('pin=42&cvv=42')).toBe(`pin=${REDACTED}&cvv=${REDACTED}`);
+    expect(redactor.redact('"42"')).toBe(`"${REDACTED}"`);
+    expect(redactor.redact('4242 e2e 42e')).toBe('4242 e2e 42e');
+  });
+
+  it('treats any letter or digit as part of a word, not only ASCII ones', () => {
+    const redactor = new Redactor(['12']);
+    expect(redactor.redact('ž12 12ž ١12 12')).toBe(`ž12 12ž ١12 ${REDACTED}`);
+    expect(redactor.redact('𝒜12 (12)')).toBe(`𝒜12 (${REDACTED})`);
+  });
+
+  it('redacts their URL and JSON forms standing alone', () => {
+    const redactor = new Redactor(['a b', 'é"']);
+    expect(redactor.redact('q=a%20b&r=a+b')).toBe(`q=${REDACTED}&r=${REDACTED}`);
+    expect(redactor.redact('{"pin":"é\\""}')).toBe(`{"pin":"${REDACTED}"}`);
+    expect(redactor.redact('{"pin":"\\u00e9\\""}')).toBe(`{"pin":"${REDACTED}"}`);
+  });
+
+  it('redacts a short password inside Basic and a short bearer token', () => {
+    const basic = `Basic ${Buffer.from('alice:pw').toString('base64')}`;
+    const redactor = new Redactor([basic, 'Bearer t1']);
+    expect(redactor.redact('user alice, password pw, token t1; pwd t1x')).toBe(
+      `user alice, password ${REDACTED}, token ${REDACTED}; pwd t1x`,
+    );
+  });
+
+  it('drops the start of a short secret a clip cuts through', () => {
+    const redactor = new Redactor(['123']);
+    expect(redactor.clip('CVV 123x is wrong', 5)).toBe('CVV …');
+    expect(redactor.clip('CVV 123x is wrong', 6)).toBe('CVV …');
+    expect(redactor.clip('CVV 123x is wrong', 7)).toBe('CVV …');
+    expect(redactor.clip('CVV 123 is wrong', 16)).toBe(`CVV ${REDACTED} i…`);
+    expect(redactor.clip('CVV 4123 is wrong', 7)).toBe('CVV 412…');
+  });
 });
 
 describe('secret()', () => {

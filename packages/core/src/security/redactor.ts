@@ -1,12 +1,12 @@
 import { isUtf8 } from 'node:buffer';
-import { FormMatcher } from './form-matcher.js';
+import { FormMatcher, StandaloneMatcher } from './form-matcher.js';
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
 
 /**
- * Shortest text treated as a secret. Replacing shorter strings wherever they occur would blank out ordinary
- * words (a one-letter password would redact every "e"), while such a value carries almost no secret; and no
- * SDK message ever contains a value, so this only matters for text connector code writes.
+ * Shortest form searched for wherever it occurs. A shorter secret (a PIN, a CVV, a one-letter password) is
+ * searched for only where it stands alone: replacing it inside words would blank out ordinary text (a one-letter
+ * password would redact every "e"). No SDK message ever contains a value of any length.
  */
 export const MIN_SECRET_LENGTH = 4;
 
@@ -104,19 +104,22 @@ function percentEncode(value: string, set: string): string {
   return set.includes("'") ? encoded.replaceAll("'", '%27') : encoded;
 }
 
-/**
- * How one value can be written in a message: as is; URL-, form- and WHATWG-URL-encoded; JSON-escaped; base64;
- * hex.
- */
-function encodings(value: string): string[] {
-  const bytes = Buffer.from(value, 'utf8');
+/** JSON escapes with every non-ASCII character written `\uXXXX`, in both cases, as some serialisers write it. */
+function asciiJson(json: string): string[] {
+  if (!/[\u0080-\uffff]/.test(json)) return [];
+  const escape = (char: string) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  const lower = json.replace(/[\u0080-\uffff]/g, escape);
+  return [lower, lower.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`)];
+}
+
+/** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON-escaped. */
+function textEncodings(value: string): string[] {
+  // Characters no encoding escapes: every URL, form and JSON form is the value itself.
+  if (/^[A-Za-z0-9._-]*$/.test(value)) return [value];
   // The value as the encoders can take it: a lone surrogate becomes U+FFFD, as in UTF-8 (encodeURIComponent
   // throws on one).
-  const usv = bytes.toString('utf8');
-  const hex = bytes.toString('hex');
-  // Characters no encoding escapes: every URL, form and JSON form is the value itself.
-  if (/^[A-Za-z0-9._-]*$/.test(value))
-    return [value, base64(bytes), base64url(bytes), ...base64Cores(bytes), hex, hex.toUpperCase()];
+  const usv = Buffer.from(value, 'utf8').toString('utf8');
+  const json = JSON.stringify(value).slice(1, -1);
   return [
     value,
     encodeURIComponent(usv),
@@ -124,21 +127,46 @@ function encodings(value: string): string[] {
     // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
     new URLSearchParams([['', usv]]).toString().slice(1),
     ...URL_SETS.map((set) => percentEncode(usv, set)),
-    JSON.stringify(value).slice(1, -1),
-    base64(bytes),
-    base64url(bytes),
-    ...base64Cores(bytes),
-    hex,
-    hex.toUpperCase(),
+    json,
+    ...asciiJson(json),
   ];
+}
+
+/** How one value's bytes can be written: base64 and base64url, alone and inside longer base64; hex. */
+function byteEncodings(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const hex = bytes.toString('hex');
+  return [base64(bytes), base64url(bytes), ...base64Cores(bytes), hex, hex.toUpperCase()];
+}
+
+/**
+ * The forms of one secret the SDK looks for in every text it sends or logs.
+ *
+ * - `anywhere`: forms of at least {@link MIN_SECRET_LENGTH} characters, replaced wherever they occur.
+ * - `standalone`: the text forms of a shorter secret (or of a short part of one, such as the password of
+ *   `Basic base64(user:pw)`), replaced only where no letter or digit touches them, so that the PIN `42` is
+ *   hidden in `PIN 42 refused` and `pin=42&`, and `port 8042` is left alone.
+ */
+export interface SecretForms {
+  readonly anywhere: readonly string[];
+  readonly standalone: readonly string[];
 }
 
 /**
  * Every form of a secret that can end up in a message: the encodings of the value, and of the parts a
  * credential is made of (the token of `Bearer <token>`, the `user:password` and password of `Basic`), since
- * connector code sends those parts on, for example as a query parameter an end system echoes (issue 9).
+ * connector code sends those parts on, for example as a query parameter an end system echoes (issue 9). The
+ * conformance kit's leak check looks for the same forms.
+ *
+ * @param value - a secret
+ * @returns its forms, each once
+ * @example
+ * ```ts
+ * const { anywhere } = secretForms('p@ss w0rd');
+ * anywhere.includes('p%40ss%20w0rd'); // true
+ * ```
  */
-function derivedForms(value: string): string[] {
+export function secretForms(value: string): SecretForms {
   const parts = [value];
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
   if (basic?.[1]) {
@@ -152,7 +180,19 @@ function derivedForms(value: string): string[] {
   // `Bearer <token>`: the token as connector code cuts it off, after one space or all of them, newlines kept.
   const scheme = /^[A-Za-z][A-Za-z0-9_-]*\s([\s\S]+)$/.exec(value);
   if (scheme?.[1]) parts.push(scheme[1], scheme[1].trimStart());
-  return parts.filter((part) => part !== '').flatMap(encodings);
+  const anywhere = new Set<string>();
+  const standalone = new Set<string>();
+  for (const part of parts) {
+    if (part === '') continue;
+    if (part.length < MIN_SECRET_LENGTH) {
+      // Base64 and hex of a short value are a handful of characters of noise: only its text forms count.
+      for (const form of textEncodings(part)) standalone.add(form);
+      continue;
+    }
+    for (const form of [...textEncodings(part), ...byteEncodings(part)])
+      if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
+  }
+  return { anywhere: [...anywhere], standalone: [...standalone] };
 }
 
 /**
@@ -169,6 +209,11 @@ function searchEach(forms: readonly string[], text: string): [number, number][] 
     for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
       found.push([at, at + form.length]);
   }
+  return merge(found);
+}
+
+/** The ranges sorted and merged where they overlap. */
+function merge(found: [number, number][]): [number, number][] {
   found.sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const range of found) {
@@ -188,8 +233,12 @@ export class Redactor {
   readonly #secrets = new Set<string>();
   #forms: readonly string[] | undefined;
   #matcher: FormMatcher | undefined;
-  /** The longest form's length: how far past a cut a form may reach. */
-  #longest = 0;
+  /** The forms of short secrets, found where they stand alone. */
+  #standalone = new StandaloneMatcher([]);
+  /** How far past a cut a form (and the character that tells whether a short one stands alone) may reach. */
+  #reach = 0;
+  /** The shortest text that can hold a form. */
+  #shortest = MIN_SECRET_LENGTH;
   /** Set when the forms of this request's secrets exceed {@link MAX_FORM_CHARACTERS}. */
   #overwhelmed = false;
 
@@ -222,15 +271,20 @@ export class Redactor {
     let estimate = 0;
     for (const value of this.#secrets) estimate += value.length * FORMS_PER_CHARACTER;
     this.#overwhelmed = estimate > MAX_FORM_CHARACTERS;
-    const forms = new Set<string>();
+    const anywhere = new Set<string>();
+    const standalone = new Set<string>();
     if (!this.#overwhelmed) {
       for (const value of this.#secrets) {
-        for (const form of derivedForms(value))
-          if (form.length >= MIN_SECRET_LENGTH) forms.add(form);
+        const forms = secretForms(value);
+        for (const form of forms.anywhere) anywhere.add(form);
+        for (const form of forms.standalone) standalone.add(form);
       }
     }
-    this.#forms = [...forms];
-    this.#longest = this.#forms.reduce((longest, form) => Math.max(longest, form.length), 0);
+    this.#forms = [...anywhere];
+    this.#standalone = new StandaloneMatcher([...standalone]);
+    const longest = this.#forms.reduce((most, form) => Math.max(most, form.length), 0);
+    this.#reach = Math.max(longest, this.#standalone.isEmpty ? 0 : this.#standalone.longest + 2);
+    this.#shortest = Math.min(MIN_SECRET_LENGTH, this.#standalone.shortest);
     return this.#forms;
   }
 
@@ -238,19 +292,25 @@ export class Redactor {
    * Replaces every secret form in a text. A short text is searched form by form; a long one in one pass (an
    * Aho–Corasick automaton over the forms, made once per request), so the cost is bounded by the forms'
    * budget and linear in the text. Overlapping matches merge, so two secrets that overlap are hidden whole.
+   * Forms of secrets shorter than {@link MIN_SECRET_LENGTH} are replaced where they stand alone.
    *
    * @param text - any text
    * @returns the text with every secret form replaced by `[REDACTED]`; the whole text when the request's
    *   secrets are over budget
    */
   redact(text: string): string {
-    if (this.#secrets.size === 0 || text.length < MIN_SECRET_LENGTH) return text;
+    if (this.#secrets.size === 0 || text === '') return text;
     const forms = this.#allForms();
     if (this.#overwhelmed) return REDACTED;
-    const ranges =
+    if (text.length < this.#shortest) return text;
+    let ranges =
       forms.length * text.length <= DIRECT_SEARCH_WORK
         ? searchEach(forms, text)
         : this.#search(text);
+    if (!this.#standalone.isEmpty) {
+      const standalone = this.#standalone.ranges(text);
+      if (standalone.length > 0) ranges = merge([...ranges, ...standalone]);
+    }
     if (ranges.length === 0) return text;
     let result = '';
     let end = 0;
@@ -277,7 +337,7 @@ export class Redactor {
   clip(text: string, max: number): string {
     // Only what can reach the kept part is redacted: the cost follows `max`, not the text.
     this.#allForms();
-    const window = text.length > max + this.#longest ? text.slice(0, max + this.#longest) : text;
+    const window = text.length > max + this.#reach ? text.slice(0, max + this.#reach) : text;
     const redacted = this.redact(window);
     if (redacted.length <= max && window.length === text.length) return redacted;
     const kept = redacted.slice(0, max);
@@ -285,7 +345,10 @@ export class Redactor {
     const cut =
       this.#overwhelmed || this.#secrets.size === 0
         ? 0
-        : (this.#matcher ??= new FormMatcher(this.#allForms())).pendingStart(kept);
+        : Math.max(
+            (this.#matcher ??= new FormMatcher(this.#allForms())).pendingStart(kept),
+            this.#standalone.pendingStart(kept),
+          );
     return `${kept.slice(0, kept.length - cut)}…`;
   }
 
