@@ -3,7 +3,7 @@ import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/rou
 import { headerNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
-import { isSecretField, type FieldShape } from './field.js';
+import { isMarkedSecret, isSecretField, type FieldShape } from './field.js';
 import type { Operation } from './operation.js';
 
 /** A field with what the handler needs to read it fast. */
@@ -59,11 +59,20 @@ function compileFields(shape: FieldShape, isHeader: boolean): CompiledField[] {
       const problem = headerNameProblem(key);
       if (problem) throw new TypeError(`Session field "${key}" ${problem}`);
     }
+    const declaredSecret = isSecretField(schema);
+    if (!declaredSecret && isMarkedSecret(schema)) {
+      throw new TypeError(
+        `${isHeader ? 'Session' : 'Configuration'} field "${key}" is declared with field.secret(), but the SDK ` +
+          'no longer reads it as secret through the zod methods chained on it (a zod release changed how ' +
+          'schemas are copied), so its value would not be redacted. Pass the limits to field.secret({ ' +
+          'minLength, maxLength, pattern }) instead of chaining them, and report this with your zod version.',
+      );
+    }
     return {
       key,
       lower: key.toLowerCase(),
       schema,
-      secret: isSecretField(schema) || (isHeader && looksSecret(key)),
+      secret: declaredSecret || (isHeader && looksSecret(key)),
       optional: schema.safeParse(undefined).success,
       fast: fastParserOf(schema),
     };

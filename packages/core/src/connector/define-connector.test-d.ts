@@ -87,3 +87,32 @@ defineConnector({
     await sessionCache.set('k', { any: 'json' }, { ttlMs: 5 });
   },
 });
+
+// Secret fields through zod chains (issue 16): the value types follow what the chain parses to, and a secret
+// session value may be returned plain or wrapped in secret(); the SDK marks it sensitive either way.
+defineConnector({
+  name: 'secret-chains',
+  version: '1',
+  config: {
+    password: field.secret().min(8),
+    apiKey: field.secret().trim().describe('the API key').optional(),
+    pin: field
+      .secret({ maxLength: 4 })
+      .transform((value) => Number(value))
+      .optional(),
+  },
+  session: { Authorization: field.secret().min(10), 'X-Key': field.secret().optional() },
+  initialize({ config }) {
+    expectTypeOf(config.password).toEqualTypeOf<string>();
+    expectTypeOf(config.apiKey).toEqualTypeOf<string | undefined>();
+    expectTypeOf(config.pin).toEqualTypeOf<number | undefined>();
+    return { Authorization: `Bearer ${config.password}`, 'X-Key': secret('k') };
+  },
+  operations: ({ get }) => ({
+    one: get('/one', ({ session }) => {
+      expectTypeOf(session.Authorization).toEqualTypeOf<string>();
+      expectTypeOf(session['X-Key']).toEqualTypeOf<string | undefined>();
+      return null;
+    }),
+  }),
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { field } from './field.js';
-import { isSecretField } from './field.js';
+import { defineConnector } from './define-connector.js';
+import { field, isMarkedSecret, isSecretField } from './field.js';
 
 const ok = (schema: z.ZodType, value: string | undefined) => schema.parse(value);
 const fails = (schema: z.ZodType, value: string | undefined) =>
@@ -58,9 +58,39 @@ describe('field helpers', () => {
           .refine(Boolean),
       ],
     ];
-    for (const [name, schema] of chains) expect(isSecretField(schema), name).toBe(true);
+    chains.push(
+      ['lazy', z.lazy(() => field.secret().min(2))],
+      ['preprocess', z.preprocess((v) => v, field.secret())],
+      ['intersection', z.intersection(field.secret(), z.string().max(9))],
+    );
+    for (const [name, schema] of chains) {
+      expect(isSecretField(schema), name).toBe(true);
+      expect(isMarkedSecret(schema), name).toBe(true);
+    }
     expect(isSecretField(field.string().min(8).optional())).toBe(false);
     expect(isSecretField(z.string().describe('password'))).toBe(false);
+  });
+
+  it('refuses a connector whose secret field is no longer read as secret, naming the field', () => {
+    // What a zod release that stopped linking a copy to its parent would make of `.min(8)`: a schema with the
+    // same checks (the secret mark among them) that isSecretField cannot trace back to field.secret().
+    const chained = field.secret().min(8);
+    const detached = chained.clone(chained._zod.def);
+    expect(isSecretField(detached)).toBe(false);
+    expect(isMarkedSecret(detached)).toBe(true);
+    const define = (shape: 'config' | 'session') =>
+      defineConnector({
+        name: 'c',
+        version: '1',
+        config: shape === 'config' ? { apiKey: detached.optional() } : {},
+        session: shape === 'session' ? { 'X-Key': detached } : {},
+        initialize: () => ({}),
+      });
+    expect(() => define('config')).toThrow(
+      /Configuration field "apiKey" is declared with field\.secret\(\), but the SDK no longer reads it as secret/,
+    );
+    expect(() => define('session')).toThrow(/Session field "X-Key" is declared with field\.secret/);
+    expect(isMarkedSecret(field.string().min(8))).toBe(false);
   });
 
   it('url accepts http(s) only and refuses embedded credentials', () => {

@@ -18,31 +18,70 @@ export type FieldInputs<S extends FieldShape> = z.input<
 >;
 
 const secretFields = new WeakSet<z.ZodType>();
+/** The checks {@link field}.secret() puts on its schema: zod copies them onto every schema made from it. */
+const secretMarks = new WeakSet<object>();
 
 /**
- * Whether a field was declared with {@link field}.secret(), through any chain of zod methods on it: checks and
- * refinements (`.min()`, `.regex()`, `.refine()`, `.trim()`, `.describe()`…) make a copy that remembers its
- * parent, and wrappers (`.optional()`, `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes,
- * transforms, unions) hold it inside (issue 16, finding 3).
- *
- * @internal
+ * Whether some schema reachable from `schema` passes `test`: through the schemas it wraps (`.optional()`,
+ * `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes and transforms, unions, intersections, lazy
+ * schemas), and, with `throughCopies`, the one it was copied from (checks, refinements, descriptions). Never
+ * the checks themselves: a long chain of them must not use up the walk.
  */
-export function isSecretField(schema: z.ZodType): boolean {
+function someSchema(
+  schema: z.ZodType,
+  test: (schema: z.ZodType) => boolean,
+  throughCopies: boolean,
+): boolean {
   const pending: unknown[] = [schema];
   const seen = new Set<unknown>();
   while (pending.length > 0 && seen.size < 1_000) {
     const current = pending.pop();
     if (!isSchema(current) || seen.has(current)) continue;
     seen.add(current);
-    if (secretFields.has(current)) return true;
-    const internals = current._zod as unknown as { parent?: unknown; def: Record<string, unknown> };
+    if (test(current)) return true;
+    const internals = current._zod as unknown as {
+      parent?: unknown;
+      innerType?: unknown;
+      def: Record<string, unknown>;
+    };
     const def = internals.def;
-    // What a schema is made from: the one it was copied from (checks, refinements, descriptions), and the
-    // schemas it wraps. Never the checks themselves: a long chain of them must not use up the walk.
-    pending.push(internals.parent, def.innerType, def.in, def.out, def.left, def.right);
+    if (throughCopies) pending.push(internals.parent);
+    pending.push(def.innerType, def.in, def.out, def.left, def.right);
+    if (def.type === 'lazy') pending.push(internals.innerType);
     if (Array.isArray(def.options)) pending.push(...(def.options as unknown[]));
   }
   return false;
+}
+
+/**
+ * Whether a field was declared with {@link field}.secret(), through any chain of zod methods on it: checks and
+ * refinements (`.min()`, `.regex()`, `.refine()`, `.trim()`, `.describe()`…) make a copy that remembers its
+ * parent, and wrappers (`.optional()`, `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes,
+ * transforms, unions, lazy schemas) hold it inside (issue 16, finding 3).
+ *
+ * @internal
+ */
+export function isSecretField(schema: z.ZodType): boolean {
+  return someSchema(schema, (current) => secretFields.has(current), true);
+}
+
+/**
+ * Whether a field carries the check {@link field}.secret() marks its schema with: a second witness, read
+ * from the checks zod copies onto every derived schema rather than from the link back to the parent. When it
+ * sees a secret {@link isSecretField} does not, a zod release has changed how schemas are copied, and
+ * `defineConnector` refuses the connector rather than serve the value as not secret.
+ *
+ * @internal
+ */
+export function isMarkedSecret(schema: z.ZodType): boolean {
+  return someSchema(
+    schema,
+    (current) => {
+      const checks = (current._zod.def as { checks?: readonly object[] }).checks;
+      return checks?.some((check) => secretMarks.has(check)) === true;
+    },
+    false,
+  );
 }
 
 const isSchema = (value: unknown): value is z.ZodType =>
@@ -60,9 +99,16 @@ export interface StringFieldOptions {
   readonly patternDescription?: string;
 }
 
-function text(options: StringFieldOptions = {}, trim = true): z.ZodString {
+/** A text field; a secret one is not trimmed, and is marked as secret twice (see {@link isMarkedSecret}). */
+function text(options: StringFieldOptions = {}, secret = false): z.ZodString {
   const min = options.minLength ?? 1;
-  let schema = trim ? z.string().trim() : z.string();
+  const trim = !secret;
+  let schema = secret ? z.string() : z.string().trim();
+  if (secret) {
+    const mark = z.check<string>(() => undefined);
+    secretMarks.add(mark);
+    schema = schema.check(mark);
+  }
   schema = schema.min(min, {
     error: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
   });
@@ -146,7 +192,7 @@ export const field = {
    * @returns a string field marked secret
    */
   secret(options?: StringFieldOptions): z.ZodString {
-    const schema = text(options, false);
+    const schema = text(options, true);
     secretFields.add(schema);
     return schema;
   },
