@@ -37,6 +37,11 @@ const connector = defineConnector({
       );
       return {};
     }),
+    huge: get('/huge', () => {
+      throw new ConnectorError('FORBIDDEN', 'no', {
+        headers: { 'X-First': 'a'.repeat(4_000), 'X-Second': 'b'.repeat(4_000), 'X-Ok': 'fine' },
+      });
+    }),
     header: get('/header', () => {
       throw new ConnectorError('FORBIDDEN', 'no', {
         headers: { 'X-Debug-Token': TOKEN, 'X-Debug-Auth': `Bearer ${TOKEN}`, 'X-Ok': 'fine' },
@@ -88,5 +93,14 @@ describe('redaction of logged values and error headers', () => {
     expect(response.headers.get('x-debug-token')).toBeNull();
     expect(response.headers.get('x-debug-auth')).toBeNull();
     expect([...response.headers.values()].join('\n')).not.toContain(TOKEN);
+  });
+
+  it('sends no more bytes of error headers than a session may take, so the answer stays readable', async () => {
+    const response = await fetch(`${running.url}/sdk/api/1.0/huge`, { headers: session });
+    expect(response.status).toBe(403);
+    expect(response.headers.get('x-first')).toHaveLength(4_000);
+    expect(response.headers.get('x-second')).toBeNull();
+    expect(response.headers.get('x-ok')).toBe('fine');
+    expect(((await response.json()) as { errors: { code: string } }).errors.code).toBe('FORBIDDEN');
   });
 });

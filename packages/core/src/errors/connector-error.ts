@@ -13,7 +13,10 @@ export interface ConnectorErrorOptions {
   readonly detail?: string | undefined;
   /** The underlying error, kept for logs and debugging; never sent to the platform. */
   readonly cause?: unknown;
-  /** Extra response headers, such as `Allow` on a 405. */
+  /**
+   * Extra response headers, such as `Allow` on a 405. A header that is not a valid header, that carries a
+   * secret, or that would take the headers past `maxSessionHeaderBytes` (6 KiB by default) is not sent.
+   */
   readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 

@@ -9,6 +9,11 @@ const MAX_DETAIL = 8_000;
 export interface FormatErrorOptions {
   /** Scrubs secrets from every text sent. */
   readonly redact: (text: string) => string;
+  /**
+   * Scrubs secrets from a text and shortens it to `max` characters, dropping a tail that starts a secret cut
+   * in two. @default `redact`, then cut
+   */
+  readonly clip?: (text: string, max: number) => string;
   /** Append stack traces (of the error and its causes) to `detail`. @default false */
   readonly exposeStackTraces?: boolean;
 }
@@ -39,6 +44,7 @@ function stacks(error: unknown): string {
  */
 export function formatErrorBody(error: ConnectorError, options: FormatErrorOptions): ErrorBody {
   const { redact } = options;
+  const shorten = options.clip ?? ((text: string, max: number) => clip(redact(text), max));
   const details: string[] = [];
   if (error.detail) details.push(error.detail);
   if (options.exposeStackTraces) details.push(stacks(error));
@@ -47,8 +53,8 @@ export function formatErrorBody(error: ConnectorError, options: FormatErrorOptio
     errors: {
       // The SDK's own codes are fixed words, never redacted; an end system's code is its text, so it is.
       code: error.endSystemCode === undefined ? error.code : redact(String(error.endSystemCode)),
-      message: clip(redact(error.message), MAX_MESSAGE),
-      ...(detail === '' ? {} : { detail: clip(redact(detail), MAX_DETAIL) }),
+      message: shorten(error.message, MAX_MESSAGE),
+      ...(detail === '' ? {} : { detail: shorten(detail, MAX_DETAIL) }),
     },
   };
 }

@@ -9,7 +9,11 @@ import { createRedactingLogger } from '../logging/redacting-logger.js';
 import { withSecretSink } from '../security/secret-sink.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
-import { headerNameProblem, headerValueProblem } from '../security/header-safety.js';
+import {
+  headerLineBytes,
+  headerNameProblem,
+  headerValueProblem,
+} from '../security/header-safety.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
@@ -250,18 +254,25 @@ export function createHandler(
   function errorResponse(error: ConnectorError, state: RequestScope): ConnectorResponse {
     const body = formatErrorBody(error, {
       redact: (text) => state.redactor.redact(text),
+      clip: (text, max) => state.redactor.clip(text, max),
       exposeStackTraces: options.exposeStackTraces ?? false,
     });
     const headers: Record<string, string> = {};
-    // Headers on a thrown error come from connector code: send only those that are safe, and none that
-    // carries a secret (issue 16, finding 7).
+    // Headers on a thrown error come from connector code: send only those that are safe, none that carries a
+    // secret (issue 16, finding 7), and no more bytes of them than a session may take, so the answer stays
+    // readable by clients with the usual 8-16 KiB header limit.
+    let headerBytes = 0;
     for (const [name, value] of Object.entries(error.headers)) {
+      const bytes = headerLineBytes(name, value);
       if (
+        headerBytes + bytes <= runtime.maxHeaderBytes &&
         !headerNameProblem(name) &&
         !headerValueProblem(value) &&
         state.redactor.redact(`${name}: ${value}`) === `${name}: ${value}`
-      )
+      ) {
         headers[name.toLowerCase()] = value;
+        headerBytes += bytes;
+      }
     }
     headers['content-type'] = JSON_HEADERS['content-type'];
     if (error.code === 'RATE_LIMITED') {

@@ -8,6 +8,11 @@ export interface EndSystemErrorInfo {
   readonly message?: string | undefined;
 }
 
+/** Longest message taken from a plain-text body. */
+const MAX_MESSAGE = 500;
+/** How much of a plain-text body is looked at for it: enough for a secret that starts before the cut. */
+const MAX_SCANNED = 8_192;
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -62,6 +67,8 @@ const MESSAGE_PATHS = [
  * credential-like values blanked); an HTML page is not.
  *
  * @param body - the parsed JSON body, or the body text when it is not JSON
+ * @param clip - shortens a plain-text body to the message's 500 characters; the end-system client passes one
+ *   that redacts the request's secrets first, so a secret across the cut is not half shown
  * @returns what was found
  * @example
  * ```ts
@@ -69,11 +76,14 @@ const MESSAGE_PATHS = [
  * // { code: 'invalid_grant', message: 'Bad credentials' }
  * ```
  */
-export function extractErrorInfo(body: unknown): EndSystemErrorInfo {
+export function extractErrorInfo(
+  body: unknown,
+  clip: (text: string, max: number) => string = (value, max) => value.slice(0, max),
+): EndSystemErrorInfo {
   if (typeof body === 'string') {
     // An HTML page (a proxy's, a login form) says nothing a user can act on.
     if (/^\s*</.test(body)) return {};
-    return { message: text(blankSecretText(body.slice(0, 500))) };
+    return { message: text(clip(blankSecretText(body.slice(0, MAX_SCANNED)), MAX_MESSAGE)) };
   }
   if (!isRecord(body)) return {};
   return { code: first(body, CODE_PATHS), message: first(body, MESSAGE_PATHS) };

@@ -145,7 +145,7 @@ export function mapEndSystemError(
   } catch {
     // A failing extractor must not hide the end system's answer: fall back to the common shapes.
   }
-  info ??= extractErrorInfo(body.parsed);
+  info ??= extractErrorInfo(body.parsed, body.clip);
   const rule = [...(options.rules ?? []), ...DEFAULT_ERROR_RULES].find((candidate) => {
     try {
       return matches(candidate, response.status, body.parsed, waitMs);

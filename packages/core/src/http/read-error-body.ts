@@ -17,7 +17,12 @@ export interface ErrorBody {
   readonly parsed: unknown;
   /** A short excerpt for `detail`, with credential-like fields blanked. */
   readonly excerpt: string;
+  /** Shortens a text taken from the body, after redacting the request's secrets when they are known. */
+  readonly clip: (text: string, max: number) => string;
 }
+
+/** Shortens to `max` characters and an ellipsis. */
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 async function readText(response: Response): Promise<string> {
   if (response.body === null) return '';
@@ -65,7 +70,7 @@ export async function readErrorBody(response: Response, secrets?: SecretSink): P
   try {
     text = await readText(response);
   } catch {
-    return { text: '', parsed: undefined, excerpt: '' };
+    return { text: '', parsed: undefined, excerpt: '', clip: cut };
   }
   let parsed: unknown = text;
   let shown: string;
@@ -78,10 +83,6 @@ export async function readErrorBody(response: Response, secrets?: SecretSink): P
     if (secrets) parsed = secrets.redact(text);
   }
   // Redact, then clip, so that a secret across the cut is hidden whole.
-  const excerpt = secrets
-    ? secrets.clip(shown, MAX_EXCERPT)
-    : shown.length > MAX_EXCERPT
-      ? `${shown.slice(0, MAX_EXCERPT)}…`
-      : shown;
-  return { text, parsed, excerpt };
+  const clip = secrets ? (value: string, max: number) => secrets.clip(value, max) : cut;
+  return { text, parsed, excerpt: clip(shown, MAX_EXCERPT), clip };
 }

@@ -86,6 +86,7 @@ const URL_SETS: readonly string[] = [
   ' "#<>', // query
   ' "#<>\'', // special query (http, https)
   ' "#<>?^`{}', // path
+  ' "#<>?`{}', // path before ^ joined the set (2024): Node 20's parser leaves it
   ' "#<>?^`{}/:;=@[\\]|', // user info
 ];
 
@@ -102,6 +103,23 @@ function percentEncode(value: string, set: string): string {
     return char === ' ' || char === '\x7f' || set.includes(char) ? escape : char;
   });
   return set.includes("'") ? encoded.replaceAll("'", '%27') : encoded;
+}
+
+/**
+ * The value as the URL parser keeps it when it is concatenated into a URL: the parser drops every tab and
+ * newline, and the control characters and spaces at either end of the whole URL, where a secret often sits
+ * (`items/${secret}`).
+ */
+function urlKept(value: string): string[] {
+  const kept = new Set([value]);
+  const flat = value.replace(/[\t\n\r]/g, '');
+  kept.add(flat);
+  // eslint-disable-next-line no-control-regex -- the C0 controls are what the URL parser drops
+  kept.add(flat.replace(/[\u0000-\u0020]+$/, ''));
+  // eslint-disable-next-line no-control-regex -- as above
+  kept.add(flat.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, ''));
+  kept.delete('');
+  return [...kept];
 }
 
 /** JSON escapes with every non-ASCII character written `\uXXXX`, in both cases, as some serialisers write it. */
@@ -126,7 +144,7 @@ function textEncodings(value: string): string[] {
     encodeURIComponent(usv).replaceAll('%20', '+'),
     // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
     new URLSearchParams([['', usv]]).toString().slice(1),
-    ...URL_SETS.map((set) => percentEncode(usv, set)),
+    ...urlKept(usv).flatMap((kept) => URL_SETS.map((set) => percentEncode(kept, set))),
     json,
     ...asciiJson(json),
   ];
