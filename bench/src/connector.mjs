@@ -26,7 +26,8 @@ export const connector = defineConnector({
     'X-Acme-User': field.string(),
   },
   initialize({ config }) {
-    if (config.password !== PASSWORD) throw new UnauthenticatedError('The login was refused');
+    if (config.password !== PASSWORD)
+      throw new UnauthenticatedError('The login was refused', { code: 'AUTHENTICATION_FAILED' });
     return {
       Authorization: secret(`Bearer ${TOKEN}`),
       'X-Acme-Url': config.url,

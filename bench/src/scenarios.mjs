@@ -20,6 +20,39 @@ export const initializeEntries = (endSystemUrl) => [
   { key: 'suppressNotification', value: '1', sensitive: false },
 ];
 
+/** The realistic entries with a wrong password, so that initialize answers a 401, and `extra` entries. */
+const refused = (endSystemUrl, extra) => [
+  ...initializeEntries(endSystemUrl).map((entry) =>
+    entry.key === 'password' ? { ...entry, value: 'wrong-password' } : entry,
+  ),
+  ...extra.map((value, i) => ({ key: `extra-${i}`, value, sensitive: true })),
+];
+
+/**
+ * The worst initialize for redaction that still answers the floor's message: 40 sensitive entries of 60
+ * characters that every URL and JSON form escapes, near the redaction budget, and a wrong password, so that the
+ * error message is redacted against all their forms.
+ */
+export const secretsEntries = (endSystemUrl) =>
+  refused(
+    endSystemUrl,
+    Array.from({ length: 40 }, (_, i) => `${i}${'é '.repeat(30)}`.slice(0, 60)),
+  );
+
+/**
+ * The worst initialize the body limits allow: 1,000 entries, 994 of them sensitive `Basic` credentials that
+ * decode to a real `user:password`, just under 1 MiB, and a wrong password. The SDK judges their forms over its
+ * budget before making any, and redacts the error message whole; the floor answers its message.
+ */
+export const worstEntries = (endSystemUrl) =>
+  refused(
+    endSystemUrl,
+    Array.from(
+      { length: 994 },
+      (_, i) => `Basic ${Buffer.from(`user-${i}:${'p'.repeat(730)}${i}`).toString('base64')}`,
+    ),
+  );
+
 /** The session headers the platform replays on later calls (what initialize answered, signed). */
 export function sessionHeaders(endSystemUrl) {
   const own = [
@@ -41,6 +74,15 @@ export function sessionHeaders(endSystemUrl) {
   };
 }
 
+/** An initialize of these entries, answered 401. */
+const refusedInitialize = (entries) => ({
+  method: 'POST',
+  path: `${BASE}/initialize/${SDK_SESSION_ID}?systemId=${SYSTEM_ID}`,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(entries),
+  status: 401,
+});
+
 /**
  * The scenarios: what is sent and which status every server must answer.
  *
@@ -57,6 +99,21 @@ export function scenarios(endSystemUrl) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(initializeEntries(endSystemUrl)),
       status: 200,
+    },
+    {
+      ...refusedInitialize(secretsEntries(endSystemUrl)),
+      name: 'initialize-secrets',
+      title:
+        'initialize, 40 escaped secrets near the redaction budget, error message redacted (401)',
+    },
+    {
+      ...refusedInitialize(worstEntries(endSystemUrl)),
+      name: 'initialize-worst',
+      title:
+        'initialize, 1,000 entries and 994 Basic secrets in 1 MiB (401; the SDK redacts the message whole)',
+      // Over the redaction budget the SDK answers `[REDACTED]` for the message, which a hand-written server
+      // has no reason to do: the status and code must match, the message may not.
+      sameMessage: false,
     },
     {
       name: 'later-call',

@@ -176,8 +176,11 @@ function isWordBefore(text: string, at: number): boolean {
  */
 export class StandaloneMatcher {
   readonly #forms: Set<string>;
-  /** Every prefix of a form, the whole form included: what a cut through or just after a form leaves. */
-  readonly #prefixes = new Set<string>();
+  /**
+   * Every prefix of a form, the whole form included: what a cut through or just after a form leaves. Made on
+   * the first cut: most requests never clip a text.
+   */
+  #prefixes: Set<string> | undefined;
   readonly #firstUnits = new Set<number>();
   /** The lengths the forms have, longest first. */
   readonly #lengths: number[];
@@ -193,7 +196,6 @@ export class StandaloneMatcher {
     for (const form of this.#forms) {
       lengths.add(form.length);
       this.#firstUnits.add(form.charCodeAt(0));
-      for (let end = 1; end <= form.length; end++) this.#prefixes.add(form.slice(0, end));
     }
     this.#lengths = [...lengths].sort((a, b) => b - a);
     this.shortest = this.#lengths.at(-1) ?? Infinity;
@@ -232,6 +234,11 @@ export class StandaloneMatcher {
    * on with a letter that kept it from standing alone.
    */
   pendingStart(text: string): number {
+    if (this.#prefixes === undefined) {
+      this.#prefixes = new Set();
+      for (const form of this.#forms)
+        for (let end = 1; end <= form.length; end++) this.#prefixes.add(form.slice(0, end));
+    }
     for (let length = Math.min(this.longest, text.length); length > 0; length--) {
       const start = text.length - length;
       if (!isWordBefore(text, start) && this.#prefixes.has(text.slice(start))) return length;

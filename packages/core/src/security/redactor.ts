@@ -11,14 +11,22 @@ export const REDACTED = '[REDACTED]';
 export const MIN_SECRET_LENGTH = 4;
 
 /**
- * Most characters of secret forms one request may have, judged as {@link FORMS_PER_CHARACTER} per character of
- * its secrets (about 6,000 characters of secrets: two 2,000-character JWTs and dozens of passwords). Past
- * it, texts are redacted whole (see {@link Redactor}).
+ * Most characters of secret forms one request may have: judged first as {@link FORMS_PER_SECRET} per secret and
+ * {@link FORMS_PER_CHARACTER} per character (about 6,000 characters of secrets: two 2,000-character JWTs and
+ * dozens of passwords; at most 250 secrets), then counted as the forms are made (values that need escaping
+ * make more). Past it, texts are redacted whole (see {@link Redactor}).
  */
 export const MAX_FORM_CHARACTERS = 200_000;
 
 /** Longest string kept in a logged value; longer ones are redacted, then clipped, so the cost stays bounded. */
 const MAX_LOGGED_STRING = 8_192;
+
+/**
+ * What each secret costs besides its characters, in characters of forms: making its forms takes about as long
+ * as 800 characters of them, whatever its length, so that a thousand one-character secrets (a body built to
+ * cost CPU) are over budget too. At most 250 secrets fit.
+ */
+const FORMS_PER_SECRET = 800;
 
 /**
  * What one character of a secret costs in forms, at most: its encodings (about 17, some up to three times as
@@ -90,15 +98,18 @@ const URL_SETS: readonly string[] = [
   ' "#<>?^`{}/:;=@[\\]|', // user info
 ];
 
+/** The characters some URL set escapes and another does not. */
+const URL_SET_CHARACTERS = /["#<>`'?^{}/:;=@[\\\]|]/g;
+
 /**
- * `value` percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex.
+ * A value percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex.
  *
- * @param value - a well-formed string (no lone surrogate, which encodeURIComponent refuses)
+ * @param component - the value as `encodeURIComponent` writes it (made once for every set)
  */
-function percentEncode(value: string, set: string): string {
+function percentEncode(component: string, set: string): string {
   // encodeURIComponent escapes more printable ASCII than any URL set, and one character (') less than the
   // special-query set: undo the escapes the set does not make, in native code rather than byte by byte.
-  const encoded = encodeURIComponent(value).replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
+  const encoded = component.replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
     return char === ' ' || char === '\x7f' || set.includes(char) ? escape : char;
   });
@@ -130,21 +141,39 @@ function asciiJson(json: string): string[] {
   return [lower, lower.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`)];
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON-escaped. */
 function textEncodings(value: string): string[] {
   // Characters no encoding escapes: every URL, form and JSON form is the value itself.
   if (/^[A-Za-z0-9._-]*$/.test(value)) return [value];
   // The value as the encoders can take it: a lone surrogate becomes U+FFFD, as in UTF-8 (encodeURIComponent
   // throws on one).
-  const usv = Buffer.from(value, 'utf8').toString('utf8');
+  const usv = LONE_SURROGATE.test(value) ? Buffer.from(value, 'utf8').toString('utf8') : value;
   const json = JSON.stringify(value).slice(1, -1);
+  const uri = encodeURIComponent(usv);
+  const form = uri.replaceAll('%20', '+');
   return [
     value,
-    encodeURIComponent(usv),
-    encodeURIComponent(usv).replaceAll('%20', '+'),
-    // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`.
-    new URLSearchParams([['', usv]]).toString().slice(1),
-    ...urlKept(usv).flatMap((kept) => URL_SETS.map((set) => percentEncode(kept, set))),
+    uri,
+    form,
+    // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`, which
+    // are all it adds.
+    form.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`),
+    ...urlKept(usv).flatMap((kept) => {
+      const component = kept === usv ? uri : encodeURIComponent(kept);
+      // Only printable ASCII escapes (and ') tell the sets apart: without them, every set writes the value as
+      // encodeURIComponent does.
+      if (!/%[2-7][0-9A-F]/.test(component) && !kept.includes("'")) return [component];
+      // Sets that escape the same characters of this value write it alike: encode once per distinct choice.
+      const present = [...new Set(kept.match(URL_SET_CHARACTERS))];
+      const choices = new Map<string, string>();
+      for (const set of URL_SETS) {
+        const choice = present.filter((char) => set.includes(char)).join('');
+        if (!choices.has(choice)) choices.set(choice, percentEncode(component, set));
+      }
+      return [...choices.values()];
+    }),
     json,
     ...asciiJson(json),
   ];
@@ -259,6 +288,8 @@ export class Redactor {
   #shortest = MIN_SECRET_LENGTH;
   /** Set when the forms of this request's secrets exceed {@link MAX_FORM_CHARACTERS}. */
   #overwhelmed = false;
+  /** The forms' size as judged from the secrets added so far. */
+  #estimate = 0;
 
   /** @param secrets - initial secret values; empty strings are ignored */
   constructor(secrets?: Iterable<string>) {
@@ -267,10 +298,19 @@ export class Redactor {
 
   /** Adds a secret value. */
   add(value: string): void {
-    if (value === '' || this.#secrets.has(value)) return;
-    this.#secrets.add(value);
+    // Past the budget every text is redacted whole: nothing more to remember, nor to hash (a 1 MiB body of
+    // secrets took milliseconds just to put in the set).
+    if (value === '' || this.#overwhelmed || this.#secrets.has(value)) return;
+    this.#estimate += FORMS_PER_SECRET + value.length * FORMS_PER_CHARACTER;
     this.#forms = undefined;
     this.#matcher = undefined;
+    if (this.#estimate > MAX_FORM_CHARACTERS) {
+      this.#overwhelmed = true;
+      this.#secrets.clear();
+      this.#secrets.add(value); // not empty: texts are still redacted (whole)
+      return;
+    }
+    this.#secrets.add(value);
   }
 
   /** Whether any secret is known. */
@@ -285,17 +325,24 @@ export class Redactor {
    */
   #allForms(): readonly string[] {
     if (this.#forms !== undefined) return this.#forms;
-    // Judged before any form is made, from the secrets' lengths, so that an over-budget request costs nothing.
-    let estimate = 0;
-    for (const value of this.#secrets) estimate += value.length * FORMS_PER_CHARACTER;
-    this.#overwhelmed = estimate > MAX_FORM_CHARACTERS;
     const anywhere = new Set<string>();
     const standalone = new Set<string>();
-    if (!this.#overwhelmed) {
-      for (const value of this.#secrets) {
-        const forms = secretForms(value);
-        for (const form of forms.anywhere) anywhere.add(form);
-        for (const form of forms.standalone) standalone.add(form);
+    // The estimate, judged as the secrets were added, is a first cut (an over-budget request makes no form);
+    // the forms made are counted too, and past the budget the request is redacted whole all the same (values
+    // that need escaping everywhere make far more than the estimate).
+    let made = 0;
+    for (const value of this.#overwhelmed ? [] : this.#secrets) {
+      const forms = secretForms(value);
+      made += FORMS_PER_SECRET;
+      for (const form of forms.anywhere) anywhere.add(form);
+      for (const form of forms.standalone) standalone.add(form);
+      for (const form of forms.anywhere) made += form.length;
+      for (const form of forms.standalone) made += form.length;
+      if (made > MAX_FORM_CHARACTERS) {
+        this.#overwhelmed = true;
+        anywhere.clear();
+        standalone.clear();
+        break;
       }
     }
     this.#forms = [...anywhere];
