@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
-import { headerNameProblem } from '../security/header-safety.js';
+import { isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
 import { isMarkedSecret, isSecretField, type FieldShape } from './field.js';
@@ -36,6 +36,8 @@ export interface CompiledConnector {
   readonly sessionFields: readonly CompiledField[];
   /** The lower-cased names of the session fields that hold secrets. */
   readonly secretSessionNames: ReadonlySet<string>;
+  /** The lower-cased risky names the connector allows as session entries (`allowRiskySessionHeaders`). */
+  readonly allowedRiskyNames: ReadonlySet<string>;
   readonly routes: readonly Route<RouteTarget>[];
 }
 
@@ -45,6 +47,7 @@ interface Definition {
   readonly config: FieldShape;
   readonly session: FieldShape;
   readonly operations: Readonly<Record<string, Operation<unknown>>>;
+  readonly allowRiskySessionHeaders?: readonly string[] | undefined;
 }
 
 const BUILT_IN_ROUTES: readonly Route<RouteTarget>[] = [
@@ -53,10 +56,14 @@ const BUILT_IN_ROUTES: readonly Route<RouteTarget>[] = [
   compileRoute('GET', '/discover', { kind: 'discover' }),
 ];
 
-function compileFields(shape: FieldShape, isHeader: boolean): CompiledField[] {
+function compileFields(
+  shape: FieldShape,
+  isHeader: boolean,
+  allowRisky: ReadonlySet<string> = new Set(),
+): CompiledField[] {
   return Object.entries(shape).map(([key, schema]) => {
     if (isHeader) {
-      const problem = headerNameProblem(key);
+      const problem = sessionNameProblem(key, allowRisky);
       if (problem) throw new TypeError(`Session field "${key}" ${problem}`);
     }
     const declaredSecret = isSecretField(schema);
@@ -92,7 +99,16 @@ export function compileConnector(definition: Definition): CompiledConnector {
   if (typeof version !== 'string' || version.trim() === '')
     throw new TypeError('A connector needs a version');
 
-  const sessionFields = compileFields(definition.session, true);
+  const allowedRiskyNames = new Set<string>();
+  for (const name of definition.allowRiskySessionHeaders ?? []) {
+    const lower = String(name).toLowerCase();
+    if (!isRiskyName(lower))
+      throw new TypeError(
+        `allowRiskySessionHeaders names "${String(name)}", which is not a risky header: remove it`,
+      );
+    allowedRiskyNames.add(lower);
+  }
+  const sessionFields = compileFields(definition.session, true, allowedRiskyNames);
   const lowerNames = new Set<string>();
   for (const { key, lower } of sessionFields) {
     if (lowerNames.has(lower))
@@ -126,6 +142,7 @@ export function compileConnector(definition: Definition): CompiledConnector {
     configFields: compileFields(definition.config, false),
     sessionFields,
     secretSessionNames: new Set(sessionFields.filter((f) => f.secret).map((f) => f.lower)),
+    allowedRiskyNames,
     routes: sortRoutes(routes),
   };
 }

@@ -127,6 +127,17 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    * {@link ConnectorError}; return `undefined` to fall back to the SDK's mapping.
    */
   mapError?(error: unknown): ConnectorError | undefined;
+  /**
+   * **Lowers safety.** Session header names the SDK otherwise refuses because of their proxy, routing,
+   * fetch-metadata or cookie-setting meaning (`Forwarded`, `X-Forwarded-*`, `X-Real-IP`, `Via`,
+   * `X-HTTP-Method-Override`, `X-Original-URL`, `Proxy-*`, `Origin`, `Referer`, `Sec-*`, `Range`, `If-Range`,
+   * `Max-Forwards`, `Set-Cookie`): the platform replays session entries as request headers on every call, so
+   * such a name tells whatever sits in front of the connector who called, what was meant or what to set. List
+   * a name here only when the end system needs it and nothing in front of the connector reads it.
+   *
+   * @default []
+   */
+  readonly allowRiskySessionHeaders?: readonly string[];
 }
 
 /** A connector ready to be served: the adapter plus its compiled routes and fields. */
@@ -183,6 +194,7 @@ export function defineConnector<TConfig extends FieldShape, TSession extends Fie
       config: adapter.config,
       session: adapter.session,
       operations: operations as Readonly<Record<string, Operation<unknown>>>,
+      allowRiskySessionHeaders: adapter.allowRiskySessionHeaders,
     }),
   });
 }

@@ -4,8 +4,8 @@ import { InternalError, ValidationError } from '../errors/errors.js';
 import {
   SDK_SESSION_HEADERS,
   headerLineBytes,
-  headerNameProblem,
   headerValueProblem,
+  sessionNameProblem,
 } from '../security/header-safety.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
 import { isSecret } from '../security/secret.js';
@@ -203,7 +203,8 @@ export function buildInitializeAnswer(
     const lower = entry.key.toLowerCase();
     entry.sensitive ||= secretNames.has(lower) || looksSecret(entry.key);
     if (entry.sensitive) context.redactor.add(entry.value);
-    const problem = headerNameProblem(entry.key) ?? headerValueProblem(entry.value);
+    const problem =
+      sessionNameProblem(entry.key, connector.allowedRiskyNames) ?? headerValueProblem(entry.value);
     const same = byName.get(lower);
     if (problem) problems.push(`'${clipKey(entry.key)}' ${problem}`);
     else if (same)

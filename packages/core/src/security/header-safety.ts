@@ -22,6 +22,70 @@ const FORBIDDEN_NAMES = new Set([
 ]);
 
 /**
+ * Names with proxy, routing, fetch-metadata or cookie-setting meaning: replayed by the platform on every later
+ * call, they would tell a proxy or framework in front of the connector (or of the end system, when connector
+ * code passes headers on) who the caller is, which method or URL was meant, or what to set (issue 20, finding
+ * 4). Refused as session names unless the connector lists them in `allowRiskySessionHeaders`. `Cookie` stays
+ * allowed: end systems with cookie sessions need it.
+ */
+const RISKY_NAMES = new Set([
+  'forwarded',
+  'via',
+  'x-real-ip',
+  'x-client-ip',
+  'true-client-ip',
+  'client-ip',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-original-method',
+  'x-http-method',
+  'x-http-method-override',
+  'x-method-override',
+  'x-host',
+  'origin',
+  'referer',
+  'range',
+  'if-range',
+  'max-forwards',
+  'set-cookie',
+  'set-cookie2',
+]);
+const RISKY_PREFIXES = ['x-forwarded-', 'proxy-', 'sec-'];
+
+/**
+ * Names no session header may take whatever the connector allows: JavaScript's prototype key, which Node drops
+ * from a headers object on replay, so the entry would silently vanish.
+ */
+const UNREPLAYABLE_NAMES = new Set(['__proto__']);
+
+/**
+ * Why a name cannot be a session entry, or `undefined` when it can: {@link headerNameProblem}, and the names
+ * with proxy, routing or cookie-setting meaning unless the connector allows them.
+ *
+ * @param name - a key returned by initialize or declared as a session field
+ * @param allowRisky - lower-cased names the connector allows despite their meaning
+ */
+export function sessionNameProblem(
+  name: string,
+  allowRisky: ReadonlySet<string>,
+): string | undefined {
+  const problem = headerNameProblem(name);
+  if (problem) return problem;
+  const lower = name.toLowerCase();
+  if (UNREPLAYABLE_NAMES.has(lower)) return 'cannot be replayed (Node drops it from headers)';
+  if (allowRisky.has(lower) || !isRiskyName(lower)) return undefined;
+  return (
+    'has proxy, routing or cookie-setting meaning, so replaying it on every call is refused; list it in ' +
+    'allowRiskySessionHeaders if the end system really needs it'
+  );
+}
+
+/** Whether a lower-cased name has proxy, routing, fetch-metadata or cookie-setting meaning. */
+export function isRiskyName(lower: string): boolean {
+  return RISKY_NAMES.has(lower) || RISKY_PREFIXES.some((prefix) => lower.startsWith(prefix));
+}
+
+/**
  * The session entries the SDK adds to every initialize answer: the ids, and a MAC that binds them, the issue
  * time and every entry of the connector's with a server-side key, so that later calls can prove their session
  * was issued by this connector and not changed (sensitive, so the platform does not log it).
