@@ -93,6 +93,31 @@ describe('field helpers', () => {
     expect(isMarkedSecret(field.string().min(8))).toBe(false);
   });
 
+  it('url refuses control characters and whitespace, and returns the normalised URL (issue 20, finding 5)', () => {
+    for (const value of [
+      'http://a.example/\r\nSet-Cookie: x=1',
+      'http://a.example/a\tb',
+      'http://a.ex\nample/',
+      'http://a.example/a b',
+      'http://a.example/\u0000',
+      'http://a.example/\u007f',
+    ]) {
+      expect(fails(field.url(), value), JSON.stringify(value)).toBe(
+        'must not contain spaces or control characters',
+      );
+    }
+    expect(ok(field.url(), 'HTTPS://A.Example/x/../y')).toBe('https://a.example/y');
+    expect(ok(field.url(), 'https://a.example')).toBe('https://a.example');
+    expect(ok(field.url(), 'https://a.example/')).toBe('https://a.example/');
+    expect(ok(field.url(), 'https://a.example:443/api')).toBe('https://a.example/api');
+    expect(ok(field.url(), 'https://a.example?x=1')).toBe('https://a.example/?x=1');
+    expect(ok(field.url(), 'https://bücher.example/é')).toBe(
+      'https://xn--bcher-kva.example/%C3%A9',
+    );
+    // The fast parser and zod's path agree.
+    expect(ok(field.url().optional(), 'HTTPS://A.Example/x/../y')).toBe('https://a.example/y');
+  });
+
   it('url accepts http(s) only and refuses embedded credentials', () => {
     expect(ok(field.url(), ' https://a.example/x ')).toBe('https://a.example/x');
     expect(fails(field.url(), 'ftp://a.example')).toBe('must use http: or https:');

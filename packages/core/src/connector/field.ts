@@ -198,44 +198,54 @@ export const field = {
   },
 
   /**
-   * An absolute URL whose scheme is allowed and which carries no user name or password (credentials belong
-   * in their own secret fields, never in a URL that may be echoed).
+   * An absolute URL whose scheme is allowed, which carries no user name or password (credentials belong in
+   * their own secret fields, never in a URL that may be echoed) and no control character or whitespace (the URL
+   * parser silently drops tabs and newlines, so `https://a.example/\r\nSet-Cookie: x` would otherwise reach the
+   * end system as another path). The value is the URL as the parser normalises it (`HTTPS://A.example/a b` is
+   * refused, `HTTPS://A.Example/x/../y` becomes `https://a.example/y`); a URL given without a path stays without
+   * the `/` the parser adds, so `${config.url}/api` keeps working.
    *
    * @param options - allowed protocols
-   * @returns a string field holding the trimmed URL as given
+   * @returns a string field holding the normalised URL
    */
-  url(options: UrlFieldOptions = {}): z.ZodString {
+  url(options: UrlFieldOptions = {}) {
     const protocols = options.protocols ?? ['http:', 'https:'];
-    const schema = z
-      .string()
-      .trim()
-      .min(1, { error: 'must not be empty' })
-      .superRefine((value, ctx) => {
-        let url: URL;
-        try {
-          url = new URL(value);
-        } catch {
-          ctx.addIssue({ code: 'custom', message: 'must be an absolute URL' });
-          return;
-        }
-        if (!protocols.includes(url.protocol)) {
-          ctx.addIssue({ code: 'custom', message: `must use ${protocols.join(' or ')}` });
-        } else if (url.username !== '' || url.password !== '') {
-          ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
-        }
-      });
-    return withFastParse(schema, (raw) => {
-      if (typeof raw !== 'string') return INVALID;
-      const value = raw.trim();
-      if (value === '') return INVALID;
+    /** The URL, or why the value is not one this field accepts. */
+    const read = (value: string): URL | string => {
+      // eslint-disable-next-line no-control-regex -- control characters are what is refused
+      if (/[\u0000-\u0020\u007f]/.test(value))
+        return 'must not contain spaces or control characters';
       let url: URL;
       try {
         url = new URL(value);
       } catch {
-        return INVALID;
+        return 'must be an absolute URL';
       }
-      const usable = protocols.includes(url.protocol) && url.username === '' && url.password === '';
-      return usable ? value : INVALID;
+      if (!protocols.includes(url.protocol)) return `must use ${protocols.join(' or ')}`;
+      if (url.username !== '' || url.password !== '')
+        return 'must not contain a user name or password';
+      return url;
+    };
+    // `https://a.example` parses to `https://a.example/`: keep the author's `${url}/api` from doubling it.
+    const normalised = (value: string, url: URL): string =>
+      url.pathname === '/' && url.search === '' && url.hash === '' && !value.endsWith('/')
+        ? url.href.slice(0, -1)
+        : url.href;
+    const schema = z
+      .string()
+      .trim()
+      .min(1, { error: 'must not be empty' })
+      .transform((value, ctx) => {
+        const url = read(value);
+        if (typeof url !== 'string') return normalised(value, url);
+        ctx.addIssue({ code: 'custom', message: url });
+        return z.NEVER;
+      });
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim();
+      const url = value === '' ? '' : read(value);
+      return typeof url === 'string' ? INVALID : normalised(value, url);
     });
   },
 
