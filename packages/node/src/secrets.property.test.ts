@@ -81,6 +81,14 @@ const ENCODINGS = {
     },
   },
   json: { text: true, encode: (s: string) => JSON.stringify(s).slice(1, -1) },
+  html: {
+    text: true,
+    encode: (s: string) =>
+      s.replace(
+        /[&<>"']/g,
+        (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? '&#39;',
+      ),
+  },
   asciiJson: { text: true, encode: asciiJson },
   base64: { text: false, encode: base64 },
   base64url: { text: false, encode: (s: string) => Buffer.from(s, 'utf8').toString('base64url') },
@@ -281,10 +289,16 @@ function leak(
   pad: string,
   short: boolean,
   whole = form.length,
+  lead = '',
 ): string | undefined {
   const parts = text.split(REDACTED);
   if (short) {
-    const alone = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(form)}(?![\\p{L}\\p{N}])`, 'u');
+    // Standing alone: after the start, a character that is not a letter or a digit, or an escape that stands
+    // for one (`\n` in JSON, `%3D` in a URL, `\u000a`); before the end or such a character.
+    const alone = new RegExp(
+      `(?:^|[^\\p{L}\\p{N}]|\\\\[nrtbf]|%[0-9A-Fa-f]{2}|\\\\u[0-9A-Fa-f]{4})${escapeRegExp(form)}(?![\\p{L}\\p{N}])`,
+      'u',
+    );
     if (parts.some((part) => alone.test(part))) return 'shown standing alone';
   } else if (parts.some((part) => part.includes(form))) return 'shown whole';
   // A clipped text must not end with the start of the form, right after the padding that precedes it.
@@ -293,7 +307,10 @@ function leak(
   const held = form.slice(0, whole);
   if (kept.endsWith(pad) === false && !kept.endsWith(held) && !kept.endsWith(held.trimEnd())) {
     for (let length = 1; length < whole; length++)
-      if (kept.endsWith(`${pad}${form.slice(0, length)}`))
+      if (
+        kept.endsWith(`${pad}${form.slice(0, length)}`) ||
+        (lead !== '' && kept.endsWith(`${lead}${form.slice(0, length)}`))
+      )
         return `its first ${length} characters shown`;
   }
   return undefined;
@@ -333,7 +350,8 @@ describe('no secret leaks, in any form, on any path (property, over HTTP)', () =
         fc.constantFrom(...BOUNDARIES),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.integer({ min: 0, max: 3 }),
-        async (secret, encoding, path, learnedBy, boundary, where, drop) => {
+        fc.constantFrom('', '\n', '%3D', ': '),
+        async (secret, encoding, path, learnedBy, boundary, where, drop, lead) => {
           const short = secret.length < MIN_SECRET_LENGTH;
           // A short secret is found only in its text forms; addSecret cannot reach the zod path, which runs
           // before initialize; Bearer and Basic carry only well-formed text.
@@ -359,10 +377,12 @@ describe('no secret leaks, in any form, on any path (property, over HTTP)', () =
           // An end system may cut a secret itself: with `drop`, the text ends inside the written form, and a
           // clip through what is left must not show its start.
           fc.pre(drop === 0 || written.length - drop >= 1);
+          // What comes right before the secret: the padding, or a separator that an encoder may escape (a
+          // newline is `\n` in a JSON excerpt).
           const text =
             drop === 0
-              ? `${pad.repeat(padding)}${written} end`
-              : `${pad.repeat(padding)}${written.slice(0, written.length - drop)}`;
+              ? `${pad.repeat(padding)}${lead}${written} end`
+              : `${pad.repeat(padding)}${lead}${written.slice(0, written.length - drop)}`;
           // A secret that the fixed text of some answer holds (an error code, an id) cannot be told from a leak.
           fc.pre(corpus.every((known) => leak(known, form, pad, short) === undefined));
 
@@ -385,6 +405,7 @@ describe('no secret leaks, in any form, on any path (property, over HTTP)', () =
                 pad,
                 short,
                 wanted === form ? form.length - drop : wanted.length,
+                lead,
               );
               if (why !== undefined) {
                 expect.fail(
@@ -399,7 +420,7 @@ describe('no secret leaks, in any form, on any path (property, over HTTP)', () =
       {
         numRuns: RUNS,
         // Always tried: an end system's text that cut a secret itself, across the client's 500-character cut.
-        examples: [['abcdefghij', 'raw', 'end-text', 'sensitive', 500, 0.5, 2]],
+        examples: [['abcdefghij', 'raw', 'end-text', 'sensitive', 500, 0.5, 2, '']],
       },
     );
     expect(checked).toBe(RUNS);

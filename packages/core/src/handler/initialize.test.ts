@@ -335,7 +335,7 @@ describe('initialize output safety', () => {
 
   it('refuses a result that later calls would reject as a session', async () => {
     const response = await withResult(
-      { 'X-Url': 'not a url' },
+      { 'X-Url': 'not-a-url' },
       { 'X-Url': field.url(), 'X-Token': field.secret() },
     );
     expect(JSON.parse(response.body).errors.message).toMatch(

@@ -158,13 +158,30 @@ function isWordAt(text: string, at: number): boolean {
   return WORD.test(String.fromCodePoint(code));
 }
 const WORD = /[\p{L}\p{N}]/u;
+const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
 
-/** Whether the code point that ends just before `at` is a letter or a digit. */
+/**
+ * Whether the code point that ends just before `at` is a letter or a digit that belongs to a word: the end of
+ * an escape (`\n`, `\t`, `\u000a`, `%2F`) is a boundary, since the escape stands for a separator (issue 16: a
+ * JSON excerpt of `Wrong PIN:\n42` kept the PIN).
+ */
 function isWordBefore(text: string, at: number): boolean {
   if (at === 0) return false;
+  if (at >= 2 && text.charCodeAt(at - 2) === 92 /* \ */ && 'nrtbf'.includes(text.charAt(at - 1)))
+    return false;
+  if (at >= 3 && text.charCodeAt(at - 3) === 37 /* % */ && HEX_PAIR.test(text.slice(at - 2, at)))
+    return false;
+  if (
+    at >= 6 &&
+    text.slice(at - 6, at - 4) === '\\u' &&
+    /^[0-9A-Fa-f]{4}$/.test(text.slice(at - 4, at))
+  )
+    return false;
   const unit = text.charCodeAt(at - 1);
-  const low = unit >= 0xdc00 && unit <= 0xdfff && at >= 2;
-  return isWordAt(text, low ? at - 2 : at - 1);
+  const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
+  // The second half of a surrogate pair: the code point starts one unit earlier. A lone one is its own.
+  const pair = unit >= 0xdc00 && unit <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
+  return isWordAt(text, pair ? at - 2 : at - 1);
 }
 
 /**
@@ -208,7 +225,7 @@ export class StandaloneMatcher {
   }
 
   /**
-   * The stretches of `text` where a form stands alone, in order, not overlapping.
+   * The stretches of `text` where a form stands alone, in order of their starts; they may overlap.
    *
    * @returns `[start, end)` pairs
    */
@@ -220,8 +237,9 @@ export class StandaloneMatcher {
         const end = at + length;
         if (end > text.length || isWordAt(text, end) || !this.#forms.has(text.slice(at, end)))
           continue;
+        // Not skipped past: another form may start inside this one (`1-2` and `2-3` in `1-2-3`); the ranges
+        // are merged by the caller.
         ranges.push([at, end]);
-        at = end - 1;
         break;
       }
     }

@@ -96,6 +96,26 @@ it('counts the forms it makes, so values that need escaping everywhere cannot pa
   );
 });
 
+it('judges a value that every encoding escapes by what its forms will cost', () => {
+  // 6,000 characters of URL-special characters: within the old estimate, a million characters of forms.
+  const value = ` \t${'"#<>?^`{}/:;=@[\\]|\''.repeat(300)}`.slice(0, 6_000);
+  expect(new Redactor([value]).redact('nothing secret here')).toBe(REDACTED);
+  // A long bearer token has one space to escape, and fits.
+  const bearer = `Bearer ${'a'.repeat(2_000)}`;
+  expect(new Redactor([bearer]).redact(`sent ${bearer}`)).toBe(`sent ${REDACTED}`);
+});
+
+it('merges the overlapping matches of one form into one range', () => {
+  const secrets = Array.from({ length: 50 }, (_, i) => 'a'.repeat(4 + i));
+  expect(new Redactor(secrets).redact(`x ${'a'.repeat(4_000)} y`)).toBe(`x ${REDACTED} y`);
+});
+
+it('finds a secret as HTML escapes it', () => {
+  const redactor = new Redactor(["p&ss'w<rd"]);
+  expect(redactor.redact('<p>bad p&amp;ss&#39;w&lt;rd</p>')).toBe(`<p>bad ${REDACTED}</p>`);
+  expect(redactor.redact('<p>bad p&amp;ss&#x27;w&lt;rd</p>')).toBe(`<p>bad ${REDACTED}</p>`);
+});
+
 it('finds every form, form by form or in one pass, while the forms are within budget', () => {
   const secrets = Array.from({ length: 80 }, (_, i) => `secret-${i}-`.padEnd(40, `${i}`));
   const redactor = new Redactor(secrets);
@@ -170,6 +190,21 @@ describe('secrets under four characters (issue 16, finding 8)', () => {
     expect(redactor.redact('user alice, password pw, token t1; pwd t1x')).toBe(
       `user alice, password ${REDACTED}, token ${REDACTED}; pwd t1x`,
     );
+  });
+
+  it('counts an escape before a short secret as a boundary (review of issue 16)', () => {
+    const redactor = new Redactor(['42']);
+    expect(redactor.redact('{"message":"Wrong PIN:\\n42"}')).toBe(
+      `{"message":"Wrong PIN:\\n${REDACTED}"}`,
+    );
+    expect(redactor.redact('next=%2Fpin%3D42')).toBe(`next=%2Fpin%3D${REDACTED}`);
+    expect(redactor.redact('pin:\\u000a42')).toBe(`pin:\\u000a${REDACTED}`);
+    expect(redactor.redact('room n42, x%2G42')).toBe('room n42, x%2G42');
+  });
+
+  it('finds short secrets that overlap, and after a lone surrogate', () => {
+    expect(new Redactor(['1-2', '2-3']).redact('codes 1-2-3.')).toBe(`codes ${REDACTED}.`);
+    expect(new Redactor(['42']).redact('x\udc0042 y')).toBe(`x\udc00${REDACTED} y`);
   });
 
   it('drops the start of a short secret a clip cuts through', () => {

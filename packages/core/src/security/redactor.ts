@@ -35,6 +35,22 @@ const FORMS_PER_SECRET = 800;
  */
 const FORMS_PER_CHARACTER = 32;
 
+/**
+ * What one character that some encoding escapes costs on top: every URL set and each way the URL parser keeps
+ * a value writes it as up to nine characters (a value of 6,000 such characters made a million characters of
+ * forms, 60 ms of CPU).
+ */
+const FORMS_PER_ESCAPED_CHARACTER = 128;
+
+/** Characters no encoding escapes. */
+const PLAIN = /[A-Za-z0-9._-]/g;
+
+/** The budget a secret takes, judged before any form is made. */
+const estimateOf = (value: string): number =>
+  FORMS_PER_SECRET +
+  value.length * FORMS_PER_CHARACTER +
+  (value.length - (value.match(PLAIN)?.length ?? 0)) * FORMS_PER_ESCAPED_CHARACTER;
+
 /** Header names whose values are treated as secret whatever the connector declares. */
 const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
 
@@ -101,19 +117,45 @@ const URL_SETS: readonly string[] = [
 /** The characters some URL set escapes and another does not. */
 const URL_SET_CHARACTERS = /["#<>`'?^{}/:;=@[\\\]|]/g;
 
+/** `%XX` for every ASCII code, upper-case hex as the URL parser writes it. */
+const ESCAPES = Array.from(
+  { length: 128 },
+  (_, code) => `%${code.toString(16).toUpperCase().padStart(2, '0')}`,
+);
+
+/** Per URL set, which ASCII codes it escapes: C0 controls, space and DEL always, and the set's own. */
+const SET_TABLES = URL_SETS.map((set) => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code <= 0x20; code++) table[code] = 1;
+  table[0x7f] = 1;
+  for (const char of set) table[char.charCodeAt(0)] = 1;
+  return table;
+});
+
 /**
- * A value percent-encoded as the URL parser encodes it with `set`: UTF-8 bytes, upper-case hex.
+ * A value percent-encoded as the URL parser encodes it with one set: ASCII by the set's table, everything else
+ * as its UTF-8 bytes (`encodeURIComponent` of each run). One pass in a loop: undoing `encodeURIComponent`'s
+ * extra escapes with a callback per escape cost most of a request's redaction for values full of them.
  *
- * @param component - the value as `encodeURIComponent` writes it (made once for every set)
+ * @param value - a well-formed string (no lone surrogate, which encodeURIComponent refuses)
  */
-function percentEncode(component: string, set: string): string {
-  // encodeURIComponent escapes more printable ASCII than any URL set, and one character (') less than the
-  // special-query set: undo the escapes the set does not make, in native code rather than byte by byte.
-  const encoded = component.replace(/%([2-7][0-9A-F])/g, (escape, hex: string) => {
-    const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return char === ' ' || char === '\x7f' || set.includes(char) ? escape : char;
-  });
-  return set.includes("'") ? encoded.replaceAll("'", '%27') : encoded;
+function percentEncode(value: string, table: Uint8Array): string {
+  let out = '';
+  let run = -1; // start of a run of non-ASCII characters
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0x80) {
+      if (run === -1) run = i;
+      continue;
+    }
+    if (run !== -1) {
+      out += encodeURIComponent(value.slice(run, i));
+      run = -1;
+    }
+    out += table[code] === 1 ? (ESCAPES[code] as string) : value.charAt(i);
+  }
+  if (run !== -1) out += encodeURIComponent(value.slice(run));
+  return out;
 }
 
 /**
@@ -143,8 +185,15 @@ function asciiJson(json: string): string[] {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON-escaped. */
-function textEncodings(value: string): string[] {
+/** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON- and HTML-escaped. */
+/**
+ * What writing one character of a URL-set form costs, in characters of the budget: each escape is undone in a
+ * callback, several times slower than the other encoders, and a value with spaces or controls at its ends makes
+ * up to 24 of them.
+ */
+const URL_SET_WORK = 3;
+
+function textEncodings(value: string, work: { total: number } = { total: 0 }): string[] {
   // Characters no encoding escapes: every URL, form and JSON form is the value itself.
   if (/^[A-Za-z0-9._-]*$/.test(value)) return [value];
   // The value as the encoders can take it: a lone surrogate becomes U+FFFD, as in UTF-8 (encodeURIComponent
@@ -168,15 +217,34 @@ function textEncodings(value: string): string[] {
       // Sets that escape the same characters of this value write it alike: encode once per distinct choice.
       const present = [...new Set(kept.match(URL_SET_CHARACTERS))];
       const choices = new Map<string, string>();
-      for (const set of URL_SETS) {
+      URL_SETS.forEach((set, index) => {
         const choice = present.filter((char) => set.includes(char)).join('');
-        if (!choices.has(choice)) choices.set(choice, percentEncode(component, set));
-      }
+        if (choices.has(choice)) return;
+        const encoded = percentEncode(kept, SET_TABLES[index] as Uint8Array);
+        work.total += (URL_SET_WORK - 1) * encoded.length;
+        choices.set(choice, encoded);
+      });
       return [...choices.values()];
     }),
     json,
     ...asciiJson(json),
+    ...htmlEscaped(value),
   ];
+}
+
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** The value as HTML templates escape it (`&amp;`, `&lt;`, `&#39;` or `&#x27;`): an end system's error page. */
+function htmlEscaped(value: string): string[] {
+  if (!/[&<>"']/.test(value)) return [];
+  const escaped = value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+  return escaped.includes('&#39;') ? [escaped, escaped.replaceAll('&#39;', '&#x27;')] : [escaped];
 }
 
 /** How one value's bytes can be written: base64 and base64url, alone and inside longer base64; hex. */
@@ -213,7 +281,7 @@ export interface SecretForms {
  * anywhere.includes('p%40ss%20w0rd'); // true
  * ```
  */
-export function secretForms(value: string): SecretForms {
+export function secretForms(value: string): SecretForms & { readonly [WORK]: number } {
   const parts = [value];
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
   if (basic?.[1]) {
@@ -229,18 +297,27 @@ export function secretForms(value: string): SecretForms {
   if (scheme?.[1]) parts.push(scheme[1], scheme[1].trimStart());
   const anywhere = new Set<string>();
   const standalone = new Set<string>();
-  for (const part of parts) {
+  const work = { total: 0 };
+  for (const part of new Set(parts)) {
     if (part === '') continue;
     if (part.length < MIN_SECRET_LENGTH) {
       // Base64 and hex of a short value are a handful of characters of noise: only its text forms count.
-      for (const form of textEncodings(part)) standalone.add(form);
+      for (const form of textEncodings(part, work)) {
+        standalone.add(form);
+        work.total += form.length;
+      }
       continue;
     }
-    for (const form of [...textEncodings(part), ...byteEncodings(part)])
+    for (const form of [...textEncodings(part, work), ...byteEncodings(part)]) {
       if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
+      work.total += form.length;
+    }
   }
-  return { anywhere: [...anywhere], standalone: [...standalone] };
+  return { anywhere: [...anywhere], standalone: [...standalone], [WORK]: work.total };
 }
+
+/** How many characters making a secret's forms wrote, duplicates included: what they cost. */
+const WORK = Symbol('work');
 
 /**
  * Most `forms × characters` searched form by form with `indexOf` (fast for the usual short message); past it,
@@ -253,8 +330,13 @@ function searchEach(forms: readonly string[], text: string): [number, number][] 
   const found: [number, number][] = [];
   for (const form of forms) {
     if (form.length > text.length) continue;
-    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1))
-      found.push([at, at + form.length]);
+    let last: [number, number] | undefined;
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+      // Overlapping matches of one form extend one range: `aaaa` against a text of `a`s is one range, not one
+      // per position (thousands of ranges to sort cost tens of milliseconds).
+      if (last !== undefined && at <= last[1]) last[1] = at + form.length;
+      else found.push((last = [at, at + form.length]));
+    }
   }
   return merge(found);
 }
@@ -278,8 +360,12 @@ function merge(found: [number, number][]): [number, number][] {
  */
 export class Redactor {
   readonly #secrets = new Set<string>();
-  #forms: readonly string[] | undefined;
+  /** Secrets whose forms are not made yet: forms are made when a text is first redacted, and only once. */
+  #pending: string[] = [];
+  readonly #anywhere = new Set<string>();
+  #forms: string[] = [];
   #matcher: FormMatcher | undefined;
+  readonly #standaloneForms = new Set<string>();
   /** The forms of short secrets, found where they stand alone. */
   #standalone = new StandaloneMatcher([]);
   /** How far past a cut a form (and the character that tells whether a short one stands alone) may reach. */
@@ -290,6 +376,8 @@ export class Redactor {
   #overwhelmed = false;
   /** The forms' size as judged from the secrets added so far. */
   #estimate = 0;
+  /** What making the forms has written so far. */
+  #made = 0;
 
   /** @param secrets - initial secret values; empty strings are ignored */
   constructor(secrets?: Iterable<string>) {
@@ -301,16 +389,23 @@ export class Redactor {
     // Past the budget every text is redacted whole: nothing more to remember, nor to hash (a 1 MiB body of
     // secrets took milliseconds just to put in the set).
     if (value === '' || this.#overwhelmed || this.#secrets.has(value)) return;
-    this.#estimate += FORMS_PER_SECRET + value.length * FORMS_PER_CHARACTER;
-    this.#forms = undefined;
-    this.#matcher = undefined;
+    this.#estimate += estimateOf(value);
     if (this.#estimate > MAX_FORM_CHARACTERS) {
-      this.#overwhelmed = true;
-      this.#secrets.clear();
+      this.#overwhelm();
       this.#secrets.add(value); // not empty: texts are still redacted (whole)
       return;
     }
     this.#secrets.add(value);
+    this.#pending.push(value);
+  }
+
+  #overwhelm(): void {
+    this.#overwhelmed = true;
+    this.#secrets.clear();
+    this.#pending = [];
+    this.#anywhere.clear();
+    this.#forms = [];
+    this.#matcher = undefined;
   }
 
   /** Whether any secret is known. */
@@ -319,37 +414,45 @@ export class Redactor {
   }
 
   /**
-   * Every form of every secret, made when a text is first redacted, within a budget: a request whose secrets
-   * have more than {@link MAX_FORM_CHARACTERS} of forms (only a body built to cost CPU has) is redacted whole
-   * instead, so its cost stays bounded whatever the caller sends (issue 16, finding 4).
+   * Every form of every secret, within a budget: a request whose secrets have more than
+   * {@link MAX_FORM_CHARACTERS} of forms (only a body built to cost CPU has) is redacted whole instead, so its
+   * cost stays bounded whatever the caller sends (issue 16, finding 4). The forms of a secret added during the
+   * request are made once, when a text is next redacted, and added to the others: a client that registers a
+   * new credential on every call does not remake them all each time.
    */
   #allForms(): readonly string[] {
-    if (this.#forms !== undefined) return this.#forms;
-    const anywhere = new Set<string>();
-    const standalone = new Set<string>();
-    // The estimate, judged as the secrets were added, is a first cut (an over-budget request makes no form);
-    // the forms made are counted too, and past the budget the request is redacted whole all the same (values
-    // that need escaping everywhere make far more than the estimate).
-    let made = 0;
-    for (const value of this.#overwhelmed ? [] : this.#secrets) {
+    if (this.#pending.length === 0) return this.#forms;
+    const pending = this.#pending;
+    this.#pending = [];
+    let standaloneAdded = false;
+    for (const value of pending) {
       const forms = secretForms(value);
-      made += FORMS_PER_SECRET;
-      for (const form of forms.anywhere) anywhere.add(form);
-      for (const form of forms.standalone) standalone.add(form);
-      for (const form of forms.anywhere) made += form.length;
-      for (const form of forms.standalone) made += form.length;
-      if (made > MAX_FORM_CHARACTERS) {
-        this.#overwhelmed = true;
-        anywhere.clear();
-        standalone.clear();
-        break;
+      // The estimate, judged as the secrets were added, is a first cut (an over-budget request makes no form);
+      // the work of making them is counted too, and past the budget the request is redacted whole all the same.
+      this.#made += FORMS_PER_SECRET + forms[WORK];
+      if (this.#made > MAX_FORM_CHARACTERS) {
+        this.#overwhelm();
+        this.#secrets.add(value);
+        return this.#forms;
+      }
+      for (const form of forms.anywhere) {
+        if (this.#anywhere.has(form)) continue;
+        this.#anywhere.add(form);
+        this.#forms.push(form);
+        if (form.length > this.#reach) this.#reach = form.length;
+      }
+      for (const form of forms.standalone) {
+        if (this.#standaloneForms.has(form)) continue;
+        this.#standaloneForms.add(form);
+        standaloneAdded = true;
       }
     }
-    this.#forms = [...anywhere];
-    this.#standalone = new StandaloneMatcher([...standalone]);
-    const longest = this.#forms.reduce((most, form) => Math.max(most, form.length), 0);
-    this.#reach = Math.max(longest, this.#standalone.isEmpty ? 0 : this.#standalone.longest + 2);
-    this.#shortest = Math.min(MIN_SECRET_LENGTH, this.#standalone.shortest);
+    this.#matcher = undefined;
+    if (standaloneAdded) {
+      this.#standalone = new StandaloneMatcher([...this.#standaloneForms]);
+      this.#reach = Math.max(this.#reach, this.#standalone.longest + 2);
+      this.#shortest = Math.min(MIN_SECRET_LENGTH, this.#standalone.shortest);
+    }
     return this.#forms;
   }
 
@@ -387,7 +490,8 @@ export class Redactor {
   }
 
   #search(text: string): [number, number][] {
-    this.#matcher ??= new FormMatcher(this.#allForms());
+    const forms = this.#allForms();
+    this.#matcher ??= new FormMatcher(forms);
     return this.#matcher.ranges(text);
   }
 

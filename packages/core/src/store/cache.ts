@@ -124,8 +124,10 @@ export function createScopedCache(options: ScopedCacheOptions): Cache {
       const ttlMs = setOptions.ttlMs === undefined ? defaultTtlMs : checkTtl(setOptions.ttlMs);
       const text: unknown = JSON.stringify(value);
       if (typeof text !== 'string') {
+        // The key is not quoted: connector code may build keys from secrets, and a clipped key would show
+        // the start of one that the redactor cannot recognise.
         throw new TypeError(
-          `The value for cache key "${key.slice(0, 100)}" cannot be stored as JSON`,
+          'A cache value cannot be stored as JSON (undefined, a function or a symbol)',
         );
       }
       await store.set(scope, key, { value: text, ttlMs });
