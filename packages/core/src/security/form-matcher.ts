@@ -19,6 +19,10 @@ export class FormMatcher {
   readonly #longest: Int32Array;
   /** Per node: how many characters of a form it stands for. */
   readonly #depth: Int32Array;
+  /** Per node: whether a form ends there. */
+  readonly #terminal: Uint8Array;
+  /** Per node: the deepest node on its fallback chain where a form ends (0 when none): every shorter match. */
+  readonly #dictionary: Int32Array;
 
   /** @param forms - the strings to find; empty ones are ignored */
   constructor(forms: readonly string[]) {
@@ -33,6 +37,8 @@ export class FormMatcher {
     this.#fail = new Int32Array(total);
     this.#longest = new Int32Array(total);
     this.#depth = new Int32Array(total);
+    this.#terminal = new Uint8Array(total);
+    this.#dictionary = new Int32Array(total);
     const parent = new Int32Array(total);
     const code = new Uint16Array(total);
 
@@ -52,6 +58,7 @@ export class FormMatcher {
         node = child;
       }
       if (form.length > (this.#longest[node] as number)) this.#longest[node] = form.length;
+      if (form.length > 0) this.#terminal[node] = 1;
     }
 
     // Fallbacks in order of depth, so that a parent's is settled before its children's (a counting sort).
@@ -85,6 +92,8 @@ export class FormMatcher {
       this.#fail[node] = target;
       const inherited = this.#longest[target] as number;
       if (inherited > (this.#longest[node] as number)) this.#longest[node] = inherited;
+      this.#dictionary[node] =
+        this.#terminal[target] === 1 ? target : (this.#dictionary[target] as number);
     }
   }
 
@@ -125,6 +134,22 @@ export class FormMatcher {
     let node = 0;
     for (let i = 0; i < text.length; i++) node = this.#step(node, text.charCodeAt(i));
     return this.#depth[node] as number;
+  }
+
+  /**
+   * Calls `visit` for every occurrence of every form in `text`, in order of where they end: one pass, and for
+   * each position only the forms that really end there.
+   */
+  eachMatch(text: string, visit: (start: number, end: number) => void): void {
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      node = this.#step(node, text.charCodeAt(i));
+      let found = this.#terminal[node] === 1 ? node : (this.#dictionary[node] as number);
+      while (found !== 0) {
+        visit(i + 1 - (this.#depth[found] as number), i + 1);
+        found = this.#dictionary[found] as number;
+      }
+    }
   }
 
   /**
@@ -193,14 +218,13 @@ function isWordBefore(text: string, at: number): boolean {
  */
 export class StandaloneMatcher {
   readonly #forms: Set<string>;
+  /** Finds every occurrence; the matcher then keeps those that stand alone. */
+  readonly #matcher: FormMatcher;
   /**
    * Every prefix of a form, the whole form included: what a cut through or just after a form leaves. Made on
    * the first cut: most requests never clip a text.
    */
   #prefixes: Set<string> | undefined;
-  readonly #firstUnits = new Set<number>();
-  /** The lengths the forms have, longest first. */
-  readonly #lengths: number[];
   /** The shortest form's length. */
   readonly shortest: number;
   /** The longest form's length. */
@@ -209,14 +233,15 @@ export class StandaloneMatcher {
   /** @param forms - the strings to find; empty ones are ignored */
   constructor(forms: readonly string[]) {
     this.#forms = new Set(forms.filter((form) => form !== ''));
-    const lengths = new Set<number>();
+    this.#matcher = new FormMatcher([...this.#forms]);
+    let shortest = Infinity;
+    let longest = 0;
     for (const form of this.#forms) {
-      lengths.add(form.length);
-      this.#firstUnits.add(form.charCodeAt(0));
+      shortest = Math.min(shortest, form.length);
+      longest = Math.max(longest, form.length);
     }
-    this.#lengths = [...lengths].sort((a, b) => b - a);
-    this.shortest = this.#lengths.at(-1) ?? Infinity;
-    this.longest = this.#lengths[0] ?? 0;
+    this.shortest = shortest;
+    this.longest = longest;
   }
 
   /** Whether there is nothing to find. */
@@ -225,24 +250,18 @@ export class StandaloneMatcher {
   }
 
   /**
-   * The stretches of `text` where a form stands alone, in order of their starts; they may overlap.
+   * The stretches of `text` where a form stands alone. They may overlap (`1-2` and `2-3` in `1-2-3`) and come
+   * in order of their ends; the caller sorts and merges them. One pass of an automaton: a text made of the
+   * forms' first characters costs no more than any other (it took 18 ms for 64 KiB of `%` when each position
+   * was tried at every length).
    *
    * @returns `[start, end)` pairs
    */
   ranges(text: string): [number, number][] {
     const ranges: [number, number][] = [];
-    for (let at = 0; at < text.length; at++) {
-      if (!this.#firstUnits.has(text.charCodeAt(at)) || isWordBefore(text, at)) continue;
-      for (const length of this.#lengths) {
-        const end = at + length;
-        if (end > text.length || isWordAt(text, end) || !this.#forms.has(text.slice(at, end)))
-          continue;
-        // Not skipped past: another form may start inside this one (`1-2` and `2-3` in `1-2-3`); the ranges
-        // are merged by the caller.
-        ranges.push([at, end]);
-        break;
-      }
-    }
+    this.#matcher.eachMatch(text, (start, end) => {
+      if (!isWordBefore(text, start) && !isWordAt(text, end)) ranges.push([start, end]);
+    });
     return ranges;
   }
 
