@@ -1,5 +1,5 @@
 // Issue 16, finding 3: a secret field stays secret through any chain of zod methods, over real HTTP.
-import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
+import { defineConnector, field, z, type ParameterEntry } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineLogger } from '../test/line-logger.js';
 import { serve, type ConnectorServer } from './index.js';
@@ -75,5 +75,40 @@ describe('secret fields through zod chains, over HTTP', () => {
     const text = await failed.text();
     expect(text).not.toContain('chained-secret-token');
     expect(lines.join('\n')).not.toContain('chained-secret-token');
+  });
+});
+
+// Review of issue 16: a field.secret() inside a JSON field ("secret() anywhere").
+const nested = defineConnector({
+  name: 'nested',
+  version: '1',
+  config: {
+    auth: field.json(z.object({ user: z.string(), token: field.secret().min(4) })),
+  },
+  session: {},
+  initialize: ({ config }) => {
+    throw new Error(`the end system refused ${config.auth.token} for ${config.auth.user}`);
+  },
+});
+
+describe('a secret field inside a JSON field, over HTTP', () => {
+  it('keeps the nested value out of the answer and the log, flagged or not', async () => {
+    const nestedLogger = lineLogger();
+    const server = await serve(nested, { port: 0, logger: nestedLogger });
+    try {
+      const response = await fetch(`${server.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([
+          { key: 'auth', value: '{"user":"bot","token":"nested-tok-9f3a"}', sensitive: false },
+        ]),
+      });
+      expect(response.status).toBe(500);
+      const text = `${await response.text()}\n${nestedLogger.lines.join('\n')}`;
+      expect(text).not.toContain('nested-tok-9f3a');
+      expect(nestedLogger.lines.join('\n')).toContain('[REDACTED]');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/rou
 import { isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
-import { isMarkedSecret, isSecretField, type FieldShape } from './field.js';
+import { holdsSecretField, isMarkedSecret, isSecretField, type FieldShape } from './field.js';
 import type { Operation } from './operation.js';
 
 /** A field with what the handler needs to read it fast. */
@@ -15,6 +15,8 @@ export interface CompiledField {
   readonly schema: z.ZodType;
   /** Its value must be kept out of logs and error bodies. */
   readonly secret: boolean;
+  /** Its value holds a secret field inside (JSON with a `field.secret()` property): every leaf is secret. */
+  readonly secretInside: boolean;
   /** The field accepts "no value", so an empty string counts as absent. */
   readonly optional: boolean;
   /** The field helper's own parser, when the field is one as made (see `withFastParse`). */
@@ -75,11 +77,13 @@ function compileFields(
           'minLength, maxLength, pattern }) instead of chaining them, and report this with your zod version.',
       );
     }
+    const secretInside = !declaredSecret && holdsSecretField(schema);
     return {
       key,
       lower: key.toLowerCase(),
       schema,
-      secret: declaredSecret || (isHeader && looksSecret(key)),
+      secret: declaredSecret || secretInside || (isHeader && looksSecret(key)),
+      secretInside,
       optional: schema.safeParse(undefined).success,
       fast: fastParserOf(schema),
     };

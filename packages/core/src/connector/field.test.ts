@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineConnector } from './define-connector.js';
-import { field, isMarkedSecret, isSecretField } from './field.js';
+import { field, holdsSecretField, isMarkedSecret, isSecretField } from './field.js';
 
 const ok = (schema: z.ZodType, value: string | undefined) => schema.parse(value);
 const fails = (schema: z.ZodType, value: string | undefined) =>
@@ -91,6 +91,17 @@ describe('field helpers', () => {
     );
     expect(() => define('session')).toThrow(/Session field "X-Key" is declared with field\.secret/);
     expect(isMarkedSecret(field.string().min(8))).toBe(false);
+  });
+
+  it('knows a field that holds a secret field inside its value', () => {
+    expect(holdsSecretField(field.json(z.object({ token: field.secret() })))).toBe(true);
+    expect(holdsSecretField(field.json(z.array(z.object({ k: field.secret().min(2) }))))).toBe(
+      true,
+    );
+    expect(holdsSecretField(field.json(z.record(z.string(), field.secret())).optional())).toBe(
+      true,
+    );
+    expect(holdsSecretField(field.json(z.object({ token: z.string() })))).toBe(false);
   });
 
   it('url refuses control characters and whitespace, and returns the normalised URL (issue 20, finding 5)', () => {

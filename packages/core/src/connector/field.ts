@@ -31,6 +31,7 @@ function someSchema(
   schema: z.ZodType,
   test: (schema: z.ZodType) => boolean,
   throughCopies: boolean,
+  intoParts = false,
 ): boolean {
   const pending: unknown[] = [schema];
   const seen = new Set<unknown>();
@@ -49,8 +50,31 @@ function someSchema(
     pending.push(def.innerType, def.in, def.out, def.left, def.right);
     if (def.type === 'lazy') pending.push(internals.innerType);
     if (Array.isArray(def.options)) pending.push(...(def.options as unknown[]));
+    if (intoParts) {
+      // The parts of a value: object properties, array and record elements, tuple items.
+      if (typeof def.shape === 'object' && def.shape !== null)
+        pending.push(...Object.values(def.shape as Record<string, unknown>));
+      pending.push(def.element, def.valueType, def.catchall, def.rest);
+      if (Array.isArray(def.items)) pending.push(...(def.items as unknown[]));
+    }
   }
   return false;
+}
+
+/**
+ * Whether a field holds a {@link field}.secret() somewhere inside its value, such as
+ * `field.json(z.object({ token: field.secret() }))`: the whole value, and every string in it once parsed, are
+ * then treated as secret.
+ *
+ * @internal
+ */
+export function holdsSecretField(schema: z.ZodType): boolean {
+  return someSchema(
+    schema,
+    (current) => secretFields.has(current) || isMarkedSecret(current),
+    true,
+    true,
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import { looksSecret, type Redactor } from '../security/redactor.js';
 import { isSecret } from '../security/secret.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';
-import { describeProblems, readFields } from './read-fields.js';
+import { describeProblems, readFields, registerSecretLeaves } from './read-fields.js';
 
 /** The initialize body, checked: the entries, the typed configuration and the notification flag. */
 export interface InitializeInput {
@@ -134,6 +134,7 @@ export function readInitializeBody(
       },
     );
   }
+  registerSecretLeaves(connector.configFields, config.values, redactor);
   return { entries, config: config.values, suppressNotification };
 }
 

@@ -108,3 +108,26 @@ export function describeProblem(key: string, message: string): string {
 export function describeProblems(problems: readonly FieldProblem[]): string {
   return problems.map((p) => describeProblem(p.key, p.message)).join('; ');
 }
+
+/**
+ * Registers every string inside the parsed values of the fields that hold a secret field inside
+ * (`field.json(z.object({ token: field.secret() }))`): connector code uses the token alone, which the raw JSON
+ * value, registered whole, does not cover.
+ */
+export function registerSecretLeaves(
+  fields: readonly CompiledField[],
+  values: Readonly<Record<string, unknown>>,
+  redactor: { add(value: string): void },
+): void {
+  for (const field of fields) {
+    if (field.secretInside) addLeaves(values[field.key], redactor, 0);
+  }
+}
+
+function addLeaves(value: unknown, redactor: { add(value: string): void }, depth: number): void {
+  if (typeof value === 'string') redactor.add(value);
+  else if (typeof value === 'object' && value !== null && depth < 32) {
+    for (const item of value instanceof Map ? value.values() : Object.values(value))
+      addLeaves(item, redactor, depth + 1);
+  }
+}

@@ -7,7 +7,7 @@ import { looksSecret, type Redactor } from '../security/redactor.js';
 import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { unsealSession, type SessionClaims } from '../security/session-seal.js';
 import type { VerifiedSessions } from '../security/verified-sessions.js';
-import { describeProblems, readFields } from './read-fields.js';
+import { describeProblems, readFields, registerSecretLeaves } from './read-fields.js';
 import { idProblem } from './session-ids.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
@@ -158,6 +158,7 @@ export function readSession(
       `The session is invalid: ${describeProblems(result.problems)}`,
     );
   }
+  registerSecretLeaves(fields, result.values, redactor);
   return { ...claims, values: result.values };
 }
 
