@@ -119,7 +119,10 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
   ): Readonly<Record<string, Operation<FieldValues<TSession>>>>;
   /**
    * Ends the session: log out, drop what you keep outside the SDK's caches. The SDK then empties the session
-   * cache (and the system cache when `cleanupGlobalCache` is true), even when this throws, and answers 200.
+   * cache (and the system cache when `cleanupGlobalCache` is true), even when this throws. It answers 200 when
+   * this returns; when it throws, the caches are still emptied and the error is answered like any other (a
+   * failed logout at the end system is a 502, a bug a 500), so the platform knows the end system's session
+   * may still be open.
    */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**
