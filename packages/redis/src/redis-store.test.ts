@@ -8,6 +8,7 @@ import {
   type RedisServer,
 } from '../test/redis-server.js';
 import { connectRedisStore, type RedisStore, type RedisStoreOptions } from './index.js';
+import { storeUnavailable } from './store-unavailable.js';
 
 describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
   let server: RedisServer;
@@ -167,5 +168,59 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore'), () => {
       await raw.sendCommand(['CLIENT', 'UNPAUSE']);
       await raw.close();
     }
+  });
+});
+
+describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore credentials'), () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer(undefined, ['--requirepass', 'right-password-9d1c']);
+  });
+  afterAll(() => server.stop());
+
+  // Issue 20, finding 9: a wrong password was reported, after the whole timeout, as an unreachable server.
+  it('says at once that Redis refused the credentials, without them', async () => {
+    const url = `redis://:wrong-password-5e2a@127.0.0.1:${server.port}`;
+    // Within the connection timeout: a refusal retried until then would read "did not accept a connection".
+    const error = await connectRedisStore({ url, connectTimeoutMs: 3_000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/^Redis refused the credentials/);
+    expect((error as Error).message).not.toContain('wrong-password-5e2a');
+  });
+
+  it('says the same when the URL has no password and Redis needs one', async () => {
+    const error = await connectRedisStore({ url: server.url, connectTimeoutMs: 3_000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect((error as Error).message).toMatch(/^Redis refused the credentials/);
+  });
+
+  it('connects with the right password', async () => {
+    const store = await connectRedisStore({
+      url: `redis://:right-password-9d1c@127.0.0.1:${server.port}`,
+    });
+    try {
+      await store.set('scope', 'k', { value: '"v"', ttlMs: 10_000 });
+      expect(await store.get('scope', 'k')).toBe('"v"');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('storeUnavailable', () => {
+  it('names refused credentials, timeouts and lost connections apart, never the connection string', () => {
+    expect(storeUnavailable(new Error('NOAUTH Authentication required.')).message).toBe(
+      'The shared store (Redis) refused the credentials',
+    );
+    expect(
+      storeUnavailable(new Error('WRONGPASS invalid username-password pair or user is disabled.'))
+        .message,
+    ).toBe('The shared store (Redis) refused the credentials');
+    expect(storeUnavailable(new Error('something else')).message).toBe(
+      'The shared store (Redis) failed',
+    );
   });
 });

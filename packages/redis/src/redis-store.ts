@@ -2,7 +2,7 @@ import type { Logger, RateLimitHit, Store, StoreEntry } from '@connector-sdk/cor
 import { TimeoutError, createClient, type RedisClientOptions } from '@redis/client';
 import { createHash } from 'node:crypto';
 import { CLEAR_SCRIPT, DELETE_SCRIPT, INCREMENT_SCRIPT, SET_SCRIPT } from './redis-scripts.js';
-import { storeUnavailable } from './store-unavailable.js';
+import { isAuthFailure, storeUnavailable } from './store-unavailable.js';
 
 /** Options of {@link connectRedisStore}. */
 export interface RedisStoreOptions {
@@ -68,6 +68,10 @@ function encodeName(name: string): string {
   }
 }
 
+/** What connecting says when Redis refuses the user name or password; never the credentials themselves. */
+const AUTH_REFUSED =
+  'Redis refused the credentials (wrong user name or password in the URL or clientOptions)';
+
 /**
  * Connects to Redis and returns a {@link Store} on it: give it to `createHandler` (or `serve`) as `store` in
  * every instance of a connector, and they share the session and system caches and one rate limit. Fails
@@ -130,6 +134,7 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
 
   const connecting = client.connect();
   let timer: NodeJS.Timeout | undefined;
+  let onError: ((error: unknown) => void) | undefined;
   try {
     await Promise.race([
       connecting,
@@ -138,16 +143,26 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
           () => reject(new Error(`Redis did not accept a connection within ${connectTimeout} ms`)),
           connectTimeout,
         );
+        // A refused login is not worth retrying until the timeout: the client would reconnect and be refused
+        // again, and the error would read as an unreachable server (issue 20, finding 9).
+        onError = (error: unknown) => {
+          if (isAuthFailure(error)) reject(new Error(AUTH_REFUSED, { cause: error }));
+        };
+        client.on('error', onError);
       }),
     ]);
   } catch (error) {
     connecting.catch(() => undefined);
     client.destroy();
-    throw error instanceof Error && error.message.startsWith('Redis did not')
+    throw error instanceof Error &&
+      (error.message.startsWith('Redis did not') || error.message === AUTH_REFUSED)
       ? error
-      : new Error('Could not connect to Redis', { cause: error });
+      : isAuthFailure(error)
+        ? new Error(AUTH_REFUSED, { cause: error })
+        : new Error('Could not connect to Redis', { cause: error });
   } finally {
     clearTimeout(timer);
+    if (onError) client.off('error', onError);
   }
   state = 'up';
 

@@ -16,8 +16,9 @@ import {
  * @returns the error to throw
  */
 export function storeUnavailable(error: unknown): ConnectorError {
-  const why =
-    error instanceof TimeoutError || error instanceof ConnectionTimeoutError
+  const why = isAuthFailure(error)
+    ? 'refused the credentials'
+    : error instanceof TimeoutError || error instanceof ConnectionTimeoutError
       ? 'did not answer in time'
       : error instanceof ClientOfflineError ||
           error instanceof ClientClosedError ||
@@ -27,4 +28,15 @@ export function storeUnavailable(error: unknown): ConnectorError {
   return new ConnectorError('SERVICE_UNAVAILABLE', `The shared store (Redis) ${why}`, {
     cause: error,
   });
+}
+
+/**
+ * Whether Redis refused to authenticate: a wrong password (`WRONGPASS`), none where one is needed (`NOAUTH`),
+ * or an older server's wording.
+ *
+ * @param error - what the client rejected with or emitted
+ */
+export function isAuthFailure(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : '';
+  return /^(WRONGPASS|NOAUTH)\b|invalid (username-)?password|ERR AUTH/i.test(message);
 }

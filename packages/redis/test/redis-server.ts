@@ -77,8 +77,12 @@ function waitUntilReady(child: ChildProcess): Promise<void> {
  * Starts redis-server on 127.0.0.1, on a free port (retrying if another process took it first) or on `port`.
  *
  * @param port - a port to reuse, such as one of a server just stopped
+ * @param extraArgs - more redis-server arguments, such as `['--requirepass', 'pw']`
  */
-export async function startRedisServer(port?: number): Promise<RedisServer> {
+export async function startRedisServer(
+  port?: number,
+  extraArgs: readonly string[] = [],
+): Promise<RedisServer> {
   for (let attempt = 1; ; attempt++) {
     const chosen = port ?? (await freePort());
     const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-redis-'));
@@ -95,6 +99,7 @@ export async function startRedisServer(port?: number): Promise<RedisServer> {
         'no',
         '--dir',
         dir,
+        ...extraArgs,
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
