@@ -5,7 +5,12 @@ import type { Cache } from '../store/cache.js';
 import type { ConnectorRequest } from './connector-request.js';
 import type { Tenant } from './context-caches.js';
 
-const NEVER_ABORTED = new AbortController().signal;
+/**
+ * The signal of a request that came without one (a binding that cannot tell a disconnect). Shared, so code that
+ * waits on a request's signal must not listen to this one: thousands of listeners would pile up on it (issue
+ * 20, finding 9).
+ */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
 /** Where a request's services come from; made once per handler. */
 export interface ScopeServices {

@@ -81,6 +81,27 @@ describe('single-flight initialize', () => {
     expect([...tokens][0]).toMatch(/^Bearer alice-[12]$/);
   });
 
+  it('piles no listeners on a shared signal when requests come without one (issue 20, finding 9)', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const gated = gatedConnector();
+      const handle = createHandler(gated.connector, { singleFlightInitialize: true });
+      const answers = Promise.all(
+        Array.from({ length: 2_000 }, (_, i) => initialize(handle, `s${i}`)),
+      );
+      await ticks();
+      expect(gated.logins).toHaveLength(1);
+      gated.release('ok');
+      expect((await answers).every((response) => response.status === 200)).toBe(true);
+      await ticks();
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('shares a failure only with the callers that waited for it, and never keeps it', async () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ParameterEntry } from '../contract/schemas.js';
+import { NEVER_ABORTED } from './request-scope.js';
 
 interface Flight<T> {
   readonly promise: Promise<T>;
@@ -60,7 +61,8 @@ export class SingleFlight<T> {
         }
         reject(signal.reason);
       };
-      signal.addEventListener('abort', onAbort, { once: true });
+      // A request without a signal of its own cannot abort: nothing to listen to on the shared stand-in.
+      if (signal !== NEVER_ABORTED) signal.addEventListener('abort', onAbort, { once: true });
       joined.promise.then(
         (value) => {
           if (leave()) resolve(value);
