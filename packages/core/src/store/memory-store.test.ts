@@ -37,3 +37,42 @@ it('bounds its rate-limit counters too', async () => {
   expect((await store.increment('k9', 60_000)).count).toBe(2);
   expect((await store.increment('k0', 60_000)).count).toBe(1);
 });
+
+// Issue 20, finding 1: bounded in bytes, with a share per scope.
+it('stays within its byte bound, dropping the least recently used first', async () => {
+  const store = new MemoryStore({ maxBytes: 50_000, maxScopeBytes: 50_000 });
+  for (let i = 0; i < 100; i++) await store.set(`scope-${i}`, 'k', { value: 'x'.repeat(1_000) });
+  expect(store.bytes).toBeLessThanOrEqual(50_000);
+  expect(store.size).toBeLessThan(50);
+  expect(await store.get('scope-99', 'k')).toHaveLength(1_000);
+  expect(await store.get('scope-0', 'k')).toBeUndefined();
+  for (let i = 0; i < 100; i++) await store.clear(`scope-${i}`);
+  expect(store.bytes).toBe(0);
+});
+
+it("keeps one scope's writes from flushing another scope", async () => {
+  const store = new MemoryStore({ maxBytes: 100_000, maxScopeBytes: 20_000 });
+  await store.set('tenant', 'k', { value: 'kept' });
+  for (let i = 0; i < 1_000; i++) await store.set('noisy', `k${i}`, { value: 'x'.repeat(1_000) });
+  expect(await store.get('tenant', 'k')).toBe('kept');
+  expect(store.bytes).toBeLessThanOrEqual(20_000 + 200);
+  // The noisy scope keeps its most recent entries within its share.
+  expect(await store.get('noisy', 'k999')).toHaveLength(1_000);
+  expect(await store.get('noisy', 'k0')).toBeUndefined();
+});
+
+it('refuses a value larger than maxValueBytes, or than a share, without dropping anything', async () => {
+  const store = new MemoryStore({ maxValueBytes: 1_000, maxBytes: 100_000 });
+  await store.set('s', 'a', { value: 'a' });
+  await expect(store.set('s', 'big', { value: 'x'.repeat(1_001) })).rejects.toThrow(
+    /over this store's limit of 1000 \(MemoryStore maxValueBytes\)/,
+  );
+  const small = new MemoryStore({ maxBytes: 4_000, maxScopeBytes: 500 });
+  await expect(small.set('s', 'big', { value: 'x'.repeat(600) })).rejects.toThrow(/maxScopeBytes/);
+  expect(await store.get('s', 'a')).toBe('a');
+});
+
+it('rejects bounds below 1', () => {
+  expect(() => new MemoryStore({ maxBytes: 0 })).toThrow('maxBytes must be at least 1');
+  expect(() => new MemoryStore({ maxValueBytes: -1 })).toThrow('maxValueBytes must be at least 1');
+});

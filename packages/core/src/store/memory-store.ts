@@ -4,10 +4,26 @@ import type { Store, StoreEntry } from './store.js';
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
   /**
-   * Most cache entries kept at once, over all scopes; past it the least recently used are dropped, so memory
-   * stays bounded. Rate-limit counters have a bound of the same size of their own. @default 10_000
+   * Most cache entries kept at once, over all scopes; past it the least recently used are dropped. Rate-limit
+   * counters have a bound of the same size of their own. @default 10_000
    */
   readonly maxEntries?: number;
+  /**
+   * Most bytes of cache entries kept at once, over all scopes: values, keys and scopes counted a byte per
+   * character (what V8 keeps for Latin-1 text; other text takes up to twice that), plus a fixed overhead per
+   * entry. Past it the least recently used are dropped. @default 67_108_864 (64 MiB)
+   */
+  readonly maxBytes?: number;
+  /**
+   * Most bytes one scope (one session's cache, one system's) may hold: past it, that scope's own least
+   * recently used entries are dropped, so that one scope's writes cannot flush the others. @default maxBytes / 8
+   */
+  readonly maxScopeBytes?: number;
+  /**
+   * Largest value accepted, in bytes (characters of its JSON): a bigger one is refused with a `RangeError` when
+   * it is written, instead of flushing everything else. @default 2_097_152 (2 MiB, above the 1 MiB body limit)
+   */
+  readonly maxValueBytes?: number;
   /** The clock. @default Date.now */
   readonly now?: () => number;
 }
@@ -16,35 +32,66 @@ interface Held {
   readonly scope: string;
   readonly value: string;
   readonly expiresAt: number;
+  readonly bytes: number;
+}
+
+/** One scope's entries in order of last use, and their bytes. */
+interface Scope {
+  readonly ids: Map<string, true>;
+  bytes: number;
 }
 
 /** Expired entries are swept at most this often when nothing forces it, so no timer is needed. */
 const SWEEP_INTERVAL_MS = 60_000;
+/** What an entry costs besides its strings: the map slots and objects that hold it. */
+const ENTRY_OVERHEAD_BYTES = 96;
 
 /**
- * A {@link Store} in this process's memory: the default, right for a single instance. Bounded in size
- * (least recently used entries go first), entries expire by their time to live, and expired entries are
- * dropped as they are met and by a periodic sweep on writes, so nothing leaks and no timer keeps the process
- * alive. Values are kept as the serialised strings a shared store would keep, so a connector behaves the same
- * on either.
+ * A {@link Store} in this process's memory: the default, right for a single instance. Bounded in entries and
+ * in bytes, with a share per scope (see {@link MemoryStoreOptions}), so that memory stays bounded whatever
+ * connector code caches and one session cannot flush another's cache by writing into its own. Least recently
+ * used entries go first; entries expire by their time to live, and expired entries are dropped as they are
+ * met and by a periodic sweep on writes, so nothing leaks and no timer keeps the process alive. Values are kept
+ * as the serialised strings a shared store would keep, so a connector behaves the same on either.
+ *
+ * Many scopes at once (thousands of sessions, each initialized with its own configuration) still share the
+ * one budget: past it the least recently used entries of all scopes go, so an idle tenant's cache can be
+ * dropped by other tenants' traffic. A cache is a cache; size `maxBytes` for the sessions you serve.
  *
  * @example
  * ```ts
- * createHandler(connector, { store: new MemoryStore({ maxEntries: 50_000 }) });
+ * createHandler(connector, { store: new MemoryStore({ maxBytes: 256 * 1024 * 1024 }) });
  * ```
  */
 export class MemoryStore implements Store {
   readonly #entries = new Map<string, Held>();
-  readonly #scopes = new Map<string, Set<string>>();
+  readonly #scopes = new Map<string, Scope>();
   readonly #counters: MemoryRateLimitStore;
   readonly #maxEntries: number;
+  readonly #maxBytes: number;
+  readonly #maxScopeBytes: number;
+  readonly #maxValueBytes: number;
   readonly #now: () => number;
+  #bytes = 0;
   #lastSweep: number;
 
-  /** @param options - size bound and clock */
+  /** @param options - size bounds and clock */
   constructor(options: MemoryStoreOptions = {}) {
     this.#maxEntries = options.maxEntries ?? 10_000;
-    if (!(this.#maxEntries >= 1)) throw new TypeError('maxEntries must be at least 1');
+    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#maxScopeBytes = Math.min(
+      options.maxScopeBytes ?? Math.floor(this.#maxBytes / 8),
+      this.#maxBytes,
+    );
+    this.#maxValueBytes = options.maxValueBytes ?? 2 * 1024 * 1024;
+    for (const [name, value] of [
+      ['maxEntries', this.#maxEntries],
+      ['maxBytes', this.#maxBytes],
+      ['maxScopeBytes', this.#maxScopeBytes],
+      ['maxValueBytes', this.#maxValueBytes],
+    ] as const) {
+      if (!(value >= 1)) throw new TypeError(`${name} must be at least 1`);
+    }
     this.#now = options.now ?? Date.now;
     this.#counters = new MemoryRateLimitStore({ maxKeys: this.#maxEntries, now: this.#now });
     this.#lastSweep = this.#now();
@@ -59,28 +106,61 @@ export class MemoryStore implements Store {
       this.#remove(id);
       return undefined;
     }
-    // Re-inserting keeps the Map in order of last use, so eviction drops the least recently used.
+    // Re-inserting keeps the maps in order of last use, so eviction drops the least recently used.
     this.#entries.delete(id);
     this.#entries.set(id, held);
+    const ids = this.#scopes.get(scope)?.ids;
+    ids?.delete(id);
+    ids?.set(id, true);
     return held.value;
   }
 
-  /** {@inheritDoc Store.set} */
+  /**
+   * {@inheritDoc Store.set}
+   *
+   * @throws RangeError when the value is larger than `maxValueBytes`, or the entry than a scope's share
+   */
   async set(scope: string, key: string, entry: StoreEntry): Promise<void> {
-    const now = this.#now();
+    const valueBytes = entry.value.length;
+    if (valueBytes > this.#maxValueBytes) {
+      throw new RangeError(
+        `A cache value of ${valueBytes} bytes is over this store's limit of ${this.#maxValueBytes} ` +
+          '(MemoryStore maxValueBytes)',
+      );
+    }
     const id = entryId(scope, key);
+    const bytes = valueBytes + id.length + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.#maxScopeBytes) {
+      throw new RangeError(
+        `A cache entry of ${bytes} bytes is over this store's share per scope of ${this.#maxScopeBytes} ` +
+          '(MemoryStore maxScopeBytes)',
+      );
+    }
+    const now = this.#now();
     this.#remove(id);
     if (now - this.#lastSweep >= SWEEP_INTERVAL_MS) this.#sweep(now);
-    while (this.#entries.size >= this.#maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
+    let held = this.#scopes.get(scope);
+    if (held === undefined) this.#scopes.set(scope, (held = { ids: new Map(), bytes: 0 }));
+    // First the scope's own share: its writes push out its own least recently used entries.
+    while (held.bytes + bytes > this.#maxScopeBytes && held.ids.size > 0) {
+      const oldest = held.ids.keys().next().value as string;
       this.#remove(oldest);
+      if (!this.#scopes.has(scope)) this.#scopes.set(scope, held);
+    }
+    // Then the whole store's bounds.
+    while (
+      (this.#entries.size >= this.#maxEntries || this.#bytes + bytes > this.#maxBytes) &&
+      this.#entries.size > 0
+    ) {
+      const oldest = this.#entries.keys().next().value as string;
+      this.#remove(oldest);
+      if (!this.#scopes.has(scope)) this.#scopes.set(scope, held);
     }
     const expiresAt = entry.ttlMs === undefined ? Infinity : now + entry.ttlMs;
-    this.#entries.set(id, { scope, value: entry.value, expiresAt });
-    let ids = this.#scopes.get(scope);
-    if (ids === undefined) this.#scopes.set(scope, (ids = new Set()));
-    ids.add(id);
+    this.#entries.set(id, { scope, value: entry.value, expiresAt, bytes });
+    held.ids.set(id, true);
+    held.bytes += bytes;
+    this.#bytes += bytes;
   }
 
   /** {@inheritDoc Store.delete} */
@@ -90,7 +170,10 @@ export class MemoryStore implements Store {
 
   /** {@inheritDoc Store.clear} */
   async clear(scope: string): Promise<void> {
-    for (const id of this.#scopes.get(scope) ?? []) this.#entries.delete(id);
+    const held = this.#scopes.get(scope);
+    if (held === undefined) return;
+    for (const id of held.ids.keys()) this.#entries.delete(id);
+    this.#bytes -= held.bytes;
     this.#scopes.delete(scope);
   }
 
@@ -104,13 +187,21 @@ export class MemoryStore implements Store {
     return this.#entries.size;
   }
 
+  /** How many bytes the cache entries are counted as, expired ones not yet dropped included; for metrics. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   #remove(id: string): void {
     const held = this.#entries.get(id);
     if (held === undefined) return;
     this.#entries.delete(id);
-    const ids = this.#scopes.get(held.scope);
-    ids?.delete(id);
-    if (ids?.size === 0) this.#scopes.delete(held.scope);
+    this.#bytes -= held.bytes;
+    const scope = this.#scopes.get(held.scope);
+    if (scope === undefined) return;
+    scope.ids.delete(id);
+    scope.bytes -= held.bytes;
+    if (scope.ids.size === 0) this.#scopes.delete(held.scope);
   }
 
   #sweep(now: number): void {
