@@ -47,6 +47,8 @@ export function createFetchHandler(
     request.headers.forEach((value, name) => {
       requestHeaders[name] = value;
     });
+    // A runtime may keep the Host header out of a Request's headers; its URL carries the host it was sent to.
+    requestHeaders.host ??= url.host;
     let bodyAbandoned = false;
     const answer = await handle({
       method: request.method,

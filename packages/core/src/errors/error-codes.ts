@@ -48,6 +48,10 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   /** The request did not arrive in time. */
   REQUEST_TIMEOUT: 408,
+  /** The request's `Host` is not one of the handler's `allowedHosts` (a DNS-rebinding page, a wrong name). */
+  HOST_NOT_ALLOWED: 421,
+  /** Initialize was sent without a JSON content type, and the handler requires one. */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   /** The request body is larger than the binding's limit. */
   PAYLOAD_TOO_LARGE: 413,
   /** The request headers are larger than the server accepts. */

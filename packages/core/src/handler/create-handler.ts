@@ -87,9 +87,45 @@ export interface HandlerOptions {
    * @default 86_400_000 (a day)
    */
   readonly maxSessionAgeMs?: number;
+  /**
+   * The host names (with a port when it matters) this connector answers to, checked against the `Host` header
+   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name starting with a dot also allows its
+   * subdomains (`.example.com`). Set it for anything a browser can reach: a page on another site can point a
+   * name of its own at `127.0.0.1` (DNS rebinding) and have the browser call the connector with that name.
+   *
+   * @default any host
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Refuse an initialize whose `Content-Type` is not JSON (`application/json` or `…+json`) with a
+   * `415 UNSUPPORTED_MEDIA_TYPE`. A browser sends `text/plain` bodies cross-site without asking first; JSON it
+   * does not. Set it for anything a browser can reach; platforms send JSON.
+   *
+   * @default false
+   */
+  readonly requireJsonContentType?: boolean;
 }
 
+/** Whether a `Host` header is one of `allowed` (lower-cased names, `name:port`, or `.suffix`). */
+function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
+  if (host === undefined) return false;
+  const value = host.trim().toLowerCase();
+  // The name without its port: `[::1]:3000` → `[::1]`, `a.example:80` → `a.example`.
+  const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0];
+  return allowed.some((entry) =>
+    entry.startsWith('.')
+      ? name === entry.slice(1) || (name?.endsWith(entry) ?? false)
+      : entry === value || entry === name,
+  );
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
+
+/** A request header's value (names are lower-case in a {@link ConnectorRequest}). */
+const headerOf = (request: ConnectorRequest, name: string): string | undefined =>
+  request.headers[name];
 
 function routeNotFound(method: string, path: string): ConnectorError {
   return stackless(
@@ -188,7 +224,21 @@ export function createHandler(
   };
   const base = `${prefix}/`;
 
+  const allowedHosts = options.allowedHosts?.map((host) => {
+    if (typeof host !== 'string' || host.trim() === '' || /[\s/]/.test(host.trim()))
+      throw new TypeError(
+        'allowedHosts must list host names, such as "connector.internal" or "localhost:3000"',
+      );
+    return host.trim().toLowerCase();
+  });
+
   async function dispatch(request: ConnectorRequest, state: RequestScope): Promise<unknown> {
+    if (allowedHosts !== undefined && !hostAllowed(headerOf(request, 'host'), allowedHosts)) {
+      throw new ConnectorError(
+        'HOST_NOT_ALLOWED',
+        'This connector does not answer to that host name (allowedHosts)',
+      );
+    }
     const path =
       request.path.length > 1 && request.path.endsWith('/')
         ? request.path.slice(0, -1)
@@ -233,6 +283,14 @@ export function createHandler(
       case 'discover':
         return { connectorName: compiled.name, connectorVersion: compiled.version };
       case 'initialize':
+        if (
+          options.requireJsonContentType &&
+          !JSON_TYPE.test(headerOf(request, 'content-type') ?? '')
+        )
+          throw new ConnectorError(
+            'UNSUPPORTED_MEDIA_TYPE',
+            'Initialize needs a JSON body sent as application/json',
+          );
         return serveInitialize(runtime, request, state, {
           sdkSessionId: params.sdkSessionId as string,
           query,

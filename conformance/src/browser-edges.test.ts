@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBodySchema } from '@connector-sdk/core';
+import { bindings, type Running } from './bindings.js';
+import { configuration, connector } from './fixture-connector.js';
+import { rawRequest, request } from './raw-http.js';
+
+// Issue 20, finding 7, on every binding over raw sockets (fetch cannot choose the Host header): with
+// `allowedHosts`, a request for another host name is a 421 (a DNS-rebinding page names its own host), and with
+// `requireJsonContentType`, an initialize sent as text/plain (which a browser posts cross-site without asking)
+// is a 415. Without the options, both are served as before.
+const BASE = '/sdk/api/1.0';
+const body = JSON.stringify(configuration);
+
+describe.each(bindings)('$name at the browser-facing edges', (binding) => {
+  let guarded: Running;
+  let open: Running;
+  beforeAll(async () => {
+    guarded = await binding.start(connector, {
+      port: 0,
+      allowedHosts: ['localhost', 'connector.internal:8080', '.example.test'],
+      requireJsonContentType: true,
+    });
+    open = await binding.start(connector, { port: 0 });
+  });
+  afterAll(async () => {
+    await guarded.close();
+    await open.close();
+  });
+
+  const initialize = (origin: string, headers: Record<string, string>) =>
+    rawRequest(origin, request('POST', `${BASE}/initialize/s?systemId=sys`, headers, body));
+
+  it.each([
+    ['localhost', 200],
+    ['localhost:3000', 200],
+    ['connector.internal:8080', 200],
+    ['connector.internal:9090', 421],
+    ['api.example.test', 200],
+    ['example.test', 200],
+    ['attacker.test', 421],
+    ['127.0.0.1', 421],
+  ])('answers Host %s with %i', async (host, status) => {
+    const response = await initialize(guarded.origin, {
+      host,
+      'content-type': 'application/json',
+    });
+    expect(response.status).toBe(status);
+    if (status === 421) {
+      expect(ErrorBodySchema.parse(JSON.parse(response.body)).errors.code).toBe('HOST_NOT_ALLOWED');
+    }
+  });
+
+  it('refuses an initialize that is not sent as JSON, and takes one that is', async () => {
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const response = await initialize(guarded.origin, {
+        host: 'localhost',
+        'content-type': type,
+      });
+      expect(response.status, type).toBe(415);
+      expect(ErrorBodySchema.parse(JSON.parse(response.body)).errors.code).toBe(
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
+    }
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.platform+json']) {
+      const response = await initialize(guarded.origin, {
+        host: 'localhost',
+        'content-type': type,
+      });
+      expect(response.status, type).toBe(200);
+    }
+  });
+
+  it('serves any host and content type without the options', async () => {
+    const response = await initialize(open.origin, {
+      host: 'attacker.test',
+      'content-type': 'text/plain',
+    });
+    expect([200, 400, 415]).toContain(response.status);
+    expect(response.status).not.toBe(421);
+  });
+});
