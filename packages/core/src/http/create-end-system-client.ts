@@ -1,10 +1,10 @@
 import ky, { isHTTPError, type HTTPError, type KyInstance } from 'ky';
 import { attachConnectorError } from '../errors/attached-error.js';
-import { EndSystemError } from '../errors/errors.js';
+import { EndSystemError, ValidationError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
 import { silentLogger, type Logger } from '../logging/logger.js';
 import { mapEndSystemError, type ErrorMappingOptions } from './map-end-system-error.js';
-import { blankSecretText, readErrorBody } from './read-error-body.js';
+import { readErrorBody } from './read-error-body.js';
 import { retryAfterMs } from './retry-after.js';
 import { safeUrl } from './safe-url.js';
 import { looksSecret } from '../security/redactor.js';
@@ -53,8 +53,6 @@ export interface EndSystemClientOptions {
 }
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
-/** How much of a body that is not JSON is looked at for the excerpt in `detail`. */
-const MAX_EXCERPT_SOURCE = 64 * 1024;
 
 /**
  * Registers what a request sends as credentials with the platform request's redactor, before it is sent
@@ -73,6 +71,30 @@ function registerCredentials(request: Request, sink: SecretSink): void {
  * Registers the user name and password of a base URL. Not from each request: ky builds its `Request` first,
  * and a `Request` refuses a URL with credentials, quoting it in the error.
  */
+/**
+ * Refuses a base URL whose query or fragment would take the place of every request's path: with
+ * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
+ * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
+ *
+ * @throws ValidationError with code `INVALID_CONFIGURATION`
+ */
+function checkBaseUrl(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ValidationError("The end system's base URL is not an absolute URL", {
+      code: 'INVALID_CONFIGURATION',
+    });
+  }
+  if (url.search !== '' || url.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
+    throw new ValidationError(
+      "The end system's base URL has a query or a fragment, which would swallow every request's path",
+      { code: 'INVALID_CONFIGURATION' },
+    );
+  }
+}
+
 function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
   let url: URL;
   try {
@@ -179,6 +201,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  * ```
  */
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
+  checkBaseUrl(options.baseUrl);
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) registerUrlCredentials(options.baseUrl, secrets);
@@ -327,10 +350,10 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       try {
         return JSON.parse(text) as unknown;
       } catch {
-        // Blank and redact, then clip: a secret across the cut must not leave its first characters behind.
-        const source = blankSecretText(text.slice(0, MAX_EXCERPT_SOURCE));
+        // Not a word of the body: a base URL pointed at another service (an internal page, a metadata
+        // endpoint) would otherwise have its answer read back through the error (issue 20, finding 3).
         throw new EndSystemError('The end system answered something that is not JSON', {
-          detail: secrets ? secrets.clip(source, 2_000) : source.slice(0, 2_000),
+          detail: `The answer of ${text.length} characters is not JSON; it is not shown, since it may come from another service than the end system`,
         });
       }
     },

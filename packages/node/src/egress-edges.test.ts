@@ -1,0 +1,76 @@
+// Issue 20, finding 3 (in part), over real HTTP on the node binding and through the end-system client against a
+// real local server: a configured URL whose query or fragment would swallow the request's path is refused, and a
+// 2xx answer that is not JSON (an internal page the URL was pointed at) is not read back through the error.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+const INTERNAL_PAGE = '<html><body>internal admin: db-password=7f3c9a</body></html>';
+let other: Server;
+let otherUrl = '';
+const paths: string[] = [];
+
+const connector = defineConnector({
+  name: 'egress',
+  version: '1',
+  config: { url: field.url() },
+  session: {},
+  async initialize({ config, log, signal }) {
+    await createEndSystemClient({ baseUrl: config.url, log, signal, retry: { limit: 0 } })
+      .get('rest/login')
+      .json();
+    return {};
+  },
+});
+
+let running: ConnectorServer;
+beforeAll(async () => {
+  other = createServer((request, response) => {
+    paths.push(request.url ?? '');
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(INTERNAL_PAGE);
+  });
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  running = await serve(connector, { port: 0 });
+});
+afterAll(async () => {
+  await running.close();
+  await new Promise((resolve) => other.close(resolve));
+});
+
+async function initialize(url: string) {
+  const entries: ParameterEntry[] = [{ key: 'url', value: url, sensitive: false }];
+  const response = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entries),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+describe('egress edges of the end-system client', () => {
+  it.each([`?x=`, `#frag`, `/api?token=`])(
+    'refuses a base URL ending in %s, which would swallow the path, without calling anyone',
+    async (suffix) => {
+      paths.length = 0;
+      const { status, body } = await initialize(`${otherUrl}${suffix}`);
+      expect(status).toBe(400);
+      expect(body).toContain('INVALID_CONFIGURATION');
+      expect(body).toContain("would swallow every request's path");
+      expect(paths).toEqual([]);
+    },
+  );
+
+  it('does not read a 2xx answer that is not JSON back through the error', async () => {
+    const { status, body } = await initialize(otherUrl);
+    expect(status).toBe(502);
+    expect(body).toContain('END_SYSTEM_ERROR');
+    expect(body).not.toContain('db-password');
+    expect(body).not.toContain('internal admin');
+    expect(paths).toContain('/rest/login');
+  });
+});
