@@ -281,7 +281,13 @@ export interface SecretForms {
  * anywhere.includes('p%40ss%20w0rd'); // true
  * ```
  */
-export function secretForms(value: string): SecretForms & { readonly [WORK]: number } {
+export function secretForms(value: string): SecretForms {
+  const { anywhere, standalone } = formsOf(value);
+  return { anywhere, standalone };
+}
+
+/** {@link secretForms}, and how many characters making them wrote (duplicates included): what they cost. */
+function formsOf(value: string): SecretForms & { readonly work: number } {
   const parts = [value];
   const basic = /^basic\s+([A-Za-z0-9+/=_-]+)$/i.exec(value);
   if (basic?.[1]) {
@@ -313,11 +319,8 @@ export function secretForms(value: string): SecretForms & { readonly [WORK]: num
       work.total += form.length;
     }
   }
-  return { anywhere: [...anywhere], standalone: [...standalone], [WORK]: work.total };
+  return { anywhere: [...anywhere], standalone: [...standalone], work: work.total };
 }
-
-/** How many characters making a secret's forms wrote, duplicates included: what they cost. */
-const WORK = Symbol('work');
 
 /**
  * Most `forms × characters` searched form by form with `indexOf` (fast for the usual short message); past it,
@@ -426,10 +429,10 @@ export class Redactor {
     this.#pending = [];
     let standaloneAdded = false;
     for (const value of pending) {
-      const forms = secretForms(value);
+      const forms = formsOf(value);
       // The estimate, judged as the secrets were added, is a first cut (an over-budget request makes no form);
       // the work of making them is counted too, and past the budget the request is redacted whole all the same.
-      this.#made += FORMS_PER_SECRET + forms[WORK];
+      this.#made += FORMS_PER_SECRET + forms.work;
       if (this.#made > MAX_FORM_CHARACTERS) {
         this.#overwhelm();
         this.#secrets.add(value);
