@@ -12,6 +12,7 @@ const INTERNAL_PAGE = '<html><body>internal admin: db-password=7f3c9a</body></ht
 let other: Server;
 let otherUrl = '';
 const paths: string[] = [];
+let status = 200;
 
 const connector = defineConnector({
   name: 'egress',
@@ -30,7 +31,7 @@ let running: ConnectorServer;
 beforeAll(async () => {
   other = createServer((request, response) => {
     paths.push(request.url ?? '');
-    response.writeHead(200, { 'content-type': 'text/html' });
+    response.writeHead(status, { 'content-type': 'text/html' });
     response.end(INTERNAL_PAGE);
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
@@ -65,12 +66,19 @@ describe('egress edges of the end-system client', () => {
     },
   );
 
-  it('does not read a 2xx answer that is not JSON back through the error', async () => {
-    const { status, body } = await initialize(otherUrl);
-    expect(status).toBe(502);
-    expect(body).toContain('END_SYSTEM_ERROR');
-    expect(body).not.toContain('db-password');
-    expect(body).not.toContain('internal admin');
-    expect(paths).toContain('/rest/login');
-  });
+  it.each([
+    [200, 502],
+    [403, 403],
+    [500, 502],
+  ])(
+    'does not read an HTML page answered %i back through the error',
+    async (answered, expected) => {
+      status = answered;
+      const { status: got, body } = await initialize(otherUrl);
+      expect(got).toBe(expected);
+      expect(body).not.toContain('db-password');
+      expect(body).not.toContain('internal admin');
+      expect(paths).toContain('/rest/login');
+    },
+  );
 });

@@ -25,6 +25,12 @@ const RISKY = [
   'Range',
   'Max-Forwards',
   'Set-Cookie',
+  'X_Forwarded_For',
+  'x_real_ip',
+  'Sec_Fetch_Site',
+  'X-Original-Host',
+  'CF-Connecting-IP',
+  'X-Original-Forwarded-For',
 ];
 
 let answer: ParameterEntry[] = [];

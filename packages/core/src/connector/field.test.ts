@@ -112,6 +112,7 @@ describe('field helpers', () => {
       'http://a.example/a b',
       'http://a.example/\u0000',
       'http://a.example/\u007f',
+      'http://a.example/a\u00a0b',
     ]) {
       expect(fails(field.url(), value), JSON.stringify(value)).toBe(
         'must not contain spaces or control characters',
@@ -122,6 +123,7 @@ describe('field helpers', () => {
     expect(ok(field.url(), 'https://a.example/')).toBe('https://a.example/');
     expect(ok(field.url(), 'https://a.example:443/api')).toBe('https://a.example/api');
     expect(ok(field.url(), 'https://a.example?x=1')).toBe('https://a.example/?x=1');
+    expect(ok(field.url(), 'https://a.example?')).toBe('https://a.example/?');
     expect(ok(field.url(), 'https://bücher.example/é')).toBe(
       'https://xn--bcher-kva.example/%C3%A9',
     );

@@ -237,7 +237,7 @@ export const field = {
     /** The URL, or why the value is not one this field accepts. */
     const read = (value: string): URL | string => {
       // eslint-disable-next-line no-control-regex -- control characters are what is refused
-      if (/[\u0000-\u0020\u007f]/.test(value))
+      if (/[\u0000-\u0020\u007f\s]/.test(value))
         return 'must not contain spaces or control characters';
       let url: URL;
       try {
@@ -252,9 +252,7 @@ export const field = {
     };
     // `https://a.example` parses to `https://a.example/`: keep the author's `${url}/api` from doubling it.
     const normalised = (value: string, url: URL): string =>
-      url.pathname === '/' && url.search === '' && url.hash === '' && !value.endsWith('/')
-        ? url.href.slice(0, -1)
-        : url.href;
+      url.href === `${url.origin}/` && !value.endsWith('/') ? url.origin : url.href;
     const schema = z
       .string()
       .trim()

@@ -89,7 +89,8 @@ export interface HandlerOptions {
   readonly maxSessionAgeMs?: number;
   /**
    * The host names (with a port when it matters) this connector answers to, checked against the `Host` header
-   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name starting with a dot also allows its
+   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name with a port matches that exact
+   * `Host` (clients leave a default port out: list `a.example`, not `a.example:443`). A name starting with a dot also allows its
    * subdomains (`.example.com`). Set it for anything a browser can reach: a page on another site can point a
    * name of its own at `127.0.0.1` (DNS rebinding) and have the browser call the connector with that name.
    *
@@ -110,6 +111,8 @@ export interface HandlerOptions {
 function hostAllowed(host: string | undefined, allowed: readonly string[]): boolean {
   if (host === undefined) return false;
   const value = host.trim().toLowerCase();
+  // A name or an IP literal, and a port of digits: nothing else is a Host a client sends.
+  if (!HOST_SYNTAX.test(value)) return false;
   // The name without its port: `[::1]:3000` → `[::1]`, `a.example:80` → `a.example`.
   const name = value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0];
   return allowed.some((entry) =>
@@ -119,6 +122,7 @@ function hostAllowed(host: string | undefined, allowed: readonly string[]): bool
   );
 }
 
+const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::\d{1,5})?$/;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });

@@ -68,10 +68,6 @@ function registerCredentials(request: Request, sink: SecretSink): void {
 }
 
 /**
- * Registers the user name and password of a base URL. Not from each request: ky builds its `Request` first,
- * and a `Request` refuses a URL with credentials, quoting it in the error.
- */
-/**
  * Refuses a base URL whose query or fragment would take the place of every request's path: with
  * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
  * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
@@ -95,6 +91,10 @@ function checkBaseUrl(baseUrl: string): void {
   }
 }
 
+/**
+ * Registers the user name and password of a base URL. Not from each request: ky builds its `Request` first,
+ * and a `Request` refuses a URL with credentials, quoting it in the error.
+ */
 function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
   let url: URL;
   try {

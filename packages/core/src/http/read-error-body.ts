@@ -78,7 +78,11 @@ export async function readErrorBody(response: Response, secrets?: SecretSink): P
     parsed = JSON.parse(text) as unknown;
     shown = JSON.stringify(blankSecrets(parsed));
   } catch {
-    shown = blankSecretText(text);
+    // An HTML page (a proxy's, a login form, an internal service a configured URL points at) is not quoted:
+    // it says nothing a user can act on, and it may not be the end system's to show (issue 20, finding 3).
+    shown = /^\s*</.test(text)
+      ? `(an HTML page of ${text.length} characters, not shown)`
+      : blankSecretText(text);
     // A text body becomes the message, clipped: redact it first (issue 16, finding 2).
     if (secrets) parsed = secrets.redact(text);
   }

@@ -36,7 +36,13 @@ const RISKY_NAMES = new Set([
   'true-client-ip',
   'client-ip',
   'x-original-url',
+  'x-original-uri',
+  'x-original-host',
+  'x-override-url',
   'x-rewrite-url',
+  'x-cluster-client-ip',
+  'cf-connecting-ip',
+  'fastly-client-ip',
   'x-original-method',
   'x-http-method',
   'x-http-method-override',
@@ -50,7 +56,7 @@ const RISKY_NAMES = new Set([
   'set-cookie',
   'set-cookie2',
 ]);
-const RISKY_PREFIXES = ['x-forwarded-', 'proxy-', 'sec-'];
+const RISKY_PREFIXES = ['x-forwarded-', 'x-original-forwarded-', 'proxy-', 'sec-'];
 
 /**
  * Names no session header may take whatever the connector allows: JavaScript's prototype key, which Node drops
@@ -82,7 +88,10 @@ export function sessionNameProblem(
 
 /** Whether a lower-cased name has proxy, routing, fetch-metadata or cookie-setting meaning. */
 export function isRiskyName(lower: string): boolean {
-  return RISKY_NAMES.has(lower) || RISKY_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  // Servers that turn headers into `HTTP_*` variables (CGI, Rack, WSGI) read `X_Forwarded_For` as
+  // `X-Forwarded-For`: judge the name with dashes.
+  const name = lower.replaceAll('_', '-');
+  return RISKY_NAMES.has(name) || RISKY_PREFIXES.some((prefix) => name.startsWith(prefix));
 }
 
 /**

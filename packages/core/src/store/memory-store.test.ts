@@ -68,7 +68,9 @@ it('refuses a value larger than maxValueBytes, or than a share, without dropping
     /over this store's limit of 1000 \(MemoryStore maxValueBytes\)/,
   );
   const small = new MemoryStore({ maxBytes: 4_000, maxScopeBytes: 500 });
+  await small.set('s', 'kept', { value: 'k' });
   await expect(small.set('s', 'big', { value: 'x'.repeat(600) })).rejects.toThrow(/maxScopeBytes/);
+  expect(await small.get('s', 'kept')).toBe('k');
   expect(await store.get('s', 'a')).toBe('a');
 });
 

@@ -52,7 +52,8 @@ const ENTRY_OVERHEAD_BYTES = 96;
  * connector code caches and one session cannot flush another's cache by writing into its own. Least recently
  * used entries go first; entries expire by their time to live, and expired entries are dropped as they are
  * met and by a periodic sweep on writes, so nothing leaks and no timer keeps the process alive. Values are kept
- * as the serialised strings a shared store would keep, so a connector behaves the same on either.
+ * as the serialised strings a shared store would keep, so a connector behaves the same on either, but for
+ * `maxValueBytes`: a bigger value is refused here, and the request fails unless connector code catches it.
  *
  * Many scopes at once (thousands of sessions, each initialized with its own configuration) still share the
  * one budget: past it the least recently used entries of all scopes go, so an idle tenant's cache can be
