@@ -8,7 +8,7 @@ import {
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
-import type { BodyLimits } from './read-body.js';
+import { BodyBudget, type BodyLimits } from './read-body.js';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
@@ -18,6 +18,14 @@ export interface RequestListenerOptions extends HandlerOptions {
   readonly bodyLimit?: number;
   /** Longest time a request body may take to arrive, in milliseconds; slower ones get 408. @default 30_000 */
   readonly bodyTimeoutMs?: number;
+  /**
+   * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
+   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, so the platform retries
+   * later: slow clients cannot make the process hold hundreds of megabytes until their 408s.
+   *
+   * @default 67_108_864 (64 MiB)
+   */
+  readonly maxBodyBytesInFlight?: number;
 }
 
 const CLOSE = Object.freeze({ connection: 'close' });
@@ -74,6 +82,7 @@ export function createNodeHandler(
   const limits: BodyLimits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
+    inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024),
   };
   return (request, response, overrides) =>
     handleNodeRequest(handle, request, response, { limits, overrides }).catch(() => {
