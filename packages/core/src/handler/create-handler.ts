@@ -89,10 +89,10 @@ export interface HandlerOptions {
   readonly maxSessionAgeMs?: number;
   /**
    * The host names (with a port when it matters) this connector answers to, checked against the `Host` header
-   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name with a port matches that exact
-   * `Host` (clients leave a default port out: list `a.example`, not `a.example:443`). A name starting with a dot also allows its
-   * subdomains (`.example.com`). Set it for anything a browser can reach: a page on another site can point a
-   * name of its own at `127.0.0.1` (DNS rebinding) and have the browser call the connector with that name.
+   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name with a port matches that exact `Host`
+   * (clients leave a default port out: list `a.example`, not `a.example:443`). A name starting with a dot also
+   * allows its subdomains (`.example.com`). Set it for anything a browser can reach: a page on another site can
+   * point a name of its own at `127.0.0.1` (DNS rebinding) and have the browser call the connector with it.
    *
    * @default any host
    */
@@ -126,10 +126,6 @@ const HOST_SYNTAX = /^(?:\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(?::\d{1,5})?$/;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 const JSON_HEADERS = Object.freeze({ 'content-type': 'application/json' });
-
-/** A request header's value (names are lower-case in a {@link ConnectorRequest}). */
-const headerOf = (request: ConnectorRequest, name: string): string | undefined =>
-  request.headers[name];
 
 function routeNotFound(method: string, path: string): ConnectorError {
   return stackless(
@@ -237,7 +233,7 @@ export function createHandler(
   });
 
   async function dispatch(request: ConnectorRequest, state: RequestScope): Promise<unknown> {
-    if (allowedHosts !== undefined && !hostAllowed(headerOf(request, 'host'), allowedHosts)) {
+    if (allowedHosts !== undefined && !hostAllowed(request.headers.host, allowedHosts)) {
       throw new ConnectorError(
         'HOST_NOT_ALLOWED',
         'This connector does not answer to that host name (allowedHosts)',
@@ -289,7 +285,7 @@ export function createHandler(
       case 'initialize':
         if (
           options.requireJsonContentType &&
-          !JSON_TYPE.test(headerOf(request, 'content-type') ?? '')
+          !JSON_TYPE.test(request.headers['content-type'] ?? '')
         )
           throw new ConnectorError(
             'UNSUPPORTED_MEDIA_TYPE',

@@ -184,6 +184,7 @@ function isWordAt(text: string, at: number): boolean {
 }
 const WORD = /[\p{L}\p{N}]/u;
 const HEX_PAIR = /^[0-9A-Fa-f]{2}$/;
+const HEX_QUAD = /^[0-9A-Fa-f]{4}$/;
 
 /**
  * Whether the code point that ends just before `at` is a letter or a digit that belongs to a word: the end of
@@ -196,11 +197,7 @@ function isWordBefore(text: string, at: number): boolean {
     return false;
   if (at >= 3 && text.charCodeAt(at - 3) === 37 /* % */ && HEX_PAIR.test(text.slice(at - 2, at)))
     return false;
-  if (
-    at >= 6 &&
-    text.slice(at - 6, at - 4) === '\\u' &&
-    /^[0-9A-Fa-f]{4}$/.test(text.slice(at - 4, at))
-  )
+  if (at >= 6 && text.slice(at - 6, at - 4) === '\\u' && HEX_QUAD.test(text.slice(at - 4, at)))
     return false;
   const unit = text.charCodeAt(at - 1);
   const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
@@ -211,8 +208,8 @@ function isWordBefore(text: string, at: number): boolean {
 
 /**
  * Finds short forms (a PIN, a CVV) where they stand alone: where neither the character before nor the one after
- * is a letter or a digit. At each position it looks up the few lengths the forms have, so its cost is linear in
- * the text whatever the number of forms.
+ * is a letter or a digit. An automaton finds every occurrence in one pass, and only those are judged, so its
+ * cost is linear in the text whatever the number of forms.
  *
  * @internal
  */

@@ -185,14 +185,13 @@ function asciiJson(json: string): string[] {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON- and HTML-escaped. */
 /**
- * What writing one character of a URL-set form costs, in characters of the budget: each escape is undone in a
- * callback, several times slower than the other encoders, and a value with spaces or controls at its ends makes
- * up to 24 of them.
+ * What writing one character of a URL-set form costs, in characters of the budget: a value with spaces or
+ * controls at its ends makes up to 24 of these forms, each written character by character.
  */
 const URL_SET_WORK = 3;
 
+/** How one value can be written as text: as is; URL-, form- and WHATWG-URL-encoded; JSON- and HTML-escaped. */
 function textEncodings(value: string, work: { total: number } = { total: 0 }): string[] {
   // Characters no encoding escapes: every URL, form and JSON form is the value itself.
   if (/^[A-Za-z0-9._-]*$/.test(value)) return [value];
@@ -394,17 +393,18 @@ export class Redactor {
     if (value === '' || this.#overwhelmed || this.#secrets.has(value)) return;
     this.#estimate += estimateOf(value);
     if (this.#estimate > MAX_FORM_CHARACTERS) {
-      this.#overwhelm();
-      this.#secrets.add(value); // not empty: texts are still redacted (whole)
+      this.#overwhelm(value);
       return;
     }
     this.#secrets.add(value);
     this.#pending.push(value);
   }
 
-  #overwhelm(): void {
+  /** Drops every form: from now on texts are redacted whole. `value` is kept so that the set is not empty. */
+  #overwhelm(value: string): void {
     this.#overwhelmed = true;
     this.#secrets.clear();
+    this.#secrets.add(value);
     this.#pending = [];
     this.#anywhere.clear();
     this.#forms = [];
@@ -434,8 +434,7 @@ export class Redactor {
       // the work of making them is counted too, and past the budget the request is redacted whole all the same.
       this.#made += FORMS_PER_SECRET + forms.work;
       if (this.#made > MAX_FORM_CHARACTERS) {
-        this.#overwhelm();
-        this.#secrets.add(value);
+        this.#overwhelm(value);
         return this.#forms;
       }
       for (const form of forms.anywhere) {
@@ -492,10 +491,14 @@ export class Redactor {
     return `${result}${text.slice(end)}`;
   }
 
-  #search(text: string): [number, number][] {
+  /** The automaton over every form, made when a text first needs it and again after secrets were added. */
+  #automaton(): FormMatcher {
     const forms = this.#allForms();
-    this.#matcher ??= new FormMatcher(forms);
-    return this.#matcher.ranges(text);
+    return (this.#matcher ??= new FormMatcher(forms));
+  }
+
+  #search(text: string): [number, number][] {
+    return this.#automaton().ranges(text);
   }
 
   /**
@@ -517,10 +520,7 @@ export class Redactor {
     const cut =
       this.#overwhelmed || this.#secrets.size === 0
         ? 0
-        : Math.max(
-            (this.#matcher ??= new FormMatcher(this.#allForms())).pendingStart(kept),
-            this.#standalone.pendingStart(kept),
-          );
+        : Math.max(this.#automaton().pendingStart(kept), this.#standalone.pendingStart(kept));
     return `${kept.slice(0, kept.length - cut)}…`;
   }
 

@@ -140,23 +140,19 @@ export class MemoryStore implements Store {
     const now = this.#now();
     this.#remove(id);
     if (now - this.#lastSweep >= SWEEP_INTERVAL_MS) this.#sweep(now);
-    let held = this.#scopes.get(scope);
-    if (held === undefined) this.#scopes.set(scope, (held = { ids: new Map(), bytes: 0 }));
     // First the scope's own share: its writes push out its own least recently used entries.
-    while (held.bytes + bytes > this.#maxScopeBytes && held.ids.size > 0) {
-      const oldest = held.ids.keys().next().value as string;
-      this.#remove(oldest);
-      if (!this.#scopes.has(scope)) this.#scopes.set(scope, held);
-    }
+    const own = this.#scopes.get(scope);
+    while (own !== undefined && own.bytes + bytes > this.#maxScopeBytes && own.ids.size > 0)
+      this.#remove(own.ids.keys().next().value as string);
     // Then the whole store's bounds.
     while (
       (this.#entries.size >= this.#maxEntries || this.#bytes + bytes > this.#maxBytes) &&
       this.#entries.size > 0
-    ) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#remove(oldest);
-      if (!this.#scopes.has(scope)) this.#scopes.set(scope, held);
-    }
+    )
+      this.#remove(this.#entries.keys().next().value as string);
+    // Made after the evictions, which drop a scope they empty.
+    let held = this.#scopes.get(scope);
+    if (held === undefined) this.#scopes.set(scope, (held = { ids: new Map(), bytes: 0 }));
     const expiresAt = entry.ttlMs === undefined ? Infinity : now + entry.ttlMs;
     this.#entries.set(id, { scope, value: entry.value, expiresAt, bytes });
     held.ids.set(id, true);
