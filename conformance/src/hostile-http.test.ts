@@ -3,7 +3,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
 import { bindings, type Running } from './bindings.js';
 import { configuration, connector } from './fixture-connector.js';
-import { rawExchange, rawRequest, request, type RawResponse } from './raw-http.js';
+import {
+  parseResponses,
+  rawExchange,
+  rawRequest,
+  request,
+  writeAllThenRead,
+  type RawResponse,
+} from './raw-http.js';
 
 // Hostile HTTP against every binding, on raw sockets where fetch cannot say it. Every answer the binding
 // gives is a contract answer; the server keeps serving; nothing is left open when it is done.
@@ -139,6 +146,43 @@ describe.each(bindings)('$name under hostile HTTP', (binding) => {
       );
       expectContract(responses[0] as RawResponse, [413]);
       expect(written).toBeLessThan(32 * 1024 * 1024);
+    },
+  );
+
+  // Issue 20, finding 8: answering from Content-Length and closing at once made the kernel reset the
+  // connection under a client still writing, which then lost the 413 (EPIPE, 6 tries in 20). 8 MiB is more
+  // than loopback's socket buffers take in.
+  const size = 8 * 1024 * 1024;
+  const chunk = Buffer.concat([
+    Buffer.from('10000\r\n'),
+    Buffer.alloc(0x10000, 0x20),
+    Buffer.from('\r\n'),
+  ]);
+  it.each([
+    ['declared by Content-Length', `content-length: ${size}`, Buffer.alloc(size, 0x20)],
+    [
+      'streamed in chunks',
+      'transfer-encoding: chunked',
+      Buffer.concat([
+        ...Array.from({ length: size / 0x10000 }, () => chunk),
+        Buffer.from('0\r\n\r\n'),
+      ]),
+    ],
+  ])(
+    'answers an oversized body %s readably to a client that writes it all before reading',
+    async (_kind, framing, body) => {
+      const head = `POST ${BASE}/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n${framing}\r\n\r\n`;
+      const answers: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const answer = await writeAllThenRead(origin, head, body);
+        const [response] = answer.startsWith('failed')
+          ? []
+          : parseResponses(Buffer.from(answer, 'latin1'));
+        answers.push(
+          response ? `${response.status} ${response.body.includes('PAYLOAD_TOO_LARGE')}` : answer,
+        );
+      }
+      expect(answers).toEqual(Array.from({ length: 10 }, () => '413 true'));
     },
   );
 

@@ -120,3 +120,42 @@ export function request(
     .join('');
   return Buffer.concat([Buffer.from(`${method} ${path} HTTP/1.1\r\n${head}\r\n`, 'latin1'), bytes]);
 }
+
+/**
+ * Sends `head` and then `body` before reading anything, as many clients do, and returns
+ * what the server answered, or `failed: CODE` when the connection broke before any answer could be read (a
+ * server that closes while the client is still writing makes the kernel reset the connection, and the unread
+ * answer is lost).
+ */
+export function writeAllThenRead(origin: string, head: string, body: Buffer): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.pause();
+    const chunks: Buffer[] = [];
+    let failed = '';
+    const timer = setTimeout(() => socket.destroy(), 10_000);
+    socket.on('error', (error: NodeJS.ErrnoException) => (failed ||= error.code ?? error.message));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(
+        failed && chunks.length === 0
+          ? `failed: ${failed}`
+          : Buffer.concat(chunks).toString('latin1'),
+      );
+    });
+    socket.on('connect', () => {
+      void (async () => {
+        socket.write(head);
+        for (let sent = 0; sent < body.length && !socket.destroyed; sent += 64 * 1024) {
+          await new Promise<void>((done) =>
+            socket.write(body.subarray(sent, sent + 64 * 1024), () => done()),
+          );
+        }
+        socket.on('data', (data: Buffer) => chunks.push(data));
+        socket.resume();
+        socket.end();
+      })();
+    });
+  });
+}

@@ -4,7 +4,7 @@ import {
   type Connector,
   type HandlerOptions,
 } from '@connector-sdk/core';
-import { readRequestText } from './read-request-text.js';
+import { discardRest, readRequestText } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
 export interface FetchHandlerOptions extends HandlerOptions {
@@ -12,6 +12,17 @@ export interface FetchHandlerOptions extends HandlerOptions {
   readonly bodyLimit?: number;
   /** Longest time a request body may take to arrive, in milliseconds; slower ones get 408. @default 30_000 */
   readonly bodyTimeoutMs?: number;
+  /**
+   * After answering a request whose body was not read (too large, or not needed), how long the rest of the
+   * body is read and thrown away before it is cancelled, in milliseconds. Cancelling at once makes the server
+   * close a connection the client is still writing to, and a client that writes its whole body before reading
+   * would lose the answer.
+   *
+   * @default 5_000
+   */
+  readonly lingerTimeoutMs?: number;
+  /** Most bytes thrown away that way; past it the body is cancelled. @default 67_108_864 (64 MiB) */
+  readonly lingerMaxBytes?: number;
 }
 
 /** A connector as a WHATWG fetch handler. */
@@ -40,6 +51,10 @@ export function createFetchHandler(
   const limits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
+    linger: {
+      ms: options.lingerTimeoutMs ?? 5_000,
+      bytes: options.lingerMaxBytes ?? 64 * 1024 * 1024,
+    },
   };
   return async (request) => {
     const url = new URL(request.url);
@@ -49,23 +64,22 @@ export function createFetchHandler(
     });
     // A runtime may keep the Host header out of a Request's headers; its URL carries the host it was sent to.
     requestHeaders.host ??= url.host;
-    let bodyAbandoned = false;
     const answer = await handle({
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
       headers: requestHeaders,
-      text: () =>
-        readRequestText(request, limits).catch((error: unknown) => {
-          bodyAbandoned = true;
-          throw error;
-        }),
+      text: () => readRequestText(request, limits),
       signal: request.signal,
     });
-    // A copy: some servers add headers to the init object, and core's are frozen. A body left unread (the
-    // route takes none, or reading it failed) means the connection cannot be reused, as in the node binding.
-    const unread = bodyAbandoned || (request.body !== null && !request.bodyUsed);
-    const headers = unread ? { ...answer.headers, connection: 'close' } : { ...answer.headers };
-    return new Response(answer.body, { status: answer.status, headers });
+    // A body the route did not read is thrown away, within bounds, so that the server running the handler can
+    // keep or close the connection gracefully; a refused body is already being thrown away (readRequestText).
+    // The connection is the server's: no `Connection: close` is asked for, which would make Node-based
+    // servers reset it while the client is still sending (issue 20, finding 8).
+    if (request.body !== null && !request.bodyUsed && !request.body.locked) {
+      void discardRest(request.body.getReader(), limits.linger);
+    }
+    // A copy: some servers add headers to the init object, and core's are frozen.
+    return new Response(answer.body, { status: answer.status, headers: { ...answer.headers } });
   };
 }

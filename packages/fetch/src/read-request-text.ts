@@ -6,6 +6,39 @@ export interface BodyLimits {
   readonly maxBytes: number;
   /** Longest time the whole body may take to arrive, in milliseconds. */
   readonly timeoutMs: number;
+  /** How long, and how many bytes, the rest of a refused body is read and thrown away before it is cancelled. */
+  readonly linger: { readonly ms: number; readonly bytes: number };
+}
+
+/**
+ * Reads and throws away the rest of a body that will not be used, up to `linger`, then cancels it (issue 20,
+ * finding 8). Cancelling at once makes the server under the handler close a connection the client is still
+ * writing to, and a client that writes its whole body before it reads then loses the answer. Never rejects.
+ *
+ * @internal
+ */
+export async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  linger: BodyLimits['linger'],
+): Promise<void> {
+  let discarded = 0;
+  const timer = setTimeout(() => void reader.cancel().catch(() => undefined), linger.ms);
+  timer.unref?.();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      discarded += value.byteLength;
+      if (discarded > linger.bytes) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // Cancelled, or the client went away: nothing more to throw away.
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -20,8 +53,12 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
       'PAYLOAD_TOO_LARGE',
       `The request body is larger than ${limits.maxBytes} bytes`,
     );
-  if (Number(request.headers.get('content-length')) > limits.maxBytes) throw tooLarge();
   if (request.body === null) return '';
+  if (Number(request.headers.get('content-length')) > limits.maxBytes) {
+    if (!request.bodyUsed && !request.body.locked)
+      void discardRest(request.body.getReader(), limits.linger);
+    throw tooLarge();
+  }
   const alreadyRead = (cause?: unknown) =>
     new ConnectorError(
       'BAD_REQUEST',
@@ -48,7 +85,7 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
       if (done) break;
       size += value.byteLength;
       if (size > limits.maxBytes) {
-        void reader.cancel().catch(() => undefined);
+        void discardRest(reader, limits.linger);
         throw tooLarge();
       }
       chunks.push(value);

@@ -8,6 +8,7 @@ import {
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
+import { lingerThenClose, type LingerLimits } from './lingering-close.js';
 import { BodyBudget, type BodyLimits } from './read-body.js';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
@@ -26,6 +27,17 @@ export interface RequestListenerOptions extends HandlerOptions {
    * @default 67_108_864 (64 MiB)
    */
   readonly maxBodyBytesInFlight?: number;
+  /**
+   * After answering a request whose body was not read (too large, too slow, or not needed), how long the
+   * connection keeps reading and discarding what the client still sends before it closes, in milliseconds.
+   * Closing at once would reset a connection the client is still writing to, and a client that writes its
+   * whole body before reading would lose the answer; this is the lingering close servers use.
+   *
+   * @default 5_000
+   */
+  readonly lingerTimeoutMs?: number;
+  /** Most bytes discarded during that lingering close; past it the connection is cut. @default 67_108_864 (64 MiB) */
+  readonly lingerMaxBytes?: number;
 }
 
 const CLOSE = Object.freeze({ connection: 'close' });
@@ -35,7 +47,11 @@ async function handleNodeRequest(
   handle: ConnectorHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  options: { readonly limits: BodyLimits; readonly overrides: NodeRequestOverrides | undefined },
+  options: {
+    readonly limits: BodyLimits;
+    readonly linger: LingerLimits;
+    readonly overrides: NodeRequestOverrides | undefined;
+  },
 ): Promise<void> {
   let connectorRequest: NodeConnectorRequest | undefined;
   let answer: ConnectorResponse;
@@ -45,10 +61,11 @@ async function handleNodeRequest(
   } catch {
     answer = INTERNAL_ERROR_RESPONSE;
   }
-  // A body we stopped reading, or never read and not yet all here, is not drained: the connection closes after
-  // the answer instead of waiting for (and discarding) whatever the client still sends (issue 9).
+  // A body we stopped reading, or never read and not yet all here, is not read into memory: the connection
+  // closes after the answer (issue 9), gracefully, so that a client still sending can read it (issue 20).
   const unread = connectorRequest?.bodyAbandoned === true || !request.complete;
   writeResponse(response, answer, unread ? CLOSE : undefined);
+  if (unread) lingerThenClose(request, response, options.linger);
 }
 
 /**
@@ -84,8 +101,12 @@ export function createNodeHandler(
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024),
   };
+  const linger: LingerLimits = {
+    ms: options.lingerTimeoutMs ?? 5_000,
+    bytes: options.lingerMaxBytes ?? 64 * 1024 * 1024,
+  };
   return (request, response, overrides) =>
-    handleNodeRequest(handle, request, response, { limits, overrides }).catch(() => {
+    handleNodeRequest(handle, request, response, { limits, linger, overrides }).catch(() => {
       response.destroy();
     });
 }
