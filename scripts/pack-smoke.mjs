@@ -71,6 +71,21 @@ for (const node of nodes) {
       `const m = await import(${JSON.stringify(entry)}); ${test}`,
     ]);
   }
+  // The end-system client does real work both ways: it loads ky (ESM only) and undici, and refuses the cloud
+  // metadata address before connecting (a CommonJS build once got ky's namespace instead of ky).
+  const call = `const c = m.createEndSystemClient({ baseUrl: 'http://169.254.169.254', retry: { limit: 0 } });
+    await c.get('latest').json().then(() => { throw new Error('called'); }, (e) => {
+      if (e.code !== 'EGRESS_REFUSED') throw e;
+    });`;
+  check('require @connector-sdk/core/http, and call', [
+    '-e',
+    `const m = require('@connector-sdk/core/http'); (async () => { ${call} })().catch((e) => { console.error(e); process.exit(1); });`,
+  ]);
+  check('import @connector-sdk/core/http, and call', [
+    '--input-type=module',
+    '-e',
+    `const m = await import('@connector-sdk/core/http'); ${call}`,
+  ]);
   // The testing kit's CLI, as `npx @connector-sdk/testing` runs it.
   check('bin connector-sdk-testing --help', [
     join(project, 'node_modules', '.bin', 'connector-sdk-testing'),

@@ -48,3 +48,15 @@ createEndSystemClient({
   sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT', // expiry inside a 200
 });
 // #endregion rules
+
+// #region egress
+// A connector that only ever reaches public SaaS end systems refuses the rest of the network too.
+createEndSystemClient({
+  baseUrl,
+  egress: {
+    refuseLoopback: true,
+    refusePrivate: true,
+    refuse: ['203.0.113.0/24'], // more ranges, as addresses or CIDR
+  },
+});
+// #endregion egress

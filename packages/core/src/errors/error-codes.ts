@@ -64,6 +64,11 @@ export const ERROR_STATUS = {
   END_SYSTEM_ERROR: 502,
   /** The end system could not be reached (connection refused, reset, DNS). */
   END_SYSTEM_UNREACHABLE: 502,
+  /**
+   * The end system's host resolves to an address the end-system client's egress policy refuses (link-local or
+   * cloud metadata by default; loopback, private or other ranges when the connector refuses them).
+   */
+  EGRESS_REFUSED: 502,
   /** The connector is shutting down or a dependency is down; try again later. */
   SERVICE_UNAVAILABLE: 503,
   /** The end system did not answer in time. */

@@ -1,4 +1,4 @@
-import ky, { isHTTPError, type HTTPError, type KyInstance } from 'ky';
+import kyExport, { isHTTPError, type HTTPError, type KyInstance } from 'ky';
 import { attachConnectorError } from '../errors/attached-error.js';
 import { EndSystemError, ValidationError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
@@ -6,6 +6,8 @@ import { silentLogger, type Logger } from '../logging/logger.js';
 import { mapEndSystemError, type ErrorMappingOptions } from './map-end-system-error.js';
 import { readErrorBody } from './read-error-body.js';
 import { retryAfterMs } from './retry-after.js';
+import { egressDispatcher } from './egress-dispatcher.js';
+import { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
 import { safeUrl } from './safe-url.js';
 import { looksSecret } from '../security/redactor.js';
 import { secretSinkOf, type SecretSink } from '../security/secret-sink.js';
@@ -50,7 +52,20 @@ export interface EndSystemClientOptions {
    * an answer is treated as a 401.
    */
   readonly sessionExpired?: (body: unknown, response: Response) => boolean;
+  /**
+   * Where the client may connect, judged on the address it connects to (after DNS, on every redirect). By
+   * default link-local and cloud-metadata addresses are refused and loopback and private ones allowed; a
+   * refused address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
+   */
+  readonly egress?: EgressPolicy | undefined;
 }
+
+/**
+ * ky is ESM only. The CommonJS build `require`s it, and Node hands back its module namespace where the default
+ * export is expected, so `ky.create` was undefined for every `require('@connector-sdk/core/http')` user.
+ */
+const ky: typeof kyExport =
+  (kyExport as unknown as { readonly default?: typeof kyExport }).default ?? kyExport;
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
 
@@ -159,6 +174,15 @@ function followAbort(signal: AbortSignal, controller: AbortController): void {
   attempts.add(new WeakRef(controller));
 }
 
+/** The egress refusal a failed fetch reports as its cause, if it is one. */
+function egressRefusal(error: unknown): EgressRefusedError | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    if (current instanceof EgressRefusedError) return current;
+    current = current.cause;
+  }
+  return undefined;
+}
+
 /** Statuses whose responses must not have a body. */
 const NULL_BODY = new Set([204, 205, 304]);
 
@@ -180,6 +204,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  * | 2xx that is not JSON (`.json()`)    | 502 `END_SYSTEM_ERROR`                     |
  * | attempt timeout or deadline         | 504 `END_SYSTEM_TIMEOUT`                   |
  * | refused, reset, not HTTP, 407, DNS failure | 502 `END_SYSTEM_UNREACHABLE`        |
+ * | an address the egress policy refuses | 502 `EGRESS_REFUSED`                          |
  *
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
  * Thrown errors stay ky's own (`HTTPError`, `TimeoutError`), with the contract error attached for the handler.
@@ -202,6 +227,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  */
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
   checkBaseUrl(options.baseUrl);
+  const dispatcher = egressDispatcher(options.egress);
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) registerUrlCredentials(options.baseUrl, secrets);
@@ -250,7 +276,12 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       if (left <= 0) throw deadlineError();
       abortAfter(attempt, Math.min(timeoutMs, left));
       if (options.signal) followAbort(options.signal, attempt);
-      const response = await fetch(request, { signal: attempt.signal });
+      // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option.
+      const init = {
+        signal: attempt.signal,
+        dispatcher: await dispatcher,
+      } as unknown as RequestInit;
+      const response = await fetch(request, init);
       log.info(
         {
           endSystem: {
@@ -264,6 +295,22 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       );
       return response;
     } catch (error) {
+      const refused = egressRefusal(error);
+      if (refused) {
+        log.warn(
+          {
+            endSystem: {
+              method: request.method,
+              url,
+              error: 'EGRESS_REFUSED',
+              address: refused.address,
+              durationMs: durationMs(),
+            },
+          },
+          'end-system call refused by the egress policy',
+        );
+        throw refused;
+      }
       const network = networkFailure(error);
       // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline.
       const failure =
@@ -367,7 +414,12 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       delay: (attempt) => 200 * 2 ** (attempt - 1),
       jitter: true,
       shouldRetry: ({ error }) => {
-        if (error.name === 'TimeoutError' || options.signal?.aborted) return false;
+        if (
+          error.name === 'TimeoutError' ||
+          error instanceof EgressRefusedError ||
+          options.signal?.aborted
+        )
+          return false;
         const retried = !isHTTPError(error) || statusCodes.includes(error.response.status);
         // A call that would be retried but has no time left ends as a timeout (504), as when the deadline
         // passes during an attempt; any other failure is answered as it is.

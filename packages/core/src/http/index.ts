@@ -9,3 +9,4 @@ export {
   type ErrorMappingOptions,
   type ErrorRule,
 } from './map-end-system-error.js';
+export { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
