@@ -129,7 +129,7 @@ export const bindings: readonly Binding[] = [
       const handler = createFetchHandler(connector, options);
       const app = new Hono();
       app.get('/health', (c) => c.text('ok'));
-      app.all('/sdk/*', (c) => handler(c.req.raw));
+      app.all('/sdk/*', (c) => handler(c.req.raw, c.env));
       return fetchServer(app.fetch);
     },
   },

@@ -34,6 +34,7 @@ export const connector = defineConnector({
   operations: ({ get, post }) => ({
     echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
     whoami: get('/whoami', ({ session }) => ({ url: session['X-End-Url'] })),
+    item: get('/items/:id', ({ params }) => ({ id: params.id })),
     limited: get('/limited', () => {
       throw new RateLimitedError('The end system allows 10 calls a minute', {
         retryAfterMs: 12_000,

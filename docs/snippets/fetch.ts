@@ -9,5 +9,5 @@ const handler = createFetchHandler(connector, { logger });
 
 export default { fetch: handler }; // Bun, Deno, Workers
 
-app.all('/sdk/*', (c) => handler(c.req.raw)); // in a Hono app
+app.all('/sdk/*', (c) => handler(c.req.raw, c.env)); // in a Hono app (c.env: see the path rule)
 // #endregion snippet

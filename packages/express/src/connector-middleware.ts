@@ -56,9 +56,14 @@ export function connectorMiddleware(
 ): [ConnectorRequestHandler, ConnectorErrorHandler] {
   const rootPrefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes;
-  const handle = createNodeHandler(connector, { ...options, prefix: '' });
+  const handle = createNodeHandler(connector, { ...options, prefix: rootPrefix });
 
-  /** The target below the base, starting with the version segment; `undefined` when the path is not ours. */
+  /**
+   * The target as the connector reads it, under its prefix; `undefined` when the path is not ours. Express
+   * matches mount paths whatever their case, and the other bindings do not (issue 20, finding 6): a mount at the
+   * connector's own prefix keeps the case the request used, so `/SDK/API/1.0/discover` is not found, as on the
+   * node binding. A mount elsewhere (`/connectors/acme`) is read as the prefix.
+   */
   const target = (request: ExpressRequestLike): string | undefined => {
     const url = request.url ?? '/';
     if (!request.baseUrl) {
@@ -66,10 +71,16 @@ export function connectorMiddleware(
       const full = request.originalUrl ?? url;
       const rest = full.slice(rootPrefix.length);
       if (!full.startsWith(rootPrefix) || !/^(?:$|[/?])/.test(rest)) return undefined;
-      return rest.startsWith('/') ? rest : `/${rest}`;
+      return rest.startsWith('/') ? full : `${rootPrefix}/${rest}`;
     }
     const version = VERSIONED_MOUNT.exec(request.baseUrl)?.[1];
-    return version === undefined ? url : `/${version}${url === '/' ? '' : url}`;
+    const mount =
+      version === undefined ? request.baseUrl : request.baseUrl.slice(0, -version.length - 1);
+    const prefix =
+      mount !== rootPrefix && mount.toLowerCase() === rootPrefix.toLowerCase() ? mount : rootPrefix;
+    return version === undefined
+      ? `${prefix}${url}`
+      : `${prefix}/${version}${url === '/' ? '' : url}`;
   };
 
   return [

@@ -25,8 +25,22 @@ export interface FetchHandlerOptions extends HandlerOptions {
   readonly lingerMaxBytes?: number;
 }
 
-/** A connector as a WHATWG fetch handler. */
-export type FetchHandler = (request: Request) => Promise<Response>;
+/**
+ * A connector as a WHATWG fetch handler. The second argument is what a Node server passes beside the request:
+ * `@hono/node-server` passes `{ incoming }`, whose raw request target lets the binding apply the SDK's path rule
+ * to the path as sent (a `Request`'s URL has dot segments and backslashes already resolved). Other values
+ * (Workers' `env`, Bun's server) are ignored.
+ */
+export type FetchHandler = (request: Request, server?: unknown) => Promise<Response>;
+
+/** The raw request target a Node-based server passes beside the request (`@hono/node-server`'s `incoming`). */
+function rawPath(server: unknown): string | undefined {
+  const incoming = (server as { incoming?: { url?: unknown } } | null | undefined)?.incoming;
+  const url = incoming?.url;
+  if (typeof url !== 'string' || !url.startsWith('/')) return undefined;
+  const mark = url.indexOf('?');
+  return mark === -1 ? url : url.slice(0, mark);
+}
 
 /**
  * Serves a connector as `(request: Request) => Promise<Response>`, for runtimes and frameworks built on the
@@ -39,7 +53,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * @example
  * ```ts
  * const handler = createFetchHandler(connector);
- * app.all('/sdk/*', (c) => handler(c.req.raw)); // Hono
+ * app.all('/sdk/*', (c) => handler(c.req.raw, c.env)); // Hono (on Node, c.env has the raw target)
  * export default { fetch: handler };             // Bun, Deno, Workers
  * ```
  */
@@ -56,7 +70,7 @@ export function createFetchHandler(
       bytes: options.lingerMaxBytes ?? 64 * 1024 * 1024,
     },
   };
-  return async (request) => {
+  return async (request, server) => {
     const url = new URL(request.url);
     const requestHeaders: Record<string, string> = {};
     request.headers.forEach((value, name) => {
@@ -66,7 +80,7 @@ export function createFetchHandler(
     requestHeaders.host ??= url.host;
     const answer = await handle({
       method: request.method,
-      path: url.pathname,
+      path: rawPath(server) ?? url.pathname,
       query: url.searchParams,
       headers: requestHeaders,
       text: () => readRequestText(request, limits),

@@ -19,6 +19,11 @@ export const ERROR_STATUS = {
   INVALID_PARAMETER: 400,
   /** The path, query or body of a later operation failed the operation's schema. */
   INVALID_INPUT: 400,
+  /**
+   * The request path has a dot segment (`.`, `..`), a backslash, or a percent-encoded `/`, `\` or `.`: servers
+   * and proxies on the way may read such a path differently, so it never reaches a route.
+   */
+  INVALID_PATH: 400,
   /** A call's path or query names another session or system than the verified session it carries. */
   SESSION_MISMATCH: 400,
   /** Any other validation failure raised by connector code. */

@@ -30,6 +30,13 @@ import { serveInitialize } from './serve-initialize.js';
 import { serveOperation } from './serve-operation.js';
 import { SingleFlight } from './single-flight.js';
 
+/**
+ * A path that servers and proxies may read differently (issue 20, finding 6): a dot segment, a backslash, or a
+ * percent-encoded `/`, `\` or `.` anywhere. One rule for every binding, applied to the target as sent (the
+ * fetch binding sees it when its server passes it on; see `createFetchHandler`).
+ */
+const UNSAFE_PATH = /(?:^|\/)\.{1,2}(?:\/|$)|\\|%(?:2[eEfF]|5[cC])/;
+
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
 
@@ -237,6 +244,15 @@ export function createHandler(
       throw new ConnectorError(
         'HOST_NOT_ALLOWED',
         'This connector does not answer to that host name (allowedHosts)',
+      );
+    }
+    if (UNSAFE_PATH.test(request.path)) {
+      throw stackless(
+        () =>
+          new ConnectorError(
+            'INVALID_PATH',
+            'The request path has a dot segment, a backslash, or an encoded "/", "\\" or "."; it is not served',
+          ),
       );
     }
     const path =
