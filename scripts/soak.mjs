@@ -1,7 +1,9 @@
 // Soak: a connector served by the node binding (as built, from dist) takes a bounded stream of mixed traffic
 // from many keep-alive connections: good and bad initializes, later calls with and without a session, calls
 // that reach a local end system, malformed, oversized and too deeply nested bodies, unknown routes, wrong
-// methods, cleanups. It then checks that every answer had the expected status, that memory after the run is
+// methods, cleanups, paths the path rule refuses, 32 KiB values cached past the store's byte budget, calls the
+// egress policy refuses; with the bounds of issue 20 (bodies in flight, connections, lingering close) set low.
+// It then checks that every answer had the expected status, that memory after the run is
 // about what it was after warm-up, and that sockets, servers and timers are back to where they started.
 //
 //   pnpm build && pnpm soak [--requests 100000] [--connections 50]
@@ -22,7 +24,7 @@ if (typeof globalThis.gc !== 'function') {
   console.error('soak: run with `node --expose-gc` (pnpm soak does)');
   process.exit(1);
 }
-const { defineConnector, field, secret, z, UnauthenticatedError } = await import(
+const { defineConnector, field, secret, z, MemoryStore, UnauthenticatedError } = await import(
   dist('core/dist/index.js')
 );
 const { createEndSystemClient } = await import(dist('core/dist/http/index.js'));
@@ -66,6 +68,8 @@ await new Promise((done) => endSystem.listen(0, '127.0.0.1', done));
 const endUrl = `http://127.0.0.1:${endSystem.address().port}`;
 
 const PASSWORD = 's0ak-pa55word';
+const CURSOR = 'c'.repeat(32 * 1024);
+let remembered = 0;
 const connector = defineConnector({
   name: 'soak',
   version: '1.0.0',
@@ -78,6 +82,17 @@ const connector = defineConnector({
   operations: ({ get, post }) => ({
     whoami: get('/whoami', ({ session }) => ({ url: session['X-End-Url'] })),
     echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
+    // The cursor pattern: a large value cached per call, which the store's byte budget keeps bounded.
+    remember: post('/remember', { body: z.unknown() }, async ({ sessionCache }) => {
+      await sessionCache.set(`cursor-${remembered++ % 1_000}`, CURSOR);
+      return { ok: true };
+    }),
+    // A configured URL pointing at the cloud metadata address: refused by the egress policy, never called.
+    metadata: get('/metadata', ({ signal, log }) =>
+      createEndSystemClient({ baseUrl: 'http://169.254.169.254', signal, log })
+        .get('latest/meta-data/')
+        .json(),
+    ),
     item: get('/items/:id', ({ session, params, signal, log }) =>
       createEndSystemClient({
         baseUrl: endUrl,
@@ -95,7 +110,17 @@ const logged = { debug: 0, info: 0, warn: 0, error: 0 };
 const logger = Object.fromEntries(
   Object.keys(logged).map((level) => [level, () => logged[level]++]),
 );
-const running = await serve(connector, { port: 0, logger, bodyLimit: BODY_LIMIT });
+// The bounds of issue 20, set low enough that the soak's traffic runs against them: bodies in flight, connections,
+// the lingering close after refused bodies, and a store smaller than the values cached over the run.
+const running = await serve(connector, {
+  port: 0,
+  logger,
+  bodyLimit: BODY_LIMIT,
+  maxBodyBytesInFlight: CONNECTIONS * BODY_LIMIT,
+  maxConnections: CONNECTIONS * 2,
+  lingerTimeoutMs: 1_000,
+  store: new MemoryStore({ maxBytes: 4 * 1024 * 1024 }),
+});
 const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 const BASE = '/sdk/api/1.0';
@@ -143,6 +168,11 @@ const mix = [
   ['too deep', 'POST', '/echo', { ...session, ...json }, deep, 400],
   ['too large', 'POST', '/echo', { ...session, ...json }, oversized, 413],
   ['unknown route', 'GET', '/nothing', {}, undefined, 404],
+  ['path with an encoded slash', 'GET', '/items/..%2f..%2fdiscover', session, undefined, 400],
+  // (A dot segment cannot be sent from here: the client's URL parser resolves it before sending.)
+  ['path with an encoded backslash', 'GET', '/items/a%5Cb', session, undefined, 400],
+  ['cache a 32 KiB value', 'POST', '/remember', { ...session, ...json }, '{}', 200],
+  ['egress refused', 'GET', '/metadata', session, undefined, 502],
   ['wrong method', 'DELETE', '/discover', {}, undefined, 405],
   ['cleanup', 'POST', '/cleanup/s-1?systemId=sys-1', session, undefined, 200],
   ['discover', 'GET', '/discover', {}, undefined, 200],

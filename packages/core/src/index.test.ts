@@ -5,6 +5,7 @@ it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
       "API_VERSION",
+      "BodyBudget",
       "ConnectorError",
       "DEFAULT_BODY_LIMITS",
       "ERROR_STATUS",
@@ -26,6 +27,7 @@ it('exports exactly the public API', () => {
       "Secret",
       "UnauthenticatedError",
       "ValidationError",
+      "bodyBudgetExceeded",
       "createHandler",
       "defineConnector",
       "field",

@@ -63,7 +63,7 @@ export {
 export { formatErrorBody, type FormatErrorOptions } from './errors/format-error-body.js';
 export { toConnectorError } from './errors/to-connector-error.js';
 
-export { DEFAULT_BODY_LIMITS } from './handler/body-limits.js';
+export { BodyBudget, DEFAULT_BODY_LIMITS, bodyBudgetExceeded } from './handler/body-limits.js';
 export { API_VERSION, createHandler, type HandlerOptions } from './handler/create-handler.js';
 export type {
   ConnectorHandler,

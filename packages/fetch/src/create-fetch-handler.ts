@@ -1,4 +1,5 @@
 import {
+  BodyBudget,
   DEFAULT_BODY_LIMITS,
   createHandler,
   type Connector,
@@ -23,6 +24,14 @@ export interface FetchHandlerOptions extends HandlerOptions {
   readonly lingerTimeoutMs?: number;
   /** Most bytes thrown away that way; past it the body is cancelled. @default 67_108_864 (64 MiB) */
   readonly lingerMaxBytes?: number;
+  /**
+   * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
+   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, so the platform retries
+   * later: slow clients cannot make the process hold hundreds of megabytes until their 408s.
+   *
+   * @default 67_108_864 (64 MiB)
+   */
+  readonly maxBodyBytesInFlight?: number;
 }
 
 /**
@@ -66,9 +75,10 @@ export function createFetchHandler(
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
     linger: {
-      ms: options.lingerTimeoutMs ?? 5_000,
-      bytes: options.lingerMaxBytes ?? 64 * 1024 * 1024,
+      ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
+      bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
     },
+    inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
   };
   return async (request, server) => {
     const url = new URL(request.url);

@@ -1,4 +1,9 @@
-import { ConnectorError, ValidationError } from '@connector-sdk/core';
+import {
+  ConnectorError,
+  ValidationError,
+  bodyBudgetExceeded,
+  type BodyBudget,
+} from '@connector-sdk/core';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {
@@ -8,6 +13,8 @@ export interface BodyLimits {
   readonly timeoutMs: number;
   /** How long, and how many bytes, the rest of a refused body is read and thrown away before it is cancelled. */
   readonly linger: { readonly ms: number; readonly bytes: number };
+  /** The bytes of bodies being read at once, over all requests of a handler. */
+  readonly inFlight?: BodyBudget;
 }
 
 /**
@@ -54,7 +61,8 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
       `The request body is larger than ${limits.maxBytes} bytes`,
     );
   if (request.body === null) return '';
-  if (Number(request.headers.get('content-length')) > limits.maxBytes) {
+  const declared = Number(request.headers.get('content-length'));
+  if (declared > limits.maxBytes) {
     if (!request.bodyUsed && !request.body.locked)
       void discardRest(request.body.getReader(), limits.linger);
     throw tooLarge();
@@ -72,6 +80,13 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
   } catch (cause) {
     throw alreadyRead(cause);
   }
+  // A declared length is held in full from the start, so that many slow bodies are refused before they arrive.
+  const budget = limits.inFlight;
+  let reserved = Number.isFinite(declared) && declared > 0 ? declared : 0;
+  if (budget && !budget.take(reserved)) {
+    void discardRest(reader, limits.linger);
+    throw bodyBudgetExceeded();
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timedOut = false;
@@ -88,6 +103,14 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
         void discardRest(reader, limits.linger);
         throw tooLarge();
       }
+      // A body without a declared length takes from the budget as it comes.
+      if (size > reserved) {
+        if (budget && !budget.take(size - reserved)) {
+          void discardRest(reader, limits.linger);
+          throw bodyBudgetExceeded();
+        }
+        reserved = size;
+      }
       chunks.push(value);
     }
   } catch (error) {
@@ -95,6 +118,7 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
     throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', { cause: error });
   } finally {
     clearTimeout(timer);
+    budget?.give(reserved);
   }
   if (timedOut) {
     throw new ConnectorError(

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  BodyBudget,
   DEFAULT_BODY_LIMITS,
   createHandler,
   type Connector,
@@ -9,7 +10,7 @@ import {
 } from '@connector-sdk/core';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
 import { lingerThenClose, type LingerLimits } from './lingering-close.js';
-import { BodyBudget, type BodyLimits } from './read-body.js';
+import type { BodyLimits } from './read-body.js';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
@@ -99,11 +100,11 @@ export function createNodeHandler(
   const limits: BodyLimits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
-    inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024),
+    inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
   };
   const linger: LingerLimits = {
-    ms: options.lingerTimeoutMs ?? 5_000,
-    bytes: options.lingerMaxBytes ?? 64 * 1024 * 1024,
+    ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
+    bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
   };
   return (request, response, overrides) =>
     handleNodeRequest(handle, request, response, { limits, linger, overrides }).catch(() => {

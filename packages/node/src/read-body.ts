@@ -1,6 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { ConnectorError, ValidationError } from '@connector-sdk/core';
+import {
+  ConnectorError,
+  ValidationError,
+  bodyBudgetExceeded as busy,
+  type BodyBudget,
+} from '@connector-sdk/core';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {
@@ -11,44 +16,6 @@ export interface BodyLimits {
   /** The bytes of bodies being read at once, over all requests of a handler. */
   readonly inFlight?: BodyBudget;
 }
-
-/**
- * The bytes of request bodies a handler is reading at once, and their bound (issue 20, finding 2: 300 slow
- * 1 MiB bodies held 300 MB until their 408s).
- *
- * @internal
- */
-export class BodyBudget {
-  #held = 0;
-
-  /** @param max - most bytes held at once */
-  constructor(readonly max: number) {
-    if (!(max >= 1)) throw new TypeError('maxBodyBytesInFlight must be at least 1');
-  }
-
-  /** Takes `bytes` if they fit; `false` when they do not. */
-  take(bytes: number): boolean {
-    if (this.#held + bytes > this.max) return false;
-    this.#held += bytes;
-    return true;
-  }
-
-  /** Gives back bytes taken. */
-  give(bytes: number): void {
-    this.#held = Math.max(0, this.#held - bytes);
-  }
-
-  /** The bytes held now; for tests. */
-  get held(): number {
-    return this.#held;
-  }
-}
-
-const busy = () =>
-  new ConnectorError(
-    'SERVICE_UNAVAILABLE',
-    'The connector is receiving too many request bodies at once; try again shortly',
-  );
 
 /**
  * The body's text, refused unless it is UTF-8. `isUtf8` + `toString` instead of a fatal `TextDecoder` made per

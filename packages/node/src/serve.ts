@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { ConnectorError, type Connector } from '@connector-sdk/core';
 import { createRequestListener } from './create-request-listener.js';
 import type { RequestListenerOptions } from './handle-node-request.js';
+import { lingerThenClose } from './lingering-close.js';
 import { staticErrorResponse } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
@@ -20,6 +21,15 @@ export interface ServeOptions extends RequestListenerOptions {
   readonly keepAliveTimeoutMs?: number;
   /** How long {@link ConnectorServer.close} waits for in-flight requests before cutting them off. @default 10_000 */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Most connections open at once. A connection past it is answered `503 SERVICE_UNAVAILABLE` on its first
+   * request and closed (closed after a second if it sends none), so idle or slow clients cannot hold the
+   * process's sockets and memory without bound. Raise it, and the process's file limit (`ulimit -n`), for a
+   * platform that keeps more connections open.
+   *
+   * @default 1_000
+   */
+  readonly maxConnections?: number;
 }
 
 /** A running connector server. */
@@ -45,6 +55,14 @@ const CLIENT_ERRORS: Record<string, ConnectorError> = {
   ),
 };
 const BAD_REQUEST = new ConnectorError('BAD_REQUEST', 'The request is not valid HTTP');
+const TOO_MANY_CONNECTIONS = staticErrorResponse(
+  new ConnectorError(
+    'SERVICE_UNAVAILABLE',
+    'The connector has too many open connections; try again shortly',
+  ),
+);
+/** How long a connection past `maxConnections` may wait before its request, and what of its body is discarded. */
+const OVER_CAP_LINGER = Object.freeze({ ms: 1_000, bytes: 1024 * 1024 });
 const NO_HOST = staticErrorResponse(
   new ConnectorError('BAD_REQUEST', 'An HTTP/1.1 request must have a Host header'),
 );
@@ -85,6 +103,10 @@ export async function serve(
   let closing: Promise<void> | undefined;
   const inFlight = new Set<ServerResponse>();
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
+  const maxConnections = options.maxConnections ?? 1_000;
+  if (!(maxConnections >= 1)) throw new TypeError('maxConnections must be at least 1');
+  let connections = 0;
+  const overCap = new WeakSet<Socket>();
   const server = createServer(
     {
       headersTimeout,
@@ -103,6 +125,11 @@ export async function serve(
         // While shutting down, a connection whose last request just finished is idle: close it now.
         if (closing) setImmediate(() => server.closeIdleConnections());
       });
+      if (overCap.has(request.socket)) {
+        writeResponse(response, TOO_MANY_CONNECTIONS, { connection: 'close' });
+        if (!request.complete) lingerThenClose(request, response, OVER_CAP_LINGER);
+        return;
+      }
       // RFC 9112 §3.2: a server must answer 400 to an HTTP/1.1 request without Host.
       if (request.httpVersion === '1.1' && request.headers.host === undefined) {
         writeResponse(response, NO_HOST, { connection: 'close' });
@@ -112,6 +139,17 @@ export async function serve(
     },
   );
   server.on('clientError', answerClientError);
+  // Counted here rather than with Node's `server.maxConnections`, which drops a connection past it without a
+  // word: the client would see a reset instead of a contract answer (issue 20, finding 2).
+  server.on('connection', (socket: Socket) => {
+    connections++;
+    socket.once('close', () => connections--);
+    if (connections <= maxConnections) return;
+    overCap.add(socket);
+    const timer = setTimeout(() => socket.destroy(), OVER_CAP_LINGER.ms);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
