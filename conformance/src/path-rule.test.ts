@@ -1,4 +1,8 @@
+import type { Server } from 'node:http';
+import { serve as serveFetch } from '@hono/node-server';
+import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFetchHandler } from '@connector-sdk/fetch';
 import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
 import { bindings, type Running } from './bindings.js';
 import { configuration, connector } from './fixture-connector.js';
@@ -43,6 +47,12 @@ describe.each(bindings)('$name reads paths by one rule', (binding) => {
     ['a backslash', 'GET', `${BASE.replace('/1.0', '')}/1.0\\discover`],
     ['a backslash inside the prefix', 'GET', `/sdk\\api/1.0/discover`],
     ['the prefix in capitals', 'GET', '/SDK/API/1.0/discover'],
+    ['a dot-dot segment in an absolute-form target', 'GET', `http://a${BASE}/x/../discover`],
+    [
+      'an encoded dot-dot segment in an absolute-form target',
+      'GET',
+      `http://a${BASE}/x/%2e%2e/discover`,
+    ],
   ])('never serves a target with %s', async (_kind, method, target) => {
     const answer = await rawRequest(
       running.origin,
@@ -67,6 +77,8 @@ describe.each(bindings)('$name reads paths by one rule', (binding) => {
     ['an encoded backslash', '..%5c..%5cdiscover'],
     ['an encoded dot', '%2e%2e'],
     ['a dot-dot segment', '..'],
+    ['a twice-encoded dot-dot segment', '%252e%252e'],
+    ['a twice-encoded slash', 'a%252fb'],
   ])('refuses a parameter with %s (400), before the operation runs', async (_kind, id) => {
     const answer = await rawRequest(running.origin, request('GET', `${BASE}/items/${id}`, session));
     expect(answer.status).toBe(400);
@@ -78,9 +90,40 @@ describe.each(bindings)('$name reads paths by one rule', (binding) => {
     ['a dot inside an id', 'v1.2', 'v1.2'],
     ['dots that are not a segment of their own', '...', '...'],
     ['an encoded space', 'a%20b', 'a b'],
+    ['an encoded percent sign', '100%25', '100%'],
   ])('serves a parameter with %s', async (_kind, id, decoded) => {
     const answer = await rawRequest(running.origin, request('GET', `${BASE}/items/${id}`, session));
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ id: decoded });
+  });
+});
+
+describe('the fetch handler mounted by a framework that rewrites the path', () => {
+  let origin = '';
+  let server: Server;
+  beforeAll(async () => {
+    const app = new Hono();
+    // app.mount hands the handler a Request whose path has the mount taken off, and the server's raw request.
+    app.mount('/acme', createFetchHandler(connector));
+    await new Promise<void>((resolve) => {
+      server = serveFetch({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+        origin = `http://127.0.0.1:${info.port}`;
+        resolve();
+      }) as Server;
+    });
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
+
+  it('routes by the rewritten path, and still applies the path rule to the raw one', async () => {
+    expect((await rawRequest(origin, request('GET', `/acme${BASE}/discover`))).status).toBe(200);
+    const refused = await rawRequest(origin, request('GET', `/acme${BASE}/x/../discover`));
+    expect(refused.status).toBe(400);
+    expect(ErrorBodySchema.parse(JSON.parse(refused.body)).errors.code).toBe('INVALID_PATH');
   });
 });

@@ -19,7 +19,7 @@ export const connector = defineConnector({
         signal, // a platform disconnect cancels the call
         log, //    one line per call, secrets redacted
       });
-      return acme.get(`rest/issues/${params.id}`).json(); // paths are relative to baseUrl
+      return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json(); // paths are relative to baseUrl
     }),
   }),
 });

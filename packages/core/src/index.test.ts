@@ -34,6 +34,7 @@ it('exports exactly the public API', () => {
       "formatErrorBody",
       "isConnectorError",
       "isSecret",
+      "isUnsafePath",
       "secret",
       "secretForms",
       "silentLogger",

@@ -64,6 +64,7 @@ export { formatErrorBody, type FormatErrorOptions } from './errors/format-error-
 export { toConnectorError } from './errors/to-connector-error.js';
 
 export { BodyBudget, DEFAULT_BODY_LIMITS, bodyBudgetExceeded } from './handler/body-limits.js';
+export { isUnsafePath } from './handler/path-rule.js';
 export { API_VERSION, createHandler, type HandlerOptions } from './handler/create-handler.js';
 export type {
   ConnectorHandler,

@@ -1,6 +1,7 @@
 import {
   BodyBudget,
   DEFAULT_BODY_LIMITS,
+  isUnsafePath,
   createHandler,
   type Connector,
   type HandlerOptions,
@@ -37,18 +38,25 @@ export interface FetchHandlerOptions extends HandlerOptions {
 /**
  * A connector as a WHATWG fetch handler. The second argument is what a Node server passes beside the request:
  * `@hono/node-server` passes `{ incoming }`, whose raw request target lets the binding apply the SDK's path rule
- * to the path as sent (a `Request`'s URL has dot segments and backslashes already resolved). Other values
- * (Workers' `env`, Bun's server) are ignored.
+ * to the path as sent (a `Request`'s URL has dot segments and backslashes already resolved). Routing still
+ * follows the `Request`'s URL, which a framework may have rewritten. Other values (Workers' `env`, Bun's
+ * server) are ignored.
  */
 export type FetchHandler = (request: Request, server?: unknown) => Promise<Response>;
 
-/** The raw request target a Node-based server passes beside the request (`@hono/node-server`'s `incoming`). */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
+
+/**
+ * The path of the raw request target a Node-based server passes beside the request (`@hono/node-server`'s
+ * `incoming`), in origin form or absolute form (`GET http://host/path`, RFC 9112 §3.2.2).
+ */
 function rawPath(server: unknown): string | undefined {
   const incoming = (server as { incoming?: { url?: unknown } } | null | undefined)?.incoming;
   const url = incoming?.url;
-  if (typeof url !== 'string' || !url.startsWith('/')) return undefined;
-  const mark = url.indexOf('?');
-  return mark === -1 ? url : url.slice(0, mark);
+  if (typeof url !== 'string') return undefined;
+  const target = url.startsWith('/') ? url : url.replace(ABSOLUTE_FORM, '') || '/';
+  const mark = target.indexOf('?');
+  return mark === -1 ? target : target.slice(0, mark);
 }
 
 /**
@@ -82,6 +90,7 @@ export function createFetchHandler(
   };
   return async (request, server) => {
     const url = new URL(request.url);
+    const raw = rawPath(server);
     const requestHeaders: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       requestHeaders[name] = value;
@@ -90,7 +99,9 @@ export function createFetchHandler(
     requestHeaders.host ??= url.host;
     const answer = await handle({
       method: request.method,
-      path: rawPath(server) ?? url.pathname,
+      // Routed by the URL's path (a framework may have rewritten it, as Hono's `app.mount` does); a raw target
+      // that breaks the path rule is handed over as it is, for the handler to refuse.
+      path: isUnsafePath(raw ?? '') ? (raw as string) : url.pathname,
       query: url.searchParams,
       headers: requestHeaders,
       text: () => readRequestText(request, limits),

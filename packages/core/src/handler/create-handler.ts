@@ -28,14 +28,8 @@ import { matchRoute } from './router.js';
 import { serveCleanup } from './serve-cleanup.js';
 import { serveInitialize } from './serve-initialize.js';
 import { serveOperation } from './serve-operation.js';
+import { isUnsafePath } from './path-rule.js';
 import { SingleFlight } from './single-flight.js';
-
-/**
- * A path that servers and proxies may read differently (issue 20, finding 6): a dot segment, a backslash, or a
- * percent-encoded `/`, `\` or `.` anywhere. One rule for every binding, applied to the target as sent (the
- * fetch binding sees it when its server passes it on; see `createFetchHandler`).
- */
-const UNSAFE_PATH = /(?:^|\/)\.{1,2}(?:\/|$)|\\|%(?:2[eEfF]|5[cC])/;
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
@@ -246,7 +240,7 @@ export function createHandler(
         'This connector does not answer to that host name (allowedHosts)',
       );
     }
-    if (UNSAFE_PATH.test(request.path)) {
+    if (isUnsafePath(request.path)) {
       throw stackless(
         () =>
           new ConnectorError(

@@ -210,8 +210,10 @@ const NULL_BODY = new Set([204, 205, 304]);
  * Thrown errors stay ky's own (`HTTPError`, `TimeoutError`), with the contract error attached for the handler.
  * Create one client per platform request: it carries that request's signal, logger and deadline.
  *
- * @param options - base URL, headers, signal, logger, timeouts, retry and error rules
+ * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy
  * @returns a ky instance
+ * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not absolute or has a query or fragment
+ * @throws TypeError when a range of `egress` is not an address or CIDR range
  * @example
  * ```ts
  * getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
@@ -221,7 +223,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  *     signal,
  *     log,
  *   });
- *   return acme.get(`rest/issues/${params.id}`).json();
+ *   return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json();
  * }),
  * ```
  */

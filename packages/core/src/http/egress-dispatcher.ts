@@ -90,8 +90,7 @@ const MAX_AGENTS = 16;
 
 /**
  * The undici dispatcher that enforces `policy` for the end-system client, once undici is loaded. Agents are
- * shared by policies that judge alike; past {@link MAX_AGENTS} different policies, the oldest agent is closed
- * (its calls finish first).
+ * shared by policies that judge alike; past {@link MAX_AGENTS} different policies, the oldest is forgotten.
  *
  * @throws TypeError, at once, when a range of the policy is not an address or CIDR range
  * @internal
@@ -104,12 +103,11 @@ export function egressDispatcher(policy: EgressPolicy = {}): Promise<Agent> {
     agent = (undici ??= import('undici')).then((loaded) => policedAgent(loaded, compiled));
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);
+    // The oldest is forgotten, not closed: clients made with it may still be calling. Its idle sockets do not
+    // keep the process alive, and it is collected with the last client that holds it.
     if (agents.size >= MAX_AGENTS) {
       const [oldest] = agents;
-      if (oldest) {
-        agents.delete(oldest[0]);
-        void oldest[1].then((dropped) => dropped.close()).catch(() => undefined);
-      }
+      if (oldest) agents.delete(oldest[0]);
     }
     agents.set(key, agent);
   }

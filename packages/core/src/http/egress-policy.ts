@@ -38,7 +38,7 @@ type Refusal =
   | 'a multicast or reserved address'
   | 'an address the policy refuses';
 
-/** IPv4 ranges also reached through the NAT64 well-known prefix `64:ff9b::/96`, which embeds them. */
+/** Adds an address or CIDR range; an IPv4 range also in the IPv6 forms that embed IPv4 addresses. */
 function addRange(list: BlockList, range: string): void {
   const slash = range.lastIndexOf('/');
   const address = slash === -1 ? range : range.slice(0, slash);
@@ -61,9 +61,16 @@ function addRange(list: BlockList, range: string): void {
     return;
   }
   list.addSubnet(address, prefix, 'ipv4');
+  // The same range inside the IPv6 forms that embed an IPv4 address in their last or leading bits: NAT64's
+  // well-known prefix, IPv4-compatible and SIIT-translated addresses (IPv4-mapped ones Node's BlockList knows),
+  // and 6to4.
   const [a = 0, b = 0, c = 0, d = 0] = address.split('.').map(Number);
-  const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
-  list.addSubnet(`64:ff9b::${hex(a, b)}:${hex(c, d)}`, 96 + prefix, 'ipv6');
+  const high = ((a << 8) | b).toString(16);
+  const low = ((c << 8) | d).toString(16);
+  list.addSubnet(`64:ff9b::${high}:${low}`, 96 + prefix, 'ipv6');
+  list.addSubnet(`::${high}:${low}`, 96 + prefix, 'ipv6');
+  list.addSubnet(`::ffff:0:${high}:${low}`, 96 + prefix, 'ipv6');
+  list.addSubnet(`2002:${high}:${low}::`, 16 + prefix, 'ipv6');
 }
 
 function listOf(ranges: readonly string[]): BlockList {
@@ -78,7 +85,8 @@ const LINK_LOCAL = listOf([
   'fd00:ec2::254', // AWS metadata over IPv6
   '100.100.100.200', // Alibaba Cloud metadata
 ]);
-const NEVER = listOf(['224.0.0.0/4', '240.0.0.0/4', 'ff00::/8']);
+// Multicast, reserved, and IPv6 site-local (deprecated, still routed inside some networks).
+const NEVER = listOf(['224.0.0.0/4', '240.0.0.0/4', 'ff00::/8', 'fec0::/10']);
 const LOOPBACK = listOf(['127.0.0.0/8', '0.0.0.0/8', '::1', '::']);
 const PRIVATE = listOf([
   '10.0.0.0/8',
