@@ -30,6 +30,7 @@ const SESSION_RULES: readonly ErrorRule[] = [
     status: 404,
     body: { code: 'not_found' },
     code: 'NOT_FOUND',
+    endSystemCode: 'keep',
     message: 'Node-RED has no flow with this id',
   },
 ];
@@ -41,7 +42,8 @@ const SESSION_RULES: readonly ErrorRule[] = [
  * endpoint at all (a 404 HTML page).
  */
 const LOGIN_RULES: readonly ErrorRule[] = [
-  { status: [401, 403], code: 'AUTHENTICATION_FAILED' },
+  // Node-RED's own code (`invalid_grant`) is passed on: it says more than ours.
+  { status: [401, 403], code: 'AUTHENTICATION_FAILED', endSystemCode: 'keep' },
   {
     status: 404,
     code: 'INVALID_CONFIGURATION',

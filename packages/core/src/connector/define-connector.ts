@@ -126,10 +126,18 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**
-   * Turns an error thrown by connector code (such as an end-system client's error) into a
-   * {@link ConnectorError}; return `undefined` to fall back to the SDK's mapping.
+   * Turns an error thrown by connector code (such as an end-system client's error) into the
+   * {@link ConnectorError} the platform gets. `mapped` is what the SDK would answer: for an end-system client's
+   * error, the client's mapping (its `code`, `endSystemCode`, `detail`); return a replacement, or `undefined`
+   * to keep it. A `ConnectorError` thrown by connector code is answered as it is, without asking.
+   *
+   * @example
+   * ```ts
+   * mapError: (error, mapped) =>
+   *   mapped.code === 'NOT_FOUND' ? new ValidationError('No such project', { code: 'INVALID_CONFIGURATION' }) : undefined,
+   * ```
    */
-  mapError?(error: unknown): ConnectorError | undefined;
+  mapError?(error: unknown, mapped: ConnectorError): ConnectorError | undefined;
   /**
    * **Lowers safety.** Session header names the SDK otherwise refuses because of their proxy, routing,
    * fetch-metadata or cookie-setting meaning (`Forwarded`, `X-Forwarded-*`, `X-Real-IP`, `Via`,

@@ -3,54 +3,21 @@ import { isConnectorError, type ConnectorError } from './connector-error.js';
 import { networkFailure } from './network-failure.js';
 import { EndSystemError, InternalError } from './errors.js';
 
-/**
- * Turns anything thrown into a {@link ConnectorError}: connector errors pass through, as does a connector error
- * the end-system client attached to its own error; the connector's own `mapError` is asked next; a failed `fetch` becomes a 502 `END_SYSTEM_UNREACHABLE` (or a
- * 504 when the answer timed out); a `TimeoutError` (from `AbortSignal.timeout`) becomes a 504; anything else
- * becomes a 500 `INTERNAL_ERROR` with a safe message, the original kept as `cause`.
- *
- * @param error - anything caught
- * @param mapError - the connector's own mapping, tried before the fallbacks
- * @returns a connector error
- * @example
- * ```ts
- * const error = toConnectorError(caught, connector.adapter.mapError);
- * ```
- */
-export function toConnectorError(
-  error: unknown,
-  mapError?: (error: unknown) => ConnectorError | undefined,
-): ConnectorError {
-  if (isConnectorError(error)) return error;
+/** The SDK's own answer to a thrown value that is not a connector error. */
+function sdkMapping(error: unknown): ConnectorError {
   const attached = attachedConnectorError(error);
   if (attached) return attached;
-  if (mapError) {
-    let mapped: ConnectorError | undefined;
-    try {
-      mapped = mapError(error);
-    } catch (mappingError) {
-      return new InternalError('The connector failed while mapping an error', {
-        cause: mappingError,
-      });
-    }
-    if (mapped !== undefined) {
-      return isConnectorError(mapped)
-        ? mapped
-        : new InternalError(
-            'The connector mapped an error to something that is not a ConnectorError',
-            {
-              cause: error,
-            },
-          );
-    }
-  }
   const network = networkFailure(error);
   if (network) {
     return new EndSystemError(
       network.timedOut
         ? `The end system did not answer in time (${network.code})`
         : `The end system could not be reached (${network.code})`,
-      { code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE', cause: error },
+      {
+        code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
+        detail: network.cause,
+        cause: error,
+      },
     );
   }
   if (error instanceof Error && error.name === 'TimeoutError') {
@@ -60,4 +27,43 @@ export function toConnectorError(
     });
   }
   return new InternalError('The connector failed unexpectedly', { cause: error });
+}
+
+/**
+ * Turns anything thrown into a {@link ConnectorError}. Connector errors pass through. Anything else gets the
+ * SDK's mapping: the one the end-system client attached to its own error, else a failed `fetch` becomes a 502
+ * `END_SYSTEM_UNREACHABLE` (or a 504 when the answer timed out), a `TimeoutError` a 504, anything else a 500
+ * `INTERNAL_ERROR` with a safe message and the original as `cause`. The connector's own `mapError` sees the
+ * thrown value and that mapping, and may replace it.
+ *
+ * @param error - anything caught
+ * @param mapError - the connector's own mapping: gets the error and the SDK's mapping of it, returns a
+ *   replacement or `undefined` to keep the SDK's
+ * @returns a connector error
+ * @example
+ * ```ts
+ * const error = toConnectorError(caught, connector.adapter.mapError);
+ * ```
+ */
+export function toConnectorError(
+  error: unknown,
+  mapError?: (error: unknown, mapped: ConnectorError) => ConnectorError | undefined,
+): ConnectorError {
+  if (isConnectorError(error)) return error;
+  const mapped = sdkMapping(error);
+  if (!mapError) return mapped;
+  let own: ConnectorError | undefined;
+  try {
+    own = mapError(error, mapped);
+  } catch (mappingError) {
+    return new InternalError('The connector failed while mapping an error', {
+      cause: mappingError,
+    });
+  }
+  if (own === undefined) return mapped;
+  return isConnectorError(own)
+    ? own
+    : new InternalError('The connector mapped an error to something that is not a ConnectorError', {
+        cause: error,
+      });
 }

@@ -173,12 +173,40 @@ describe('author rules', () => {
       },
     };
     end.script((_req, res) => json(res, 400, { error: { type: 'TOKEN_EXPIRED' } }));
+    // The rule's code reaches the platform; the extractor's message is kept.
     expect(await call()).toMatchObject({
       status: 401,
-      json: { errors: { code: 'TOKEN_EXPIRED', message: 'custom' } },
+      json: { errors: { code: 'SESSION_EXPIRED', message: 'custom' } },
     });
+    // No rule of the author's matches: the default table passes the end system's code on.
     end.script((_req, res) => json(res, 400, { error: { type: 'OTHER' } }));
-    expect((await call()).status).toBe(400);
+    expect(await call()).toMatchObject({ status: 400, json: { errors: { code: 'OTHER' } } });
+  });
+
+  it("answers with a rule's code, or the end system's when the rule keeps it (issue 21, item 1)", async () => {
+    clientOptions = {
+      errors: {
+        rules: [
+          { status: [404, 405], code: 'INVALID_CONFIGURATION' },
+          { status: 403, code: 'NOT_FOUND' },
+          { status: 409, code: 'VALIDATION_FAILED', endSystemCode: 'keep' },
+        ],
+      },
+    };
+    end.script((_req, res) =>
+      json(res, 404, { errors: [{ code: 'ROUTE_NOT_FOUND', message: 'x' }] }),
+    );
+    expect(await call()).toMatchObject({
+      status: 400,
+      json: { errors: { code: 'INVALID_CONFIGURATION' } },
+    });
+    end.script((_req, res) => json(res, 403, { errors: [{ code: 'FORBIDDEN', message: 'x' }] }));
+    expect(await call()).toMatchObject({ status: 404, json: { errors: { code: 'NOT_FOUND' } } });
+    end.script((_req, res) => json(res, 409, { code: 'RECORD_NOT_UNIQUE' }));
+    expect(await call()).toMatchObject({
+      status: 400,
+      json: { errors: { code: 'RECORD_NOT_UNIQUE' } },
+    });
   });
 
   it('treats a session expiry reported in a 2xx body as a 401', async () => {

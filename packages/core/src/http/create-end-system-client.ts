@@ -315,14 +315,46 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       }
       const network = networkFailure(error);
       // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline.
-      const failure =
-        (error as Error).name === 'TimeoutError'
-          ? 'timeout'
-          : (network?.code ?? (error as Error).name);
+      const timedOut = (error as Error).name === 'TimeoutError';
+      const failure = timedOut ? 'timeout' : (network?.code ?? (error as Error).name);
+      const cause = timedOut ? (error as Error).message : network?.cause;
       log.warn(
-        { endSystem: { method: request.method, url, error: failure, durationMs: durationMs() } },
+        {
+          endSystem: {
+            method: request.method,
+            url,
+            error: failure,
+            cause,
+            durationMs: durationMs(),
+          },
+        },
         'end-system call failed',
       );
+      // The platform's answer says which call failed and why, as an HTTP failure's does (issue 21, item 2).
+      if (network && error instanceof Error) {
+        attachConnectorError(
+          error,
+          new EndSystemError(
+            network.timedOut
+              ? `The end system did not answer in time (${network.code})`
+              : `The end system could not be reached (${network.code})`,
+            {
+              code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
+              detail: `${request.method} ${url} failed: ${network.cause}`,
+              cause: error,
+            },
+          ),
+        );
+      } else if (timedOut && error instanceof Error) {
+        attachConnectorError(
+          error,
+          new EndSystemError('The end system did not answer in time', {
+            code: 'END_SYSTEM_TIMEOUT',
+            detail: `${request.method} ${url}: ${cause ?? 'no answer in time'}`,
+            cause: error,
+          }),
+        );
+      }
       throw error;
     }
   };

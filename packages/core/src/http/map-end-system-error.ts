@@ -14,7 +14,7 @@ import { retryAfterMs } from './retry-after.js';
 
 /**
  * One row of an error table: which end-system answers it matches (status and/or body) and the SDK code to
- * answer the platform with.
+ * answer the platform with: its status, and by default its code in `errors.code` (see `endSystemCode`).
  *
  * @example
  * ```ts
@@ -32,6 +32,13 @@ export interface ErrorRule {
   readonly code: ErrorCode;
   /** A message to send instead of the end system's. */
   readonly message?: string;
+  /**
+   * Which code the platform gets in `errors.code`: this rule's `code` (`'drop'`: the end system's own code is
+   * left out), or the end system's own code when it sent one (`'keep'`). The status follows `code` either way.
+   *
+   * @default 'drop' for your rules; the rows of {@link DEFAULT_ERROR_RULES} keep the end system's code
+   */
+  readonly endSystemCode?: 'keep' | 'drop';
 }
 
 /** How end-system failures become platform answers. */
@@ -58,14 +65,14 @@ export interface ErrorMappingOptions {
  * | 5xx, any other      | `END_SYSTEM_ERROR`  | 502      |
  */
 export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
-  { status: 401, code: 'SESSION_EXPIRED' },
-  { status: 403, code: 'FORBIDDEN' },
-  { status: [404, 410], code: 'NOT_FOUND' },
-  { status: 429, code: 'RATE_LIMITED' },
+  { status: 401, code: 'SESSION_EXPIRED', endSystemCode: 'keep' },
+  { status: 403, code: 'FORBIDDEN', endSystemCode: 'keep' },
+  { status: [404, 410], code: 'NOT_FOUND', endSystemCode: 'keep' },
+  { status: 429, code: 'RATE_LIMITED', endSystemCode: 'keep' },
   // "Unavailable, come back in N seconds": the platform waits and resumes instead of failing the sync.
-  { status: 503, retryAfter: true, code: 'RATE_LIMITED' },
-  { status: [400, 409, 422], code: 'VALIDATION_FAILED' },
-  { code: 'END_SYSTEM_ERROR' },
+  { status: 503, retryAfter: true, code: 'RATE_LIMITED', endSystemCode: 'keep' },
+  { status: [400, 409, 422], code: 'VALIDATION_FAILED', endSystemCode: 'keep' },
+  { code: 'END_SYSTEM_ERROR', endSystemCode: 'keep' },
 ];
 
 function contains(actual: unknown, expected: unknown): boolean {
@@ -159,10 +166,7 @@ export function mapEndSystemError(
     info.message ??
     `The end system answered ${response.status} ${response.statusText}`.trim();
   const detail = `${context.method} ${context.url} answered ${response.status}${body.excerpt ? `: ${body.excerpt}` : ''}`;
-  return errorFor(
-    code,
-    message,
-    { endSystemCode: info.code, detail, cause: context.cause },
-    waitMs,
-  );
+  // An author's rule says what the platform gets; the default table passes the end system's code on.
+  const endSystemCode = (rule?.endSystemCode ?? 'drop') === 'keep' ? info.code : undefined;
+  return errorFor(code, message, { endSystemCode, detail, cause: context.cause }, waitMs);
 }

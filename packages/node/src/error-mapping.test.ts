@@ -1,0 +1,111 @@
+// Issue 21, items 1 and 2, over real HTTP on the node binding with real end systems on 127.0.0.1: a network
+// failure's answer says which call failed and its innermost cause (a refused port, https spoken to an http
+// port, a port fetch refuses), and the connector's mapError sees the end-system client's mapping and may
+// replace it.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { defineConnector, ErrorBodySchema, ValidationError } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+let end: Server;
+let endPort = 0;
+let closedPort = 0;
+let running: ConnectorServer;
+
+const call = (baseUrl: string, path: string, signal: AbortSignal) =>
+  createEndSystemClient({ baseUrl, signal, retry: { limit: 0 } })
+    .get(path)
+    .json();
+
+const connector = defineConnector({
+  name: 'error-mapping',
+  version: '1',
+  config: {},
+  session: {},
+  initialize: () => ({}),
+  operations: ({ get }) => ({
+    refused: get('/refused', ({ signal }) => call(`http://127.0.0.1:${closedPort}`, 'x', signal)),
+    tls: get('/tls', ({ signal }) => call(`https://127.0.0.1:${endPort}`, 'x', signal)),
+    badPort: get('/bad-port', ({ signal }) => call('http://127.0.0.1:6000', 'x', signal)),
+    missing: get('/missing', ({ signal }) =>
+      call(`http://127.0.0.1:${endPort}`, 'missing', signal),
+    ),
+    broken: get('/broken', ({ signal }) => call(`http://127.0.0.1:${endPort}`, 'broken', signal)),
+  }),
+  mapError: (_error, mapped) =>
+    mapped.code === 'NOT_FOUND' && mapped.endSystemCode === 'ROUTE_NOT_FOUND'
+      ? new ValidationError("'url' does not point at the API", { code: 'INVALID_CONFIGURATION' })
+      : undefined,
+});
+
+beforeAll(async () => {
+  end = createServer((request, response) => {
+    const status = request.url === '/missing' ? 404 : 500;
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({ errors: [{ code: status === 404 ? 'ROUTE_NOT_FOUND' : 'BOOM' }] }),
+    );
+  });
+  await new Promise<void>((resolve) => end.listen(0, '127.0.0.1', resolve));
+  endPort = (end.address() as AddressInfo).port;
+  // A port nothing listens on: one that was free a moment ago.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  closedPort = (probe.address() as AddressInfo).port;
+  await new Promise((resolve) => probe.close(resolve));
+  running = await serve(connector, { port: 0 });
+});
+afterAll(async () => {
+  await running.close();
+  await new Promise((resolve) => end.close(resolve));
+});
+
+async function get(path: string) {
+  // The session: initialize first, then replay what it answered.
+  const init = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '[]',
+  });
+  const session = Object.fromEntries(
+    ((await init.json()) as { key: string; value: string }[]).map((e) => [e.key, e.value]),
+  );
+  const response = await fetch(`${running.url}/sdk/api/1.0${path}`, { headers: session });
+  return { status: response.status, errors: ErrorBodySchema.parse(await response.json()).errors };
+}
+
+describe('network failures', () => {
+  it.each([
+    [
+      '/refused',
+      () => `GET http://127.0.0.1:${closedPort}/x failed: ECONNREFUSED: connect ECONNREFUSED`,
+    ],
+    [
+      '/tls',
+      () =>
+        `GET https://127.0.0.1:${endPort}/x failed: ERR_SSL_WRONG_VERSION_NUMBER: wrong version number`,
+    ],
+    ['/bad-port', () => 'GET http://127.0.0.1:6000/x failed: bad port'],
+  ])('%s says which call failed and why', async (path, detail) => {
+    const { status, errors } = await get(path);
+    expect(status).toBe(502);
+    expect(errors.code).toBe('END_SYSTEM_UNREACHABLE');
+    expect(errors.detail).toContain(detail());
+    expect(errors.message).not.toContain('fetch failed');
+  });
+});
+
+describe("the connector's mapError", () => {
+  it("sees the client's mapping and replaces it", async () => {
+    expect(await get('/missing')).toMatchObject({
+      status: 400,
+      errors: { code: 'INVALID_CONFIGURATION', message: "'url' does not point at the API" },
+    });
+  });
+
+  it("keeps the client's mapping when it returns undefined", async () => {
+    expect(await get('/broken')).toMatchObject({ status: 502, errors: { code: 'BOOM' } });
+  });
+});
