@@ -22,6 +22,8 @@ const helpers: Record<string, z.ZodType> = {
   json: field.json(z.object({ a: z.number(), b: z.array(z.string()).optional() })),
   'port, optional': field.port().optional(),
   'url, optional': field.url().optional(),
+  email: field.email(),
+  'email, optional': field.email().optional(),
 };
 
 // Raw values as a platform sends them: near-misses of every helper's format, padded and cased oddly.
@@ -49,6 +51,9 @@ const raw = fc.oneof(
     'http://u:p@a.example',
     'http//broken',
     'mailto:x@y',
+    ' ada@example.com ',
+    'ada@example',
+    'a b@example.com',
     '{"a":1}',
     '{"a":"1"}',
     '{"a":1,"b":["x"]}',

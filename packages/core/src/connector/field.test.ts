@@ -157,6 +157,27 @@ describe('field helpers', () => {
     expect(fails(field.boolean(), 'maybe')).toBe('must be true or false');
   });
 
+  it('email takes an address, trimmed, and refuses others without echoing them (issue 21, item 7)', () => {
+    expect(ok(field.email(), ' ada@example.com ')).toBe('ada@example.com');
+    expect(ok(field.email(), 'first.last+tag@mail.xn--bcher-kva.example')).toBe(
+      'first.last+tag@mail.xn--bcher-kva.example',
+    );
+    for (const value of [
+      'ada',
+      'ada@',
+      '@example.com',
+      'ada@example',
+      'a b@example.com',
+      'ada@-x.com',
+      'ada@x..com',
+    ])
+      expect(fails(field.email(), value), value).toBe('must be an e-mail address');
+    expect(fails(field.email(), `${'a'.repeat(60)}@${'b'.repeat(200)}.com`)).toBe(
+      'must be at most 254 characters',
+    );
+    expect(fails(field.email().optional(), 'nope')).toBe('must be an e-mail address');
+  });
+
   it('enum and json validate without echoing the value', () => {
     expect(ok(field.enum(['a', 'b']), ' b')).toBe('b');
     expect(fails(field.enum(['a', 'b']), 'secret-c')).toBe('must be one of a, b');

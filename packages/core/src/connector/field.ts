@@ -177,6 +177,10 @@ const WHOLE_NUMBER = /^[+-]?\d{1,15}$/;
 const TRUE = new Set(['true', '1', 'yes', 'on']);
 const FALSE = new Set(['false', '0', 'no', 'off']);
 
+/** A pragmatic e-mail address: a local part without spaces or specials, `@`, a host name with a TLD. */
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
+
 /**
  * Field helpers for what connector configuration forms and session headers actually contain. Every field reads
  * a string and yields a typed value; add `.optional()` or `.default(…)` for fields a user may leave empty (an
@@ -190,6 +194,7 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
  *   url: field.url(),
  *   username: field.string(),
  *   password: field.secret(),
+ *   contact: field.email().optional(),
  *   port: field.port().optional(),
  *   verbose: field.boolean().default(false),
  *   mode: field.enum(['cloud', 'server']),
@@ -268,6 +273,25 @@ export const field = {
       const value = raw.trim();
       const url = value === '' ? '' : read(value);
       return typeof url === 'string' ? INVALID : normalised(value, url);
+    });
+  },
+
+  /**
+   * An e-mail address (`name@example.com`), trimmed, at most 254 characters; the domain must be a host name
+   * with a top-level domain (write an international one in its `xn--` form).
+   *
+   * @returns a string field
+   */
+  email() {
+    const schema = z
+      .string()
+      .trim()
+      .max(254, { error: 'must be at most 254 characters' })
+      .regex(EMAIL, { error: 'must be an e-mail address' });
+    return withFastParse(schema, (raw) => {
+      if (typeof raw !== 'string') return INVALID;
+      const value = raw.trim();
+      return value.length <= 254 && EMAIL.test(value) ? value : INVALID;
     });
   },
 
