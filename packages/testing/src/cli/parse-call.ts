@@ -1,17 +1,37 @@
 import type { CallRequest } from '../platform-simulator.js';
 import { UsageError } from './usage-error.js';
 
+/** A call given on the command line, with the status it is expected to end with, if one was given. */
+export interface ParsedCall {
+  readonly request: CallRequest;
+  /** The status the call must end with (`=> 404`); without it, any status below 400. */
+  readonly expectStatus: number | undefined;
+}
+
 /**
- * Reads a call given on the command line: `"<METHOD> <path>[?query] [json body]"`.
+ * Reads a call given on the command line: `"<METHOD> <path>[?query] [json body] [=> <status>]"`.
  *
  * @param text - the argument
  * @returns the call
  * @throws {@link UsageError} when it does not have that shape or the body is not JSON
  */
-export function parseCall(text: string): CallRequest {
-  const match = /^([A-Za-z]+)\s+(\/\S*)(?:\s+(.+))?$/s.exec(text.trim());
+export function parseCall(text: string): ParsedCall {
+  let rest = text.trim();
+  let expectStatus: number | undefined;
+  const expectation = /\s*=>\s*(\S*)$/.exec(rest);
+  if (expectation) {
+    if (!/^[1-5]\d\d$/.test(expectation[1] ?? ''))
+      throw new UsageError(
+        `"${text}" expects "${expectation[1] ?? ''}", which is not an HTTP status`,
+      );
+    expectStatus = Number(expectation[1]);
+    rest = rest.slice(0, expectation.index);
+  }
+  const match = /^([A-Za-z]+)\s+(\/\S*)(?:\s+(.+))?$/s.exec(rest);
   if (match?.[1] === undefined || match[2] === undefined)
-    throw new UsageError(`"${text}" is not "<METHOD> <path> [json]", such as "GET /issues/1"`);
+    throw new UsageError(
+      `"${text}" is not "<METHOD> <path> [json] [=> status]", such as "GET /issues/1"`,
+    );
   const url = new URL(match[2], 'http://call');
   let body: unknown;
   if (match[3] !== undefined) {
@@ -22,9 +42,12 @@ export function parseCall(text: string): CallRequest {
     }
   }
   return {
-    method: match[1].toUpperCase(),
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    ...(body === undefined ? {} : { body }),
+    request: {
+      method: match[1].toUpperCase(),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      ...(body === undefined ? {} : { body }),
+    },
+    expectStatus,
   };
 }

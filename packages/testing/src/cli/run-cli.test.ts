@@ -90,6 +90,34 @@ describe('connector-sdk-testing simulate', () => {
     );
   });
 
+  it('passes a call that ends with the status it expects, and fails one that does not (issue 21, item 9)', async () => {
+    const args = ['simulate', '--url', server.url, '--config', join(dir, 'config.json')];
+    const expected = await cli(...args, '--call', 'POST /records => 400', '--call', 'GET /records');
+    expect(expected.out).toContain('[3/5] POST /records (expecting 400)');
+    expect(expected.status).toBe(0);
+    const other = await cli(...args, '--call', 'GET /records => 404');
+    expect(other.err).toContain(
+      '✗ 1 of 4 steps failed:\n  - GET /records (expecting 404) ended with 200',
+    );
+    expect(other.status).toBe(1);
+    expect((await cli(...args, '--call', 'GET /records => 4xx')).status).toBe(2);
+  });
+
+  it('counts the steps it could not run when initialize fails', async () => {
+    const result = await cli(
+      'simulate',
+      '--url',
+      server.url,
+      '--config',
+      join(dir, 'wrong.json'),
+      '--call',
+      'GET /records',
+    );
+    expect(result.out).toContain('[2/4] initialize');
+    expect(result.err).toContain('✗ 1 of 4 steps failed (2 not run: initialize failed):');
+    expect(result.status).toBe(1);
+  });
+
   it('exits 1 and names the steps that failed, after running them all', async () => {
     const result = await cli(
       'simulate',
@@ -173,7 +201,7 @@ describe('connector-sdk-testing simulate', () => {
     ],
     [
       ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--call', 'GET'],
-      /is not "<METHOD> <path> \[json\]"/,
+      /is not "<METHOD> <path> \[json\] \[=> status\]"/,
     ],
     [
       ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--call', 'POST /x {'],
@@ -215,8 +243,44 @@ describe('connector-sdk-testing conformance', () => {
     expect(result.out).toContain(
       '- a rate-limit 403 carries a positive whole-number wait header (the kit can only',
     );
-    expect(result.out).toMatch(/\n\d+ passed, 0 failed, 2 skipped$/);
+    // Log lines it cannot see are not claimed as checked (issue 21, item 8).
+    expect(result.out).toContain(
+      "- no sensitive value, nor a derived form, appears in any log line (the connector's log lines are not visible here: pass --log-file",
+    );
+    expect(result.out).toMatch(/\n\d+ passed, 0 failed, 3 skipped$/);
     expect(result.status).toBe(0);
+  });
+
+  it('checks the log lines of --log-file for secrets', async () => {
+    const clean = join(dir, 'clean.log');
+    const leaky = join(dir, 'leaky.log');
+    writeFileSync(clean, '{"msg":"request","status":200}\n');
+    writeFileSync(
+      leaky,
+      '{"msg":"request","status":200}\n{"msg":"login as alice with wonderland"}\n',
+    );
+    const run = (log: string) =>
+      cli(
+        'conformance',
+        '--url',
+        server.url,
+        '--config',
+        join(dir, 'config.json'),
+        '--log-file',
+        log,
+      );
+    const passed = await run(clean);
+    expect(passed.out).toContain(
+      '✓ no sensitive value, nor a derived form, appears in any log line',
+    );
+    expect(passed.status).toBe(0);
+    const failed = await run(leaky);
+    expect(failed.out).toContain(
+      '✗ no sensitive value, nor a derived form, appears in any log line',
+    );
+    expect(failed.out).toContain('log line 2: {"msg":"login as alice with ***"}');
+    expect(failed.status).toBe(1);
+    expect((await run(join(dir, 'missing.log'))).status).toBe(2);
   });
 
   it('exits 1 and says what to fix when checks fail', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ContractViolationError, SimulatorError } from '../simulator-errors.js';
 import type { CliIo } from './cli-io.js';
@@ -19,10 +20,13 @@ const HELP = `Usage:
 Options:
   --url <base>                 the connector's base URL, such as http://127.0.0.1:3000
   --config <file>              a valid configuration: JSON entries [{ key, value, sensitive }] or an object
-  --call "<METHOD> <path> [json]"  a later call after the base, such as "GET /issues/1" or
-                               'POST /issues {"summary":"x"}' (repeatable; simulate)
+  --call "<METHOD> <path> [json] [=> status]"  a later call after the base, such as "GET /issues/1",
+                               'POST /issues {"summary":"x"}' or "GET /issues/999 => 404" (repeatable;
+                               simulate). Without "=> status" a call must end below 400
   --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
+  --log-file <file>            the connector's log, one line per entry, for the secret check on log lines
+                               (conformance; without it, only responses are checked)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
@@ -35,6 +39,19 @@ Options:
 Exit status: 0 when every step succeeded within the contract; 1 when the connector broke the contract, could
 not be reached, or a step failed (a call ending in 4xx/5xx, cleanup not 200); 2 on a usage error.`;
 
+/** The connector's log lines as they are now; the file grows while the checks run. */
+function readLogLines(file: string): string[] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '');
+  } catch (error) {
+    throw new UsageError(
+      `--log-file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
 function readArgs(argv: readonly string[]) {
   try {
     return parseArgs({
@@ -43,6 +60,7 @@ function readArgs(argv: readonly string[]) {
       options: {
         url: { type: 'string' },
         config: { type: 'string' },
+        'log-file': { type: 'string' },
         call: { type: 'string', multiple: true },
         operation: { type: 'string' },
         'invalid-config': { type: 'string' },
@@ -104,7 +122,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (maxWait !== undefined && !/^\d+$/.test(maxWait))
       throw new UsageError('--max-wait-ms must be a whole number of milliseconds');
     const calls = (values.call ?? []).map(parseCall);
-    const operation = values.operation === undefined ? undefined : parseCall(values.operation);
+    const parsedOperation =
+      values.operation === undefined ? undefined : parseCall(values.operation);
+    if (parsedOperation?.expectStatus !== undefined)
+      throw new UsageError('--operation is a call that succeeds; "=> status" belongs to --call');
+    const operation = parsedOperation?.request;
     const common = {
       target: values.url,
       config: await readConfigFile(values.config),
@@ -116,6 +138,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       ...(unit === undefined ? {} : { retryAfterUnit: unit }),
     };
     if (command === 'conformance') {
+      const logFile = values['log-file'];
+      if (logFile !== undefined) readLogLines(logFile);
       const invalid = values['invalid-config'];
       const wrong = values['wrong-credentials'];
       return await conformanceCommand(
@@ -124,6 +148,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(invalid === undefined ? {} : { invalidConfig: await readConfigFile(invalid) }),
           ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
           ...(operation === undefined ? {} : { operation }),
+          ...(logFile === undefined ? {} : { logLines: () => readLogLines(logFile) }),
         },
         io,
       );

@@ -1,10 +1,7 @@
-import {
-  createPlatformSimulator,
-  type CallRequest,
-  type PlatformSimulatorOptions,
-} from '../platform-simulator.js';
+import { createPlatformSimulator, type PlatformSimulatorOptions } from '../platform-simulator.js';
 import { formatTranscriptEntry } from '../transcript.js';
 import type { CliIo } from './cli-io.js';
+import type { ParsedCall } from './parse-call.js';
 
 /**
  * Walks a running connector through its lifecycle — discover, initialize, each call, cleanup — printing the
@@ -14,7 +11,7 @@ import type { CliIo } from './cli-io.js';
  */
 export async function simulateCommand(
   options: Omit<PlatformSimulatorOptions, 'onEntry'>,
-  calls: readonly CallRequest[],
+  calls: readonly ParsedCall[],
   cleanupGlobalCache: boolean,
   io: CliIo,
 ): Promise<number> {
@@ -49,11 +46,11 @@ export async function simulateCommand(
     () => platform.initialize(),
   );
   if (initialized === 200) {
-    for (const call of calls) {
+    for (const { request, expectStatus } of calls) {
       await run(
-        `${call.method ?? 'GET'} ${call.path}`,
-        (status) => status < 400,
-        () => platform.call(call),
+        `${request.method ?? 'GET'} ${request.path}${expectStatus === undefined ? '' : ` (expecting ${expectStatus})`}`,
+        (status) => (expectStatus === undefined ? status < 400 : status === expectStatus),
+        () => platform.call(request),
       );
     }
     await run(
@@ -64,7 +61,10 @@ export async function simulateCommand(
   }
   const exchanges = platform.transcript.filter((entry) => entry.type === 'exchange').length;
   if (failures.length > 0) {
-    io.err(`\n✗ ${failures.length} of ${step} steps failed:\n  - ${failures.join('\n  - ')}`);
+    const skipped = steps - step;
+    io.err(
+      `\n✗ ${failures.length} of ${steps} steps failed${skipped > 0 ? ` (${skipped} not run: initialize failed)` : ''}:\n  - ${failures.join('\n  - ')}`,
+    );
     return 1;
   }
   io.out(`\nEvery step succeeded; the connector kept the contract in ${exchanges} exchanges.`);

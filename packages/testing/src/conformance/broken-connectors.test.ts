@@ -283,7 +283,7 @@ const cases: Case[] = [
     message: /leaked in:\n {2}- the answer to POST/,
   },
   {
-    check: 'secrets.no-leak',
+    check: 'secrets.no-leak-in-logs',
     breaks: 'logs Basic credentials',
     target: async (request) => {
       leakedLogs.push(

@@ -1,5 +1,5 @@
 import type { ConformanceCheck } from './check-helpers.js';
-import { secretsCheck } from './find-leaks.js';
+import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
 import { sessionChecks } from './session-checks.js';
 
@@ -15,4 +15,5 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   ...initializeChecks,
   ...sessionChecks,
   secretsCheck,
+  logSecretsCheck,
 ];

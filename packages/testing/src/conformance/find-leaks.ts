@@ -13,7 +13,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-function findLeaks(run: ConformanceRun): string[] {
+function findLeaks(run: ConformanceRun, where: 'responses' | 'logs'): string[] {
   const secrets = new SecretSet();
   const isSecret = (entry: { key: string; sensitive: boolean }) =>
     entry.sensitive || isCredentialKey(entry.key);
@@ -37,6 +37,13 @@ function findLeaks(run: ConformanceRun): string[] {
     if (list?.success === true)
       for (const entry of list.data) if (isSecret(entry)) secrets.add(entry.value);
   const leaks: string[] = [];
+  if (where === 'logs') {
+    run.logLines().forEach((line, index) => {
+      if (secrets.leaksIn(line))
+        leaks.push(`log line ${index + 1}: ${secrets.mask(line).slice(0, 200)}`);
+    });
+    return leaks;
+  }
   for (const { request, response, list } of answers) {
     // A successful initialize carries the session's secrets by design, in entries marked sensitive.
     const visible =
@@ -50,40 +57,58 @@ function findLeaks(run: ConformanceRun): string[] {
       }
     }
   }
-  run.logLines().forEach((line, index) => {
-    if (secrets.leaksIn(line))
-      leaks.push(`log line ${index + 1}: ${secrets.mask(line).slice(0, 200)}`);
-  });
   return leaks;
 }
 
-/** No secret in any response or log line, over everything the run recorded. */
+/** Sends the requests whose error paths see the secrets, in case a leak check runs alone. */
+async function provoke(run: ConformanceRun): Promise<void> {
+  await run.simulator().initialize();
+  const config = entriesWithProbe(run);
+  await initializeWith(
+    run,
+    JSON.stringify([...config, ...config.filter((entry) => entry.sensitive)]),
+  );
+  await initializeWith(
+    run,
+    JSON.stringify(config.map((entry) => ({ ...entry, sensitive: 'yes' }))),
+  );
+  if (run.options.invalidConfig !== undefined)
+    await run.simulator(run.options.invalidConfig).initialize();
+  if (run.options.wrongCredentials !== undefined)
+    await run.simulator(run.options.wrongCredentials).initialize();
+}
+
+function failOn(leaks: readonly string[]): undefined {
+  if (leaks.length > 0) {
+    throw new ConformanceFailure(
+      `A secret (or its URL-encoded, JSON-escaped or base64 form) leaked in:\n  - ${leaks.join('\n  - ')}\n` +
+        'Mark secrets with field.secret() / secret(), and never put a credential into an error message.',
+    );
+  }
+  return undefined;
+}
+
+/** No secret in any response, over everything the run recorded. */
 export const secretsCheck: ConformanceCheck = {
   id: 'secrets.no-leak',
-  name: 'no sensitive value, nor a derived form, appears in any response or log line',
+  name: 'no sensitive value, nor a derived form, appears in any response',
   async run(run) {
-    // Error paths that see the secrets, in case this check runs alone.
-    await run.simulator().initialize();
-    const config = entriesWithProbe(run);
-    await initializeWith(
-      run,
-      JSON.stringify([...config, ...config.filter((entry) => entry.sensitive)]),
-    );
-    await initializeWith(
-      run,
-      JSON.stringify(config.map((entry) => ({ ...entry, sensitive: 'yes' }))),
-    );
-    if (run.options.invalidConfig !== undefined)
-      await run.simulator(run.options.invalidConfig).initialize();
-    if (run.options.wrongCredentials !== undefined)
-      await run.simulator(run.options.wrongCredentials).initialize();
-    const leaks = findLeaks(run);
-    if (leaks.length > 0) {
-      throw new ConformanceFailure(
-        `A secret (or its URL-encoded, JSON-escaped or base64 form) leaked in:\n  - ${leaks.join('\n  - ')}\n` +
-          'Mark secrets with field.secret() / secret(), and never put a credential into an error message.',
-      );
-    }
-    return undefined;
+    await provoke(run);
+    return failOn(findLeaks(run, 'responses'));
+  },
+};
+
+/** No secret in any log line, when the kit can see the connector's log lines. */
+export const logSecretsCheck: ConformanceCheck = {
+  id: 'secrets.no-leak-in-logs',
+  name: 'no sensitive value, nor a derived form, appears in any log line',
+  async run(run) {
+    if (!run.servesConnector && run.options.logLines === undefined)
+      return {
+        skipped:
+          "the connector's log lines are not visible here: pass --log-file <file> (CLI) or logLines (API)",
+      };
+    await provoke(run);
+    return failOn(findLeaks(run, 'logs'));
   },
 };
