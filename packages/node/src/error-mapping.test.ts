@@ -33,6 +33,18 @@ const connector = defineConnector({
       call(`http://127.0.0.1:${endPort}`, 'missing', signal),
     ),
     broken: get('/broken', ({ signal }) => call(`http://127.0.0.1:${endPort}`, 'broken', signal)),
+    page: get('/page', ({ signal }) => call(`http://127.0.0.1:${endPort}`, 'page', signal)),
+    login: get('/login', ({ signal }) =>
+      createEndSystemClient({
+        baseUrl: `http://127.0.0.1:${endPort}`,
+        signal,
+        errors: {
+          notJson: { code: 'INVALID_CONFIGURATION', message: "'url' is not the API's URL" },
+        },
+      })
+        .post('page', { json: {} })
+        .json(),
+    ),
   }),
   mapError: (_error, mapped) =>
     mapped.code === 'NOT_FOUND' && mapped.endSystemCode === 'ROUTE_NOT_FOUND'
@@ -42,6 +54,11 @@ const connector = defineConnector({
 
 beforeAll(async () => {
   end = createServer((request, response) => {
+    if (request.url === '/page') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(`<html><body>${'x'.repeat(5_000)}</body></html>`);
+      return;
+    }
     const status = request.url === '/missing' ? 404 : 500;
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(
@@ -107,5 +124,26 @@ describe("the connector's mapError", () => {
 
   it("keeps the client's mapping when it returns undefined", async () => {
     expect(await get('/broken')).toMatchObject({ status: 502, errors: { code: 'BOOM' } });
+  });
+});
+
+describe('a successful answer that is not JSON (issue 21, item 3)', () => {
+  it('says which call, its status, content type and size, not the body', async () => {
+    const { status, errors } = await get('/page');
+    expect(status).toBe(502);
+    expect(errors.code).toBe('END_SYSTEM_ERROR');
+    expect(errors.detail).toBe(
+      `GET http://127.0.0.1:${endPort}/page answered 200 text/html, 5026 characters, not JSON`,
+    );
+  });
+
+  it('is answered as the notJson rule says', async () => {
+    const { status, errors } = await get('/login');
+    expect(status).toBe(400);
+    expect(errors).toMatchObject({
+      code: 'INVALID_CONFIGURATION',
+      message: "'url' is not the API's URL",
+      detail: `POST http://127.0.0.1:${endPort}/page answered 200 text/html, 5026 characters, not JSON`,
+    });
   });
 });

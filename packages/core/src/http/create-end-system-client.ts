@@ -8,6 +8,7 @@ import { readErrorBody } from './read-error-body.js';
 import { retryAfterMs } from './retry-after.js';
 import { egressDispatcher } from './egress-dispatcher.js';
 import { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
+import { NotJsonError, withNotJsonDetail } from './not-json.js';
 import { safeUrl } from './safe-url.js';
 import { looksSecret } from '../security/redactor.js';
 import { secretSinkOf, type SecretSink } from '../security/secret-sink.js';
@@ -421,7 +422,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       : response;
   };
 
-  return ky.create({
+  const client = ky.create({
     prefixUrl: options.baseUrl,
     headers,
     // Per-attempt timeouts are `fetchAttempt`'s, so a timed-out attempt is told apart from the deadline.
@@ -433,9 +434,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       } catch {
         // Not a word of the body: a base URL pointed at another service (an internal page, a metadata
         // endpoint) would otherwise have its answer read back through the error (issue 20, finding 3).
-        throw new EndSystemError('The end system answered something that is not JSON', {
-          detail: `The answer of ${text.length} characters is not JSON; it is not shown, since it may come from another service than the end system`,
-        });
+        // `withNotJsonDetail` adds the call, status and content type once the response is at hand.
+        throw new NotJsonError(text.length);
       }
     },
     retry: {
@@ -473,4 +473,5 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       beforeError: [mapError],
     },
   });
+  return withNotJsonDetail(client, options.errors?.notJson);
 }

@@ -9,4 +9,5 @@ export {
   type ErrorMappingOptions,
   type ErrorRule,
 } from './map-end-system-error.js';
+export type { NotJsonRule } from './not-json.js';
 export { EgressRefusedError, type EgressPolicy } from './egress-policy.js';

@@ -10,6 +10,7 @@ import {
 } from '../errors/errors.js';
 import { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
 import type { ErrorBody } from './read-error-body.js';
+import type { NotJsonRule } from './not-json.js';
 import { retryAfterMs } from './retry-after.js';
 
 /**
@@ -49,6 +50,12 @@ export interface ErrorMappingOptions {
   readonly extract?: (body: unknown, response: Response) => EndSystemErrorInfo | undefined;
   /** Longest wait passed on to the platform for a rate limit, in milliseconds. @default 300_000 */
   readonly maxRetryAfterMs?: number;
+  /**
+   * How a successful answer that is not JSON is answered when connector code reads it with `.json()`: a login
+   * URL answering an HTML page with 200 is usually a wrong URL, so `{ code: 'INVALID_CONFIGURATION' }` tells the
+   * user. @default `{ code: 'END_SYSTEM_ERROR' }` (502)
+   */
+  readonly notJson?: NotJsonRule;
 }
 
 /**
@@ -99,7 +106,12 @@ function matches(
   return typeof rule.body === 'function' ? rule.body(body) : contains(body, rule.body);
 }
 
-function errorFor(
+/**
+ * The connector error of the right class for an SDK code.
+ *
+ * @internal
+ */
+export function errorFor(
   code: ErrorCode,
   message: string,
   options: ConnectorErrorOptions,
