@@ -65,8 +65,10 @@ defineConnector({
     expectTypeOf(await context.systemCache.get('k', z.array(z.string()))).toEqualTypeOf<
       string[] | undefined
     >();
-    // @ts-expect-error: one login may serve several sessions, so initialize has no session cache
-    void context.sessionCache;
+    // The session being made: its writes are made once initialize has answered.
+    expectTypeOf(await context.sessionCache.get('refresh', z.string())).toEqualTypeOf<
+      string | undefined
+    >();
     return {};
   },
   operations: ({ get }) => ({

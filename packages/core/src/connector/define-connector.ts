@@ -38,10 +38,17 @@ export interface InitializeContext<TConfig> {
    * The cache of this end system as configured: its `systemId` together with the configuration this initialize
    * was called with. Every session initialized with the same configuration, on every instance that shares the
    * handler's store, sees it; a caller who initializes the same `systemId` with another configuration gets a
-   * cache of its own, so it cannot poison this one. There is no session cache here: with
-   * `singleFlightInitialize`, one login serves several sessions.
+   * cache of its own, so it cannot poison this one.
    */
   readonly systemCache: Cache;
+  /**
+   * The cache of the session this initialize makes, as later calls and cleanup see it: the place for state
+   * only they need (a refresh token to revoke at cleanup), instead of a session header replayed on every call.
+   * Writes are made once initialize has answered (a failed initialize leaves nothing behind); reads see this
+   * initialize's own writes, then what the session held before (the platform re-initializes a session with
+   * the same id after a 401). With `singleFlightInitialize`, one login's writes go to every session it serves.
+   */
+  readonly sessionCache: Cache;
 }
 
 /** A session value as `initialize` returns it: plain, or wrapped in {@link secret} to mark it sensitive. */

@@ -1,3 +1,4 @@
+import type { PendingCache } from '../store/cache.js';
 import type { CompiledConnector } from '../connector/compile-connector.js';
 import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
@@ -10,6 +11,8 @@ import type { SingleFlight } from './single-flight.js';
 export interface SharedLogin {
   readonly result: unknown;
   readonly sdkSessionId: string;
+  /** What initialize wrote to its session cache, made in each session's cache once it is answered. */
+  readonly sessionWrites: PendingCache;
 }
 
 /**

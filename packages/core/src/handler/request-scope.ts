@@ -127,11 +127,13 @@ export interface InitializeFields {
   readonly suppressNotification: boolean | undefined;
   /** A signal other than the request's, for a login shared by several callers. */
   readonly signal?: AbortSignal | undefined;
+  /** The cache of the session being made; its writes are made once initialize is answered. */
+  readonly sessionCache: Cache;
 }
 
 /**
- * The context of `initialize`. No session cache: with `singleFlightInitialize`, one login serves several
- * sessions.
+ * The context of `initialize`. Its session cache holds its writes until the session is answered; a login
+ * shared by several sessions (`singleFlightInitialize`) has its writes made in each of theirs.
  *
  * @internal
  */
@@ -142,6 +144,7 @@ export class InitializeContextImpl extends ScopedContext {
   readonly systemId: string;
   declare readonly suppressNotification?: boolean;
   readonly #signal: AbortSignal | undefined;
+  readonly #sessionCache: Cache;
 
   constructor(scope: RequestScope, fields: InitializeFields) {
     super(scope);
@@ -149,6 +152,7 @@ export class InitializeContextImpl extends ScopedContext {
     this.entries = fields.entries;
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
+    this.#sessionCache = fields.sessionCache;
     // Absent, not undefined, when the platform did not send the option.
     if (fields.suppressNotification !== undefined)
       (this as { suppressNotification?: boolean }).suppressNotification =
@@ -158,6 +162,11 @@ export class InitializeContextImpl extends ScopedContext {
 
   override get signal(): AbortSignal {
     return this.#signal ?? super.signal;
+  }
+
+  /** The cache of the session being made; its writes are made once initialize has answered. */
+  get sessionCache(): Cache {
+    return this.#sessionCache;
   }
 }
 

@@ -2,6 +2,7 @@ import type { ParameterEntry } from '../contract/schemas.js';
 import { isSecret } from '../security/secret.js';
 import { configurationFingerprint } from '../security/session-seal.js';
 import type { ConnectorRequest } from './connector-request.js';
+import { pendingCache } from '../store/cache.js';
 import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { queryParam } from './query-param.js';
@@ -38,8 +39,9 @@ export async function serveInitialize(
   // configuration too, so a stranger's initializes never count against a tenant's.
   if (runtime.rateLimit) await runtime.rateLimit({ operation: 'initialize', ...tenant });
 
-  const login = (signal?: AbortSignal): Promise<SharedLogin> =>
-    Promise.resolve(
+  const login = (signal?: AbortSignal): Promise<SharedLogin> => {
+    const sessionWrites = pendingCache(state.sessionCache);
+    return Promise.resolve(
       adapter.initialize(
         new InitializeContextImpl(state, {
           config: body.config,
@@ -48,9 +50,11 @@ export async function serveInitialize(
           systemId,
           suppressNotification: body.suppressNotification,
           signal,
+          sessionCache: sessionWrites.cache,
         }) as never,
       ),
-    ).then((result: unknown) => ({ result, sdkSessionId }));
+    ).then((result: unknown) => ({ result, sdkSessionId, sessionWrites }));
+  };
 
   let shared: SharedLogin;
   if (runtime.initializeFlights) {
@@ -65,12 +69,16 @@ export async function serveInitialize(
   } else {
     shared = await login();
   }
-  return buildInitializeAnswer(shared.result, compiled, {
+  const answer = buildInitializeAnswer(shared.result, compiled, {
     ids: tenant,
     keys,
     redactor: state.redactor,
     maxHeaderBytes: runtime.maxHeaderBytes,
   });
+  // The session exists once it can be answered: what initialize cached for it is written now, into this
+  // caller's own session (a shared login's writes go to every session it serves).
+  await shared.sessionWrites.commit(state.sessionCache);
+  return answer;
 }
 
 /** Whether any value initialize returned contains the id, as it is or percent-encoded. */

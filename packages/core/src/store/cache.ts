@@ -110,6 +110,20 @@ function parse(text: string | undefined, schema: z.ZodType | undefined): unknown
   return result.success ? result.data : undefined;
 }
 
+/** `getOrSet` in terms of a cache's own `get` and `set`. */
+async function getOrSetIn<T>(
+  cache: Cache,
+  key: string,
+  load: () => T | Promise<T>,
+  options: CacheGetOrSetOptions<T> = {},
+): Promise<T> {
+  const cached = (await cache.get(key, options.schema as z.ZodType)) as T | undefined;
+  if (cached !== undefined) return cached;
+  const value = await load();
+  await cache.set(key, value, options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs });
+  return value;
+}
+
 /** @internal A {@link Cache} over one scope of a store. */
 export function createScopedCache(options: ScopedCacheOptions): Cache {
   const { store, scope } = options;
@@ -132,17 +146,7 @@ export function createScopedCache(options: ScopedCacheOptions): Cache {
       }
       await store.set(scope, key, { value: text, ttlMs });
     },
-    async getOrSet(key, load, getOptions = {}) {
-      const cached = (await cache.get(key, getOptions.schema as z.ZodType)) as never;
-      if (cached !== undefined) return cached;
-      const value = await load();
-      await cache.set(
-        key,
-        value,
-        getOptions.ttlMs === undefined ? {} : { ttlMs: getOptions.ttlMs },
-      );
-      return value;
-    },
+    getOrSet: (key, load, getOptions) => getOrSetIn(cache, key, load, getOptions),
     async delete(key) {
       checkKey(key);
       await store.delete(scope, key);
@@ -160,4 +164,79 @@ export function unavailableCache(error: () => Error): Cache {
     throw error();
   };
   return { get: fail, set: fail, getOrSet: fail, delete: fail, clear: fail };
+}
+
+/** A cache whose writes wait: see {@link pendingCache}. @internal */
+export interface PendingCache {
+  /** The cache connector code uses: reads see its own writes first, then `base`. */
+  readonly cache: Cache;
+  /** Makes the writes, in order, in `target` (the base, or another session's cache). */
+  commit(target: Cache): Promise<void>;
+}
+
+type Write =
+  | { readonly kind: 'set'; readonly key: string; readonly text: string; readonly ttlMs?: number }
+  | { readonly kind: 'delete'; readonly key: string }
+  | { readonly kind: 'clear' };
+
+/**
+ * A cache for initialize's session (issue 21, item 4): the session does not exist until initialize answers,
+ * so writes are kept and made only once it has (`commit`), in the session's own cache — and, when one shared
+ * login serves several sessions (`singleFlightInitialize`), in each of theirs.
+ *
+ * @internal
+ */
+export function pendingCache(base: Cache): PendingCache {
+  const writes: Write[] = [];
+  const local = new Map<string, string | undefined>();
+  let cleared = false;
+  const cache: Cache = {
+    async get(key: string, schema?: z.ZodType) {
+      checkKey(key);
+      if (local.has(key)) return parse(local.get(key), schema) as never;
+      return cleared ? undefined : ((await base.get(key, schema as z.ZodType)) as never);
+    },
+    async set(key, value, setOptions = {}) {
+      checkKey(key);
+      if (setOptions.ttlMs !== undefined) checkTtl(setOptions.ttlMs);
+      const text: unknown = JSON.stringify(value);
+      if (typeof text !== 'string')
+        throw new TypeError(
+          'A cache value cannot be stored as JSON (undefined, a function or a symbol)',
+        );
+      local.set(key, text);
+      writes.push({
+        kind: 'set',
+        key,
+        text,
+        ...(setOptions.ttlMs === undefined ? {} : { ttlMs: setOptions.ttlMs }),
+      });
+    },
+    getOrSet: (key, load, getOptions) => getOrSetIn(cache, key, load, getOptions),
+    async delete(key) {
+      checkKey(key);
+      local.set(key, undefined);
+      writes.push({ kind: 'delete', key });
+    },
+    async clear() {
+      local.clear();
+      cleared = true;
+      writes.push({ kind: 'clear' });
+    },
+  };
+  return {
+    cache,
+    async commit(target) {
+      for (const write of writes) {
+        if (write.kind === 'clear') await target.clear();
+        else if (write.kind === 'delete') await target.delete(write.key);
+        else
+          await target.set(
+            write.key,
+            JSON.parse(write.text) as unknown,
+            write.ttlMs === undefined ? {} : { ttlMs: write.ttlMs },
+          );
+      }
+    },
+  };
 }
