@@ -27,6 +27,17 @@ describeConformance(() => ({
   invalidConfig: { ...config(), url: 'not a url' },
   wrongCredentials: { ...config(), password: { value: 'not-the-password', sensitive: true } },
   operation: { method: 'POST', path: '/flows', body: { label: 'Conformance', nodes: [] } },
+  // Node-RED forgets the session's token, as when it expires: the platform's next call gets 401, initializes
+  // again and goes on (the kit's session.expired check).
+  expireSession: async (session) => {
+    const authorization = session.find((entry) => entry.key === 'Authorization')?.value ?? '';
+    const revoked = await fetch(`${running().url}/auth/revoke`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ token: authorization.replace(/^Bearer\s+/i, '') }),
+    });
+    if (!revoked.ok) throw new Error(`Node-RED did not revoke the token (${revoked.status})`);
+  },
 }));
 
 const greeting = {

@@ -57,6 +57,17 @@ const leakedLogs: string[] = [];
 
 const cases: Case[] = [
   {
+    check: 'session.expired',
+    breaks: "answers an expired session's call with 502 instead of 401",
+    target: broken((request, response) =>
+      !isInitialize(request) && response.status === 401
+        ? json(502, { errors: { code: 'END_SYSTEM_ERROR', message: 'x' } })
+        : undefined,
+    ),
+    message:
+      /with an expired session answered 502; expected 401\. Map the end system's 'session expired' answer to a 401/,
+  },
+  {
     check: 'discover',
     breaks: 'answers discover in another shape',
     target: broken((request) =>
@@ -318,6 +329,7 @@ describe('each conformance check catches the connector it guards against', () =>
           ? {}
           : { handlerOptions: testCase.handlerOptions }),
         ...(testCase.logLines === undefined ? {} : { logLines: testCase.logLines }),
+        expireSession: () => fake.expireTokens(),
       },
       { only: [testCase.check] },
     );
@@ -339,6 +351,7 @@ describe('each conformance check catches the connector it guards against', () =>
       invalidConfig: { ...recordsConfig(fake.url), url: 'not a url' },
       wrongCredentials: recordsConfig(fake.url, 'nope'),
       operation: { method: 'POST', path: '/records', body: { title: 'conformance' } },
+      expireSession: () => fake.expireTokens(),
     });
     expect(results.filter((result) => result.status !== 'passed')).toEqual([]);
     expect(results).toHaveLength(conformanceChecks.length);

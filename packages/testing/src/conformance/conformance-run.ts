@@ -1,4 +1,4 @@
-import type { HandlerOptions } from '@connector-sdk/core';
+import type { HandlerOptions, ParameterEntry } from '@connector-sdk/core';
 import { SessionMasker } from '../session-masker.js';
 import { capturingLogger } from './capturing-logger.js';
 import { ConformanceFailure } from './conformance-failure.js';
@@ -32,6 +32,12 @@ export interface ConformanceOptions {
     /** The status it answers. @default any 2xx */
     readonly expectStatus?: number;
   };
+  /**
+   * Makes the end system stop accepting a session, for the check that an expired session answers 401 and works
+   * again after the platform initializes again: revoke its token, log it out, or wait out its lifetime. It gets
+   * the session's entries as initialize answered them (secrets in the clear: it runs in your test).
+   */
+  readonly expireSession?: (session: readonly ParameterEntry[]) => void | Promise<void>;
   /** What comes before the version segment. @default '/sdk/api' */
   readonly prefix?: string;
   /** Handler options when the target is a connector (the kit adds its own logger beside yours). */

@@ -172,6 +172,48 @@ export const sessionChecks: readonly ConformanceCheck[] = [
     },
   },
   {
+    id: 'session.expired',
+    name: 'an expired session answers 401, and the call works once the platform initializes again',
+    async run(run) {
+      const { operation, expireSession } = run.options;
+      if (operation === undefined) return { skipped: 'no operation given' };
+      if (expireSession === undefined)
+        return { skipped: 'no expireSession given to make the end system drop a session' };
+      const platform = run.simulator();
+      const session = await validSession(run, platform);
+      const what = `${operation.method ?? 'GET'} ${operation.path}`;
+      const expected = operation.expectStatus === undefined ? '2xx' : [operation.expectStatus];
+      run.expectStatus(
+        await platform.call(operation),
+        expected,
+        `${what} before the session expired`,
+        'Check the operation and the end system it reaches.',
+      );
+      await expireSession(session);
+      const from = run.exchanges.length;
+      // The platform's way: the call, a 401, initialize again, the call again.
+      const response = await platform.call(operation);
+      const statuses = run.exchanges
+        .slice(from)
+        .map(
+          ({ request, response: answer }) =>
+            `${/\/initialize\//.test(request.path) ? 'initialize' : 'call'} ${answer.status}`,
+        );
+      if (statuses[0] !== 'call 401')
+        throw new ConformanceFailure(
+          `${what} with an expired session answered ${statuses[0]?.replace('call ', '') ?? 'nothing'}; expected 401. ` +
+            "Map the end system's 'session expired' answer to a 401 (SESSION_EXPIRED: the end-system client's default rules, or sessionExpired for an expiry reported in a 2xx).",
+        );
+      run.expectStatus(
+        response,
+        expected,
+        `${what} after initializing again`,
+        'A new initialize must give a session the end system accepts again.',
+      );
+      return undefined;
+    },
+  },
+  {
     id: 'cleanup',
     name: 'cleanup answers 200, with and without cleanupGlobalCache',
     async run(run) {
