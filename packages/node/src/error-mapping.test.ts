@@ -34,6 +34,17 @@ const connector = defineConnector({
     ),
     broken: get('/broken', ({ signal }) => call(`http://127.0.0.1:${endPort}`, 'broken', signal)),
     page: get('/page', ({ signal }) => call(`http://127.0.0.1:${endPort}`, 'page', signal)),
+    // The response read in two steps, as `const r = await client.get(…); await r.json()`.
+    pageResponse: get('/page-response', async ({ signal }) => {
+      const response = await createEndSystemClient({
+        baseUrl: `http://127.0.0.1:${endPort}`,
+        signal,
+      }).get('page');
+      return response.json();
+    }),
+    remapped: get('/remapped', ({ signal }) =>
+      call(`http://127.0.0.1:${endPort}`, 'page?remap', signal),
+    ),
     login: get('/login', ({ signal }) =>
       createEndSystemClient({
         baseUrl: `http://127.0.0.1:${endPort}`,
@@ -47,14 +58,15 @@ const connector = defineConnector({
     ),
   }),
   mapError: (_error, mapped) =>
-    mapped.code === 'NOT_FOUND' && mapped.endSystemCode === 'ROUTE_NOT_FOUND'
+    (mapped.code === 'NOT_FOUND' && mapped.endSystemCode === 'ROUTE_NOT_FOUND') ||
+    (mapped.code === 'END_SYSTEM_ERROR' && mapped.detail?.includes('/page?remap answered'))
       ? new ValidationError("'url' does not point at the API", { code: 'INVALID_CONFIGURATION' })
       : undefined,
 });
 
 beforeAll(async () => {
   end = createServer((request, response) => {
-    if (request.url === '/page') {
+    if (request.url?.startsWith('/page')) {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(`<html><body>${'x'.repeat(5_000)}</body></html>`);
       return;
@@ -144,6 +156,24 @@ describe('a successful answer that is not JSON (issue 21, item 3)', () => {
       code: 'INVALID_CONFIGURATION',
       message: "'url' is not the API's URL",
       detail: `POST http://127.0.0.1:${endPort}/page answered 200 text/html, 5026 characters, not JSON`,
+    });
+  });
+});
+
+describe('a successful answer that is not JSON, read from the response or remapped', () => {
+  it('is a 502 with its size when the response was awaited first and read later', async () => {
+    const { status, errors } = await get('/page-response');
+    expect(status).toBe(502);
+    expect(errors).toMatchObject({
+      code: 'END_SYSTEM_ERROR',
+      detail: 'The answer of 5026 characters is not JSON',
+    });
+  });
+
+  it("reaches the connector's mapError with the client's mapping", async () => {
+    expect(await get('/remapped')).toMatchObject({
+      status: 400,
+      errors: { code: 'INVALID_CONFIGURATION', message: "'url' does not point at the API" },
     });
   });
 });

@@ -4,6 +4,7 @@
 import {
   defineConnector,
   field,
+  MemoryStore,
   UnauthenticatedError,
   z,
   type ParameterEntry,
@@ -14,6 +15,11 @@ import { serve, type ConnectorServer } from './index.js';
 let logins = 0;
 const revoked: string[] = [];
 let release: () => void = () => undefined;
+let gate: Promise<void> = Promise.resolve();
+/** Holds slow logins until `release()`; later ones pass at once. */
+const closeGate = () => {
+  gate = new Promise<void>((resolve) => (release = resolve));
+};
 
 const connector = defineConnector({
   name: 'session-cache',
@@ -23,9 +29,18 @@ const connector = defineConnector({
   async initialize({ config, sessionCache, sdkSessionId }) {
     logins++;
     const { user } = config;
-    if (user === 'slow') await new Promise<void>((resolve) => (release = resolve));
+    if (user.startsWith('slow')) await gate;
     if (user === 'quiet') return {};
-    await sessionCache.set('refresh', `refresh-of-${user}-${sdkSessionId}`);
+    if (user === 'big') {
+      await sessionCache.set('refresh', 'small enough');
+      await sessionCache.set('blob', 'x'.repeat(10_000));
+      return {};
+    }
+    // A value that names the session it was made for, except the shared login's.
+    await sessionCache.set(
+      'refresh',
+      user === 'slow' ? 'refresh-of-slow' : `refresh-of-${user}-${sdkSessionId}`,
+    );
     // Reads see this initialize's own writes.
     if ((await sessionCache.get('refresh', z.string())) === undefined)
       throw new Error('initialize could not read its own write');
@@ -44,13 +59,16 @@ const connector = defineConnector({
 
 let shared: ConnectorServer;
 let running: ConnectorServer;
+let capped: ConnectorServer;
 beforeAll(async () => {
   running = await serve(connector, { port: 0 });
   shared = await serve(connector, { port: 0, singleFlightInitialize: true });
+  capped = await serve(connector, { port: 0, store: new MemoryStore({ maxValueBytes: 1_000 }) });
 });
 afterAll(async () => {
   await running.close();
   await shared.close();
+  await capped.close();
 });
 
 async function initialize(server: ConnectorServer, session: string, user: string) {
@@ -98,8 +116,16 @@ describe("initialize's session cache", () => {
     expect(await refreshOf(running, headers)).toBeNull();
   });
 
+  it('undoes its writes when the store refuses one, and answers the failure', async () => {
+    expect((await initialize(capped, 's-big', 'big')).status).toBe(500);
+    const { status, headers } = await initialize(capped, 's-big', 'quiet');
+    expect(status).toBe(200);
+    expect(await refreshOf(capped, headers)).toBeNull();
+  });
+
   it("makes a shared login's writes in every session it serves", async () => {
     const before = logins;
+    closeGate();
     const first = initialize(shared, 's-a', 'slow');
     const second = initialize(shared, 's-b', 'slow');
     // Both wait on the one login; let it finish.
@@ -107,11 +133,21 @@ describe("initialize's session cache", () => {
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(logins - before).toBe(1);
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    // One login, with the leader's session id in the value; each session has it in its own cache.
-    const values = [await refreshOf(shared, a.headers), await refreshOf(shared, b.headers)];
-    expect(values[0]).toMatch(/^refresh-of-slow-s-[ab]$/);
-    expect(values[1]).toBe(values[0]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await refreshOf(shared, a.headers)).toBe('refresh-of-slow');
+    expect(await refreshOf(shared, b.headers)).toBe('refresh-of-slow');
+  });
+
+  it('lets a session log in on its own when the shared login cached state naming another session', async () => {
+    const before = logins;
+    closeGate();
+    const first = initialize(shared, 's-c', 'slow-named');
+    const second = initialize(shared, 's-d', 'slow-named');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    const [c, d] = await Promise.all([first, second]);
+    expect(logins - before).toBe(2);
+    expect(await refreshOf(shared, c.headers)).toBe('refresh-of-slow-named-s-c');
+    expect(await refreshOf(shared, d.headers)).toBe('refresh-of-slow-named-s-d');
   });
 });

@@ -179,7 +179,8 @@ const FALSE = new Set(['false', '0', 'no', 'off']);
 
 /** A pragmatic e-mail address: a local part without spaces or specials, `@`, a host name with a TLD. */
 const EMAIL =
-  /^[^\s@"(),:;<>[\\\]]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/i;
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
+  /^[^\s\u0000-\u001f\u007f@"(),:;<>[\\\]]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 
 /**
  * Field helpers for what connector configuration forms and session headers actually contain. Every field reads

@@ -64,7 +64,12 @@ export async function serveInitialize(
       login,
     );
     // A session that names another caller's session id is not this caller's: log in on its own (finding 7).
-    if (shared.sdkSessionId !== sdkSessionId && mentions(shared.result, shared.sdkSessionId))
+    // So is one whose cached state names it (issue 21, item 4).
+    if (
+      shared.sdkSessionId !== sdkSessionId &&
+      (mentions(shared.result, shared.sdkSessionId) ||
+        shared.sessionWrites.texts().some((text) => names(text, shared.sdkSessionId)))
+    )
       shared = await login();
   } else {
     shared = await login();
@@ -83,7 +88,6 @@ export async function serveInitialize(
 
 /** Whether any value initialize returned contains the id, as it is or percent-encoded. */
 function mentions(result: unknown, id: string): boolean {
-  const encoded = encodeURIComponent(id);
   const values: unknown[] = Array.isArray(result)
     ? result.map((entry: unknown) =>
         typeof entry === 'object' && entry !== null ? (entry as { value?: unknown }).value : entry,
@@ -97,6 +101,11 @@ function mentions(result: unknown, id: string): boolean {
       : typeof value === 'string'
         ? value
         : String(value);
-    return text.includes(id) || text.includes(encoded);
+    return names(text, id);
   });
+}
+
+/** Whether a text contains the id, as it is or percent-encoded. */
+function names(text: string, id: string): boolean {
+  return text.includes(id) || text.includes(encodeURIComponent(id));
 }

@@ -435,7 +435,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
         // Not a word of the body: a base URL pointed at another service (an internal page, a metadata
         // endpoint) would otherwise have its answer read back through the error (issue 20, finding 3).
         // `withNotJsonDetail` adds the call, status and content type once the response is at hand.
-        throw new NotJsonError(text.length);
+        throw new NotJsonError(text.length, options.errors?.notJson);
       }
     },
     retry: {

@@ -1,5 +1,5 @@
 import type { KyInstance, ResponsePromise } from 'ky';
-import { EndSystemError } from '../errors/errors.js';
+import { attachConnectorError } from '../errors/attached-error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { errorFor } from './map-end-system-error.js';
 import { safeUrl } from './safe-url.js';
@@ -12,51 +12,82 @@ export interface NotJsonRule {
    *
    * @default 'END_SYSTEM_ERROR'
    */
-  readonly code: ErrorCode;
+  readonly code?: ErrorCode;
   /** The message instead of "The end system answered something that is not JSON". */
   readonly message?: string;
 }
 
-/** The failure `parseJson` throws; made into the platform's answer once the response is at hand. */
-export class NotJsonError extends EndSystemError {
+const NOT_JSON = 'The end system answered something that is not JSON';
+
+/**
+ * The failure `parseJson` throws. Not a connector error itself, so that the connector's `mapError` is asked
+ * about it; the platform's answer is attached, and made precise once the response is at hand.
+ */
+export class NotJsonError extends Error {
   override readonly name: string = 'NotJsonError';
-  constructor(readonly characters: number) {
-    super('The end system answered something that is not JSON', {
-      detail: `The answer of ${characters} characters is not JSON`,
-    });
+  constructor(
+    readonly characters: number,
+    rule: NotJsonRule | undefined,
+  ) {
+    super(NOT_JSON);
+    // The answer when the response is not at hand: read with `json()` of a response awaited earlier.
+    attachConnectorError(
+      this,
+      errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? NOT_JSON, {
+        detail: `The answer of ${characters} characters is not JSON`,
+        cause: this,
+      }),
+    );
   }
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
 
 /**
- * Gives a successful answer that is not JSON, read with `.json()`, a short detail — `GET https://… answered
+ * Gives a successful answer that is not JSON, read with `.json()` of the call (`client.get(…).json()`), a
+ * short detail — `GET https://… answered
  * 200 text/html, 5120 characters, not JSON` — and the code of `rule` (issue 21, item 3). The body itself is
  * never quoted: it may come from another service than the end system (issue 20, finding 3).
  *
  * @internal
  */
 export function withNotJsonDetail(instance: KyInstance, rule: NotJsonRule | undefined): KyInstance {
-  const decorate = (promise: ResponsePromise, method: string): ResponsePromise => {
-    const json = promise.json.bind(promise);
-    promise.json = (async () => {
+  /** Makes `json` of `target` (the response promise, or the response) answer a non-JSON body precisely. */
+  const patchJson = (
+    target: { json: () => Promise<unknown> },
+    response: () => Promise<Response>,
+    method: string,
+  ) => {
+    const json = target.json.bind(target);
+    target.json = async () => {
       try {
         return await json();
       } catch (error) {
         if (!(error instanceof NotJsonError)) throw error;
-        const response = await promise;
+        const answered = await response();
         const type =
-          response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
-        throw errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? error.message, {
-          detail: `${method.toUpperCase()} ${safeUrl(response.url)} answered ${response.status} ${type}, ${error.characters} characters, not JSON`,
-          cause: error,
-        });
+          answered.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+        throw attachConnectorError(
+          error,
+          errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? error.message, {
+            detail: `${method.toUpperCase()} ${safeUrl(answered.url)} answered ${answered.status} ${type}, ${error.characters} characters, not JSON`,
+            cause: error,
+          }),
+        );
       }
-    }) as ResponsePromise['json'];
+    };
+  };
+  const decorate = (promise: ResponsePromise, method: string): ResponsePromise => {
+    patchJson(promise as { json: () => Promise<unknown> }, () => promise, method);
     return promise;
   };
+  const methodOf = (
+    input: Parameters<KyInstance>[0],
+    options: Parameters<KyInstance>[1] | undefined,
+    fallback: string,
+  ) => options?.method ?? (input instanceof Request ? input.method : fallback);
   const wrapped = ((input: Parameters<KyInstance>[0], options?: Parameters<KyInstance>[1]) =>
-    decorate(instance(input, options), options?.method ?? 'get')) as KyInstance;
+    decorate(instance(input, options), methodOf(input, options, 'get'))) as KyInstance;
   for (const method of METHODS) {
     (wrapped as unknown as Record<string, unknown>)[method] = (
       input: Parameters<KyInstance>[0],

@@ -170,8 +170,14 @@ export function unavailableCache(error: () => Error): Cache {
 export interface PendingCache {
   /** The cache connector code uses: reads see its own writes first, then `base`. */
   readonly cache: Cache;
-  /** Makes the writes, in order, in `target` (the base, or another session's cache). */
+  /**
+   * Makes the writes, in order, in `target` (the base, or another session's cache). When one fails (a value
+   * the store refuses, a store that is down), the values already written are deleted again, as far as the
+   * store allows, and the failure is thrown.
+   */
   commit(target: Cache): Promise<void>;
+  /** The values written, as JSON text: to see whether they name a session id. */
+  texts(): readonly string[];
 }
 
 type Write =
@@ -227,16 +233,27 @@ export function pendingCache(base: Cache): PendingCache {
   return {
     cache,
     async commit(target) {
-      for (const write of writes) {
-        if (write.kind === 'clear') await target.clear();
-        else if (write.kind === 'delete') await target.delete(write.key);
-        else
-          await target.set(
-            write.key,
-            JSON.parse(write.text) as unknown,
-            write.ttlMs === undefined ? {} : { ttlMs: write.ttlMs },
-          );
+      const written: string[] = [];
+      try {
+        for (const write of writes) {
+          if (write.kind === 'clear') await target.clear();
+          else if (write.kind === 'delete') await target.delete(write.key);
+          else {
+            await target.set(
+              write.key,
+              JSON.parse(write.text) as unknown,
+              write.ttlMs === undefined ? {} : { ttlMs: write.ttlMs },
+            );
+            written.push(write.key);
+          }
+        }
+      } catch (error) {
+        await Promise.allSettled(written.map((key) => target.delete(key)));
+        throw error;
       }
+    },
+    texts() {
+      return writes.flatMap((write) => (write.kind === 'set' ? [write.text] : []));
     },
   };
 }

@@ -18,13 +18,12 @@ export interface ParsedCall {
 export function parseCall(text: string): ParsedCall {
   let rest = text.trim();
   let expectStatus: number | undefined;
-  const expectation = /\s*=>\s*(\S*)$/.exec(rest);
+  // ` => 404` at the end; an arrow anywhere else (in a path or a JSON body) is left alone.
+  const expectation = /\s+=>\s*(\d{3})\s*$/.exec(rest);
   if (expectation) {
-    if (!/^[1-5]\d\d$/.test(expectation[1] ?? ''))
-      throw new UsageError(
-        `"${text}" expects "${expectation[1] ?? ''}", which is not an HTTP status`,
-      );
     expectStatus = Number(expectation[1]);
+    if (expectStatus < 100 || expectStatus > 599)
+      throw new UsageError(`"${text}" expects ${expectStatus}, which is not an HTTP status`);
     rest = rest.slice(0, expectation.index);
   }
   const match = /^([A-Za-z]+)\s+(\/\S*)(?:\s+(.+))?$/s.exec(rest);

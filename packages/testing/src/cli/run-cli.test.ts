@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -251,36 +251,47 @@ describe('connector-sdk-testing conformance', () => {
     expect(result.status).toBe(0);
   });
 
-  it('checks the log lines of --log-file for secrets', async () => {
+  it('checks the log lines of --log-file written during the run for secrets', async () => {
     const clean = join(dir, 'clean.log');
     const leaky = join(dir, 'leaky.log');
-    writeFileSync(clean, '{"msg":"request","status":200}\n');
-    writeFileSync(
-      leaky,
-      '{"msg":"request","status":200}\n{"msg":"login as alice with wonderland"}\n',
-    );
-    const run = (log: string) =>
-      cli(
-        'conformance',
-        '--url',
-        server.url,
-        '--config',
-        join(dir, 'config.json'),
-        '--log-file',
-        log,
+    // Lines from before the run are not this run's: an old leak does not fail it.
+    writeFileSync(clean, '{"msg":"login as alice with wonderland"}\n');
+    writeFileSync(leaky, '');
+    // A connector whose log transport adds what it should not.
+    const leaking = await serve(recordsConnector, {
+      port: 0,
+      logger: {
+        info: () => appendFileSync(leaky, '{"msg":"login as alice with wonderland"}\n'),
+        warn: () => undefined,
+        error: () => undefined,
+        debug: () => undefined,
+      },
+    });
+    try {
+      const run = (url: string, log: string) =>
+        cli('conformance', '--url', url, '--config', join(dir, 'config.json'), '--log-file', log);
+      const passed = await run(server.url, clean);
+      expect(passed.out).toContain(
+        '✓ no sensitive value, nor a derived form, appears in any log line',
       );
-    const passed = await run(clean);
-    expect(passed.out).toContain(
-      '✓ no sensitive value, nor a derived form, appears in any log line',
-    );
-    expect(passed.status).toBe(0);
-    const failed = await run(leaky);
-    expect(failed.out).toContain(
-      '✗ no sensitive value, nor a derived form, appears in any log line',
-    );
-    expect(failed.out).toContain('log line 2: {"msg":"login as alice with ***"}');
-    expect(failed.status).toBe(1);
-    expect((await run(join(dir, 'missing.log'))).status).toBe(2);
+      expect(passed.status).toBe(0);
+      const failed = await run(leaking.url, leaky);
+      expect(failed.out).toContain(
+        '✗ no sensitive value, nor a derived form, appears in any log line',
+      );
+      expect(failed.out).toContain('log line 1: {"msg":"login as alice with ***"}');
+      expect(failed.status).toBe(1);
+      expect((await run(server.url, join(dir, 'missing.log'))).status).toBe(2);
+    } finally {
+      await leaking.close();
+    }
+  });
+
+  it('reads an arrow as an expectation only at the end of --call', async () => {
+    const args = ['simulate', '--url', server.url, '--config', join(dir, 'config.json')];
+    const arrowInBody = await cli(...args, '--call', 'POST /records {"title":"a => b"}');
+    expect(arrowInBody.out).toContain('[3/4] POST /records\n');
+    expect(arrowInBody.status).toBe(0);
   });
 
   it('exits 1 and says what to fix when checks fail', async () => {

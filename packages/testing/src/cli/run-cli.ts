@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ContractViolationError, SimulatorError } from '../simulator-errors.js';
 import type { CliIo } from './cli-io.js';
@@ -25,8 +25,8 @@ Options:
                                simulate). Without "=> status" a call must end below 400
   --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
-  --log-file <file>            the connector's log, one line per entry, for the secret check on log lines
-                               (conformance; without it, only responses are checked)
+  --log-file <file>            the connector's log, one line per entry: what it logs during the run is
+                               checked for secrets (conformance; without it, only responses are)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
@@ -39,17 +39,33 @@ Options:
 Exit status: 0 when every step succeeded within the contract; 1 when the connector broke the contract, could
 not be reached, or a step failed (a call ending in 4xx/5xx, cleanup not 200); 2 on a usage error.`;
 
-/** The connector's log lines as they are now; the file grows while the checks run. */
-function readLogLines(file: string): string[] {
+/**
+ * The lines the connector logs from now on: the file's size is noted at the start, and each read takes only
+ * what was added since (an old leak, already fixed, does not fail this run; a large log is not read whole).
+ */
+function logFrom(file: string): () => string[] {
+  let start: number;
   try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line.trim() !== '');
+    start = statSync(file).size;
   } catch (error) {
     throw new UsageError(
       `--log-file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
+  return () => {
+    const fd = openSync(file, 'r');
+    try {
+      const length = Math.max(0, fstatSync(fd).size - start);
+      const bytes = Buffer.alloc(Math.min(length, 64 * 1024 * 1024));
+      readSync(fd, bytes, 0, bytes.length, start);
+      return bytes
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
+    } finally {
+      closeSync(fd);
+    }
+  };
 }
 
 function readArgs(argv: readonly string[]) {
@@ -139,7 +155,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     };
     if (command === 'conformance') {
       const logFile = values['log-file'];
-      if (logFile !== undefined) readLogLines(logFile);
+      const logLines = logFile === undefined ? undefined : logFrom(logFile);
       const invalid = values['invalid-config'];
       const wrong = values['wrong-credentials'];
       return await conformanceCommand(
@@ -148,7 +164,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(invalid === undefined ? {} : { invalidConfig: await readConfigFile(invalid) }),
           ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
           ...(operation === undefined ? {} : { operation }),
-          ...(logFile === undefined ? {} : { logLines: () => readLogLines(logFile) }),
+          ...(logLines === undefined ? {} : { logLines }),
         },
         io,
       );
