@@ -1,8 +1,8 @@
-// Packs every public package into .packs/ and prints the npm command that installs them into a project
-// outside this repository: the way to use the SDK before a release is on npm. Needs `pnpm build`.
+// Packs every public package into .packs/ and prints how to use them in a project outside this repository:
+// the way to use the SDK before a release is on npm. Needs `pnpm build`.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const packs = join(root, '.packs');
@@ -12,6 +12,23 @@ execFileSync('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destinat
   cwd: root,
   stdio: 'ignore',
 });
-const tarballs = readdirSync(packs).map((file) => join(packs, file));
-console.log(`Packed ${tarballs.length} packages into ${packs}. In your project, run:\n`);
-console.log(`npm install ${tarballs.join(' ')}`);
+const tarball = Object.fromEntries(
+  readdirSync(packs).map((file) => [
+    file.replace(/^connector-sdk-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, ''),
+    join(packs, file),
+  ]),
+);
+const scaffolder = relative(process.cwd(), join(root, 'packages/create-connector/dist/cli.js'));
+console.log(`Packed ${Object.keys(tarball).length} packages into ${packs}.
+
+A new connector project: the scaffolder prints the install line for what the project needs.
+  node ${scaffolder} ../my-connector
+
+A project of your own: the SDK and a binding, then the testing kit and Vitest as development dependencies.
+  npm install ${tarball.core} ${tarball.node}
+  npm install -D ${tarball.testing} vitest
+
+Add what you use of the others in the same way:
+  ${tarball.express}   mounting a connector in an Express app
+  ${tarball.fetch}     a (Request) => Response handler, for Hono and fetch-style servers
+  ${tarball.redis}     a Redis store shared by several instances`);

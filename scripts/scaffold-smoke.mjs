@@ -1,8 +1,9 @@
-// Proves the scaffolder as a user meets it: packs every public package, runs the packed create-connector to
-// make a new project in a temp dir, installs that project against the packed SDK (not the registry), then
-// runs its typecheck, its tests, its lifecycle demo and its start command. Needs `pnpm build`.
+// Proves the scaffolder as a user meets it before the SDK's release: packs every public package, runs the
+// packed create-connector for each template with --packs, runs the install line it prints exactly as printed,
+// then the project's typecheck and tests, and for the minimal template its production build and start (HOST
+// and PORT from the environment, JSON log lines, a graceful stop on SIGTERM). Needs `pnpm build`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -14,77 +15,116 @@ const step = (title) => console.log(`\n== ${title}`);
 const run = (command, args, cwd, env = {}) =>
   execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
 
+/** Runs the packed scaffolder and returns the project's directory and the install command it printed. */
+function scaffold(name, template) {
+  step(`create-connector ${name} --template ${template} (from the packed package)`);
+  const scaffolder = readdirSync(tarballs).find((file) => file.includes('create-connector'));
+  const out = execFileSync(
+    'npm',
+    [
+      'exec',
+      '--yes',
+      `--package=${join(tarballs, scaffolder)}`,
+      '--',
+      'create-connector',
+      name,
+      '--template',
+      template,
+      '--packs',
+      tarballs,
+    ],
+    { cwd: work, encoding: 'utf8' },
+  );
+  console.log(out);
+  const install = /^ {2}(npm install .*)$/m.exec(out)?.[1];
+  if (install === undefined) throw new Error('the scaffolder printed no install line');
+  // Every package it names is an SDK tarball the project imports: the scaffolder and Express are not among them.
+  const words = install.split(' ').slice(2);
+  if (words.some((word) => !/connector-sdk-(core|node|testing)-/.test(word)))
+    throw new Error(`the install line names more than the project needs: ${install}`);
+  return { project: join(work, name), install: words };
+}
+
+/** Runs the printed install line in the project, then its typecheck and tests; returns the project. */
+function installAndTest({ project, install }) {
+  step('the printed install line');
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...install], project);
+  step('npm run typecheck, npm test');
+  run('npm', ['run', 'typecheck'], project);
+  run('npm', ['test'], project, { CI: 'true' });
+  return project;
+}
+
+/**
+ * Starts `npm start`, waits for its "connector listening" log line, and returns the URL and a stop function
+ * that sends SIGTERM and resolves with the log lines once the process group has ended.
+ */
+async function start(project) {
+  const server = spawn('npm', ['start'], {
+    cwd: project,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    detached: true,
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  const logged = () =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+  const url = await new Promise((found, fail) => {
+    const timer = setTimeout(() => fail(new Error(`npm start logged no URL:\n${output}`)), 90_000);
+    server.stdout.on('data', () => {
+      const listening = logged().find((entry) => entry.msg === 'connector listening');
+      if (listening === undefined) return;
+      clearTimeout(timer);
+      found(listening.url);
+    });
+    server.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+  const stop = async () => {
+    const exited = new Promise((done) => server.once('exit', done));
+    process.kill(-server.pid, 'SIGTERM');
+    const timer = setTimeout(() => process.kill(-server.pid, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+    return logged();
+  };
+  return { url, stop };
+}
+
 try {
   step('pack the public packages');
   execFileSync('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], {
     cwd: root,
     stdio: 'ignore',
   });
-  const tarball = {};
-  for (const file of readdirSync(tarballs)) {
-    const name = `@connector-sdk/${file.replace(/^connector-sdk-/, '').replace(/-\d+\.\d+\.\d+.*\.tgz$/, '')}`;
-    tarball[name] = `file:${join(tarballs, file)}`;
-  }
 
-  step('create-connector my-connector (from the packed package)');
-  run(
-    'npm',
-    [
-      'exec',
-      '--yes',
-      `--package=${tarball['@connector-sdk/create-connector']}`,
-      '--',
-      'create-connector',
-      'my-connector',
-    ],
-    work,
-  );
-  const project = join(work, 'my-connector');
-
-  step('install it against the packed SDK');
-  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-  for (const name of Object.keys(pkg.dependencies))
-    if (name.startsWith('@connector-sdk/')) pkg.dependencies[name] = tarball[name];
-  writeFileSync(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project);
-
-  step('npm run typecheck');
-  run('npm', ['run', 'typecheck'], project);
-  step('npm test');
-  run('npm', ['test'], project, { CI: 'true' });
-  step('npm run demo -- --once');
-  run('npm', ['run', 'demo', '--', '--once'], project, { PORT: '0' });
-
-  step('npm start, then GET discover');
-  const server = spawn('npm', ['start'], {
-    cwd: project,
-    env: { ...process.env, PORT: '0' },
-    detached: true,
-  });
+  const minimal = installAndTest(scaffold('my-connector', 'minimal'));
+  const pkg = JSON.parse(readFileSync(join(minimal, 'package.json'), 'utf8'));
+  if (pkg.type !== 'module' || !('@connector-sdk/testing' in pkg.devDependencies))
+    throw new Error(`unexpected package.json: ${JSON.stringify(pkg)}`);
+  step('npm start (builds, then serves dist/main.js), GET discover, SIGTERM');
+  const { url, stop } = await start(minimal);
+  let stopped = false;
   try {
-    const base = await new Promise((found, fail) => {
-      let output = '';
-      const timer = setTimeout(
-        () => fail(new Error(`npm start printed no URL:\n${output}`)),
-        60_000,
-      );
-      server.stdout.on('data', (chunk) => {
-        output += chunk;
-        const match = /The connector runs at (http:\/\/\S+)\./.exec(output);
-        if (match) {
-          clearTimeout(timer);
-          found(match[1]);
-        }
-      });
-      server.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
-    });
-    const discover = await (await fetch(`${base}/discover`)).json();
+    const discover = await (await fetch(`${url}/discover`)).json();
     if (discover.connectorName !== 'my-connector')
       throw new Error(`discover answered ${JSON.stringify(discover)}`);
-    console.log(`GET ${base}/discover → ${JSON.stringify(discover)}`);
+    console.log(`GET ${url}/discover → ${JSON.stringify(discover)}`);
+    const lines = await stop();
+    stopped = true;
+    if (!lines.some((entry) => entry.msg === 'stopping' && entry.signal === 'SIGTERM'))
+      throw new Error(`no graceful stop was logged: ${JSON.stringify(lines)}`);
   } finally {
-    process.kill(-server.pid, 'SIGTERM');
+    if (!stopped) await stop();
   }
+
+  const tracker = installAndTest(scaffold('tracker-connector', 'issue-tracker'));
+  step('npm run build');
+  run('npm', ['run', 'build'], tracker);
+  step('npm run demo -- --once');
+  run('npm', ['run', 'demo', '--', '--once'], tracker, { PORT: '0' });
   console.log('\nscaffold smoke: ok');
 } finally {
   rmSync(work, { recursive: true, force: true });

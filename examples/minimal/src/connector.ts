@@ -1,94 +1,77 @@
-import {
-  NotFoundError,
-  UnauthenticatedError,
-  defineConnector,
-  field,
-  secret,
-  z,
-} from '@connector-sdk/core';
-import type { NotesService } from './notes-service.js';
-import { NotesServiceError } from './notes-service.js';
+import { defineConnector, field, secret, z, type Logger } from '@connector-sdk/core';
+import { notesApi } from './notes-api.js';
 
-/**
- * Builds the connector for a notes service. The service is passed in so tests can use their own.
- *
- * @param service - the end system
- */
-export function notesConnector(service: NotesService) {
-  const bearer = (authorization: string) => authorization.replace(/^Bearer /, '');
-
-  return defineConnector({
-    name: 'notes-connector',
-    version: '0.1.0',
-
-    // What the user typed into the platform's form for this end system.
-    config: {
-      url: field.url(),
-      username: field.string(),
-      password: field.secret(),
-      options: field.json(z.object({ signature: z.string().max(40) })).optional(),
-    },
-
-    // What initialize returns and the platform replays as headers on every later call.
-    // #region session-and-initialize
-    session: {
-      Authorization: field.secret(),
-      'X-Notes-Url': field.url(),
-      'X-Notes-Signature': field.string().optional(),
-    },
-
-    initialize({ config, log }) {
-      const token = service.login(config.username, config.password);
-      log.info({ user: config.username }, 'logged in');
-      return {
-        Authorization: secret(`Bearer ${token}`),
-        'X-Notes-Url': config.url,
-        'X-Notes-Signature': config.options?.signature,
-      };
-    },
-    // #endregion session-and-initialize
-
-    // #region operations
-    operations: ({ get, post }) => ({
-      me: get('/me', ({ session }) => ({ user: service.whoAmI(bearer(session.Authorization)) })),
-      listNotes: get('/notes', ({ session }) => service.listNotes(bearer(session.Authorization))),
-      getNote: get('/notes/:id', ({ session, params }) =>
-        service.getNote(bearer(session.Authorization), params.id),
-      ),
-      addNote: post(
-        '/notes',
-        { body: z.object({ text: z.string().min(1).max(10_000) }) },
-        ({ session, body }) => {
-          const signature = session['X-Notes-Signature'];
-          return service.addNote(
-            bearer(session.Authorization),
-            signature ? `${body.text}\n— ${signature}` : body.text,
-          );
-        },
-      ),
-    }),
-
-    // #endregion operations
-
-    cleanup({ log, cleanupGlobalCache }) {
-      log.info({ cleanupGlobalCache }, 'session ended');
-    },
-
-    // Turn the service's own errors into contract errors, keeping its reason as the end-system code.
-    mapError(error) {
-      if (!(error instanceof NotesServiceError)) return undefined;
-      const options = { endSystemCode: error.reason, cause: error };
-      switch (error.reason) {
-        case 'bad-credentials':
-          return new UnauthenticatedError(error.message, {
-            ...options,
-            code: 'AUTHENTICATION_FAILED',
-          });
-        case 'token-expired':
-          return new UnauthenticatedError(error.message, options);
-        case 'not-found':
-          return new NotFoundError(error.message, options);
-      }
-    },
-  });
+/** What every later call knows: the session the platform replayed, and the request's signal and logger. */
+interface CallContext {
+  readonly session: { readonly Authorization: string; readonly 'X-Notes-Url': string };
+  readonly signal: AbortSignal;
+  readonly log: Logger;
 }
+
+/** The notes API as the session's user. */
+const notes = ({ session, signal, log }: CallContext) =>
+  notesApi({ url: session['X-Notes-Url'], authorization: session.Authorization, signal, log });
+
+/** A connector for the notes API: password login, a bearer token, notes to list, read and add. */
+export const notesConnector = defineConnector({
+  name: 'notes-connector',
+  version: '0.1.0',
+
+  // What the user typed into the platform's form for this end system.
+  config: {
+    url: field.url(),
+    username: field.string(),
+    password: field.secret(),
+    options: field.json(z.object({ signature: z.string().max(40) })).optional(),
+  },
+
+  // What initialize returns and the platform replays as headers on every later call.
+  // #region session-and-initialize
+  session: {
+    Authorization: field.secret(),
+    'X-Notes-Url': field.url(),
+    'X-Notes-Signature': field.string().optional(),
+  },
+
+  async initialize({ config, signal, log }) {
+    const { token } = await notesApi({ url: config.url, signal, log })
+      .post('login', { json: { username: config.username, password: config.password } })
+      .json<{ token: string }>();
+    log.info({ user: config.username }, 'logged in');
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Notes-Url': config.url,
+      'X-Notes-Signature': config.options?.signature,
+    };
+  },
+  // #endregion session-and-initialize
+
+  // #region operations
+  operations: ({ get, post }) => ({
+    me: get('/me', (call) => notes(call).get('me').json()),
+    listNotes: get('/notes', (call) => notes(call).get('notes').json()),
+    getNote: get('/notes/:id', { params: z.object({ id: z.string().regex(/^\d+$/) }) }, (call) =>
+      notes(call).get(`notes/${call.params.id}`).json(),
+    ),
+    addNote: post(
+      '/notes',
+      { body: z.object({ text: z.string().trim().min(1).max(10_000) }) },
+      (call) => {
+        const signature = call.session['X-Notes-Signature'];
+        const text = signature ? `${call.body.text}\n— ${signature}` : call.body.text;
+        return notes(call).post('notes', { json: { text } }).json();
+      },
+    ),
+  }),
+  // #endregion operations
+
+  // The end of the sync session: log out, so the token cannot be used again.
+  async cleanup(call) {
+    try {
+      await notes(call).post('logout');
+    } catch (error) {
+      // An expired token is as good as logged out: the platform's cleanup succeeds anyway.
+      call.log.warn({ err: error }, 'logout failed');
+    }
+  },
+});

@@ -1,8 +1,13 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { connectorName, packageNameProblem } from './package-name.js';
+import { ScaffoldError, packedTarballs, packsDirectory, repositoryRoot } from './packed-sdk.js';
+import { PROJECT_FILES } from './project-files.js';
+import { projectManifest, type ExampleManifest } from './project-manifest.js';
 import { projectReadme } from './project-readme.js';
-import { TEMPLATE_FILES, templateDirectory } from './template-files.js';
+import { TEMPLATES, isTemplateName, templateDirectory, type TemplateName } from './templates.js';
+
+export { ScaffoldError } from './packed-sdk.js';
 
 /** Options of {@link createConnector}. */
 export interface CreateConnectorOptions {
@@ -10,24 +15,36 @@ export interface CreateConnectorOptions {
   readonly directory: string;
   /** The package name. @default the directory's name */
   readonly name?: string;
+  /** What the project starts from (see {@link TEMPLATES}). @default 'minimal' */
+  readonly template?: TemplateName;
   /** The SDK version range the project depends on. @default `^` + this scaffolder's version */
   readonly sdkRange?: string;
+  /**
+   * A directory of packed SDK packages (`pnpm pack:local` makes `.packs/` in the SDK's repository) to install
+   * from instead of the npm registry, before the SDK's release; `false` for the registry.
+   * @default the repository's `.packs/` when the scaffolder runs from the repository, else the registry
+   */
+  readonly packs?: string | false;
 }
 
-/** The scaffolder cannot go on: a bad name, or a directory that is in the way. */
-export class ScaffoldError extends Error {
-  override readonly name = 'ScaffoldError';
+/** What {@link createConnector} made. */
+export interface CreatedConnector {
+  /** The project's absolute directory. */
+  readonly directory: string;
+  /** Its package name. */
+  readonly name: string;
+  /** The template it started from. */
+  readonly template: TemplateName;
+  /**
+   * The command that installs its dependencies, as arguments: `['npm', 'install']`, or with the packed SDK's
+   * tarballs when it is installed from packs (the project's `package.json` names the SDK by version range, which
+   * npm cannot find before the release).
+   */
+  readonly install: readonly string[];
 }
 
-interface TemplatePackage {
-  name: string;
-  version: string;
-  private?: boolean;
-  description?: string;
-  scripts: Record<string, string>;
-  dependencies: Record<string, string>;
-  [key: string]: unknown;
-}
+/** The directories of an example a project is made from; the rest it gets from {@link PROJECT_FILES}. */
+const CODE = ['src', 'test'] as const;
 
 function ownVersion(): string {
   const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -36,53 +53,23 @@ function ownVersion(): string {
   return own.version;
 }
 
-function rewritePackage(text: string, name: string, sdkRange: string): string {
-  const pkg = JSON.parse(text) as TemplatePackage;
-  const scripts = Object.fromEntries(
-    Object.entries(pkg.scripts).map(([script, command]) => [
-      script,
-      // The source condition only means something inside the SDK's own repository.
-      command.replace(' --conditions=@connector-sdk/source', ''),
-    ]),
-  );
-  const dependencies = Object.fromEntries(
-    Object.entries(pkg.dependencies).map(([dependency, range]) => [
-      dependency,
-      dependency.startsWith('@connector-sdk/') ? sdkRange : range,
-    ]),
-  );
-  return `${JSON.stringify(
-    {
-      ...pkg,
-      name,
-      version: '0.1.0',
-      private: true,
-      description: `A Connector SDK connector: ${connectorName(name)}`,
-      scripts,
-      dependencies,
-    },
-    null,
-    2,
-  )}\n`;
-}
-
 /**
- * Creates a new connector project from the issue-tracker example: copies it, renames the package and the
- * connector, points its SDK dependencies at published version ranges, and writes its README and .gitignore.
- * It asks nothing.
+ * Creates a new connector project from a template (an example of the SDK's repository): copies its code,
+ * renames the connector, and writes a `package.json` with exactly the packages the code imports (the testing
+ * kit as a development dependency), a production build and start, TypeScript configurations, a README and a
+ * `.gitignore`. It asks nothing, and writes nothing when a check fails.
  *
- * @param options - the directory, and optionally the package name and SDK range
- * @returns the project's absolute directory and package name
- * @throws {@link ScaffoldError} for a bad package name or a directory that exists and is not empty
+ * @param options - the directory, and optionally the package name, template, SDK range and packs
+ * @returns the project's directory, name, template and install command
+ * @throws {@link ScaffoldError} for a bad package name or template, a directory that exists and is not empty,
+ * or packs that lack a package the project needs
  * @example
  * ```ts
- * await createConnector({ directory: 'acme-connector' });
+ * const created = createConnector({ directory: 'acme-connector', template: 'minimal' });
+ * console.log(created.install.join(' ')); // npm install
  * ```
  */
-export function createConnector(options: CreateConnectorOptions): {
-  readonly directory: string;
-  readonly name: string;
-} {
+export function createConnector(options: CreateConnectorOptions): CreatedConnector {
   const directory = resolve(options.directory);
   const name = options.name ?? basename(directory);
   const problem = packageNameProblem(name);
@@ -90,30 +77,64 @@ export function createConnector(options: CreateConnectorOptions): {
     throw new ScaffoldError(
       `"${name}" cannot be a package name: it ${problem}. Pass --name <name>.`,
     );
+  const template = options.template ?? 'minimal';
+  if (!isTemplateName(template))
+    throw new ScaffoldError(
+      `there is no template "${String(template)}": choose ${Object.keys(TEMPLATES).join(' or ')}`,
+    );
   if (existsSync(directory) && readdirSync(directory).length > 0)
     throw new ScaffoldError(`${directory} exists and is not empty; choose a new directory`);
+  const packs = packsDirectory(options.packs, repositoryRoot());
 
-  const template = templateDirectory();
-  mkdirSync(directory, { recursive: true });
-  for (const file of TEMPLATE_FILES) {
-    cpSync(join(template, file), join(directory, file), {
-      recursive: true,
-      // Relative to the template: an installed scaffolder itself lives under some node_modules.
-      filter: (source) => !relative(template, source).split(sep).includes('node_modules'),
-    });
-  }
-  const sdkRange = options.sdkRange ?? `^${ownVersion()}`;
-  const packageFile = join(directory, 'package.json');
-  writeFileSync(packageFile, rewritePackage(readFileSync(packageFile, 'utf8'), name, sdkRange));
-  const connectorFile = join(directory, 'src', 'connector.ts');
-  const source = readFileSync(connectorFile, 'utf8');
-  if (!source.includes("name: 'issue-tracker'"))
-    throw new Error('The template connector has no name to replace');
-  writeFileSync(
-    connectorFile,
-    source.replace("name: 'issue-tracker'", `name: '${connectorName(name)}'`),
+  const source = templateDirectory(template);
+  const leave = new Set(TEMPLATES[template].leave.map((file) => join(source, file)));
+  const keep = (file: string) =>
+    !leave.has(file) && !relative(source, file).split(sep).includes('node_modules');
+  const files = CODE.flatMap((folder) => typeScriptFiles(join(source, folder))).filter(keep);
+  const example = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as ExampleManifest;
+  const manifest = projectManifest(
+    example,
+    { files, main: join(source, 'src', 'main.ts') },
+    {
+      name,
+      description: `A Connector SDK connector: ${connectorName(name)}`,
+      sdkRange: options.sdkRange ?? `^${ownVersion()}`,
+    },
   );
-  writeFileSync(join(directory, 'README.md'), projectReadme(name));
-  writeFileSync(join(directory, '.gitignore'), 'node_modules/\ndist/\ncoverage/\n');
-  return { directory, name };
+  const sdk = [
+    ...Object.keys(manifest.dependencies),
+    ...Object.keys(manifest.devDependencies),
+  ].filter((dependency) => dependency.startsWith('@connector-sdk/'));
+  // Checked before anything is written: a missing tarball leaves no half-made project behind.
+  const install =
+    packs === undefined ? ['npm', 'install'] : ['npm', 'install', ...packedTarballs(packs, sdk)];
+
+  mkdirSync(directory, { recursive: true });
+  for (const folder of CODE)
+    if (existsSync(join(source, folder)))
+      // Relative to the template: an installed scaffolder itself lives under some node_modules.
+      cpSync(join(source, folder), join(directory, folder), { recursive: true, filter: keep });
+  renameConnector(join(directory, 'src', 'connector.ts'), connectorName(name));
+  writeFileSync(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  for (const [file, text] of Object.entries(PROJECT_FILES))
+    writeFileSync(join(directory, file), text);
+  writeFileSync(join(directory, 'README.md'), projectReadme(name, template));
+  return { directory, name, template, install };
+}
+
+/** The TypeScript files under a directory, at any depth (none when it does not exist). */
+function typeScriptFiles(directory: string): string[] {
+  if (!existsSync(directory)) return [];
+  return readdirSync(directory, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** Gives the template's connector the project's name, as `discover` will answer it. */
+function renameConnector(file: string, name: string): void {
+  const source = readFileSync(file, 'utf8');
+  const declared = /(defineConnector\(\{\s*name: )'[^']*'/;
+  if (!declared.test(source))
+    throw new Error(`The template connector (${file}) has no name to replace`);
+  writeFileSync(file, source.replace(declared, `$1'${name}'`));
 }

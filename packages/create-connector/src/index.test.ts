@@ -5,7 +5,7 @@ it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
       "ScaffoldError",
-      "TEMPLATE_FILES",
+      "TEMPLATES",
       "createConnector",
       "packageNameProblem",
       "runCli",

@@ -1,33 +1,63 @@
+import type { TemplateName } from './templates.js';
+
+const ABOUT: Readonly<Record<TemplateName, { about: string; scripts: string; steps: string }>> = {
+  minimal: {
+    about: `started from its minimal template: a connector for an HTTP API (password login, bearer token,
+notes), a small fake of that API for its tests, and a production entry point.`,
+    scripts: `npm test           # the conformance kit and the lifecycle, against the fake API
+npm run dev        # the fake API and the connector on 127.0.0.1; prints how to walk it through`,
+    steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (log in, answer the session), the operations
+   and \`cleanup\`.
+2. \`src/notes-api.ts\`: your end system's base URL, how calls authenticate, and which of its errors the
+   platform sees as what.
+3. \`test/fake-notes-api.ts\`: make the fake answer like your end system (its login, its error bodies, a
+   resource or two), so the tests prove your connector without an account.`,
+  },
+  'issue-tracker': {
+    about: `started from its issue-tracker template: a sample end system (\`src/tracker/\`) with token login, expiring
+tokens and rate limits, a complete connector for it, lifecycle tests and a demo.`,
+    scripts: `npm test           # the conformance kit and the lifecycle, against the sample end system
+npm run dev        # the sample end system and the connector on 127.0.0.1; prints what to call
+npm run demo       # the whole lifecycle, driven as the platform does, secrets masked`,
+    steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (log in, answer the session), the operations
+   and \`cleanup\`.
+2. \`src/tracker-client.ts\`: how your end system's errors become the platform's (its error shape, a wrong login
+   → 401, rate limits → 403 + wait).
+3. \`src/tracker/\`: the sample end system. Keep it as a fake for tests, or use \`startFakeEndSystem\` from
+   \`@connector-sdk/testing\`, and point the configuration at your real end system.`,
+  },
+};
+
 /**
  * The README of a new project.
  *
  * @param name - the package name
+ * @param template - the template it started from
  * @returns the README's Markdown
  * @internal
  */
-export function projectReadme(name: string): string {
+export function projectReadme(name: string, template: TemplateName): string {
+  const { about, scripts, steps } = ABOUT[template];
   return `# ${name}
 
-A connector built with [Connector SDK](https://github.com/connector-sdk/connector-sdk), started from its
-issue-tracker example: a sample end system (\`src/tracker/\`) and a complete connector for it.
+A connector built with [Connector SDK](https://github.com/connector-sdk/connector-sdk), ${about}
 
 \`\`\`sh
-npm install
-npm test           # the conformance kit and the lifecycle, against the sample end system
-npm start          # the sample end system and the connector on 127.0.0.1 (PORT, default 3000)
-npm run demo       # the whole lifecycle, driven as the platform does, secrets masked
+${scripts}
+npm start          # builds, then serves the connector alone, as in production
 npm run typecheck
 \`\`\`
 
 ## Make it yours
 
-1. \`src/connector.ts\`: the configuration fields, \`initialize\` (log in, answer the session), the operations
-   and \`cleanup\`.
-2. \`src/tracker-client.ts\`: how your end system's errors become the platform's (its error shape, a wrong login
-   → 401, rate limits → 403 + wait).
-3. \`src/tracker/\`: the sample end system. Keep it as a fake for tests, or use \`startFakeEndSystem\` from
-   \`@connector-sdk/testing\`, and point the configuration at your real end system.
+${steps}
 
 The tests use \`describeConformance\` from \`@connector-sdk/testing/vitest\`: keep them green as you go.
+
+## Run it in production
+
+\`npm ci && npm run build\`, then \`node dist/main.js\` (what \`npm start\` runs). It reads \`HOST\` (default
+\`127.0.0.1\`; \`0.0.0.0\` in a container), \`PORT\` (default 3000) and \`LOG_LEVEL\` (default \`info\`), logs JSON
+lines, and on SIGTERM stops taking connections and lets the requests in flight finish.
 `;
 }

@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { ScaffoldError, createConnector } from './create-connector.js';
+import { shellWord } from './packed-sdk.js';
+import { TEMPLATES, isTemplateName } from './templates.js';
 
 /** Where the CLI writes. */
 export interface CliIo {
@@ -10,12 +12,20 @@ export interface CliIo {
   readonly err: (line: string) => void;
 }
 
-const HELP = `Usage: create-connector <directory> [--name <package-name>]
+const TEMPLATE_LIST = Object.entries(TEMPLATES)
+  .map(([name, { summary }]) => `                           ${name}: ${summary}`)
+  .join('\n');
 
-Creates a new Connector SDK connector project in <directory> (which must not exist or be empty), from the
-issue-tracker example: a connector, a sample end system, tests and a lifecycle demo.
+const HELP = `Usage: create-connector <directory> [--template <name>] [--name <package-name>] [--packs <dir>]
 
+Creates a new Connector SDK connector project in <directory> (which must not exist or be empty): a connector,
+its tests with the conformance kit, a production entry point (npm start) and a dev server (npm run dev).
+
+  --template <name>      what to start from (default: minimal):
+${TEMPLATE_LIST}
   --name <package-name>  the package name (default: the directory's name)
+  --packs <dir>          install the SDK from these packed packages (pnpm pack:local) instead of npm; run
+                         from the SDK's repository, the default is its .packs/
   --help                 show this help
 
 With pnpm: pnpm create @connector-sdk/connector <directory>`;
@@ -37,7 +47,12 @@ export function runCli(argv: readonly string[], io: CliIo): number {
     parsed = parseArgs({
       args: [...argv],
       allowPositionals: true,
-      options: { name: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        name: { type: 'string' },
+        template: { type: 'string' },
+        packs: { type: 'string' },
+        help: { type: 'boolean' },
+      },
     });
   } catch (error) {
     io.err(`error: ${(error as Error).message}\n\n${HELP}`);
@@ -53,19 +68,31 @@ export function runCli(argv: readonly string[], io: CliIo): number {
     io.err(`error: give exactly one directory\n\n${HELP}`);
     return 2;
   }
+  if (values.template !== undefined && !isTemplateName(values.template)) {
+    io.err(`error: there is no template "${values.template}"\n\n${HELP}`);
+    return 2;
+  }
   try {
     const created = createConnector({
       directory,
       ...(values.name === undefined ? {} : { name: values.name }),
+      ...(values.template === undefined ? {} : { template: values.template }),
+      ...(values.packs === undefined ? {} : { packs: values.packs }),
     });
-    const where = relative(process.cwd(), created.directory) || '.';
-    io.out(`Created ${created.name} in ${created.directory}
+    const below = relative(process.cwd(), created.directory);
+    const where = below === '' ? '.' : below.startsWith('..') ? created.directory : below;
+    const packed = created.install[2];
+    const note =
+      packed === undefined
+        ? ''
+        : `\n\nThe SDK is not on npm yet: npm installs it from the packages packed in ${dirname(packed)}.`;
+    io.out(`Created ${created.name} in ${created.directory} from the ${created.template} template.
 
 Next:
-  cd ${where}
-  npm install
+  cd ${shellWord(where)}
+  ${created.install.map(shellWord).join(' ')}
   npm test
-  npm start`);
+  npm run dev${note}`);
     return 0;
   } catch (error) {
     if (error instanceof ScaffoldError) {

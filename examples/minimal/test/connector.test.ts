@@ -1,0 +1,54 @@
+import { createPlatformSimulator } from '@connector-sdk/testing';
+import { describeConformance } from '@connector-sdk/testing/vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { notesConnector } from '../src/connector.js';
+import { startFakeNotesApi, type FakeNotesApi } from './fake-notes-api.js';
+
+let api: FakeNotesApi;
+beforeAll(async () => {
+  api = await startFakeNotesApi();
+});
+afterAll(() => api.close());
+
+const config = () => ({
+  url: api.url,
+  username: 'alice',
+  password: { value: 'wonderland', sensitive: true },
+});
+
+// One test per contract rule: initialize, sessions, 401s, tenants, errors, secrets never leaking.
+describeConformance(() => ({
+  target: notesConnector,
+  config: config(),
+  invalidConfig: { ...config(), url: 'not a url' },
+  wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
+  operation: { method: 'POST', path: '/notes', body: { text: 'From the conformance kit' } },
+  expireSession: () => api.expireTokens(),
+}));
+
+it('walks the lifecycle as the platform does: notes, an expired token, cleanup logs out', async () => {
+  const platform = createPlatformSimulator({
+    target: notesConnector,
+    config: { ...config(), options: '{"signature":"Alice"}' },
+  });
+  const added = await platform.call({ method: 'POST', path: '/notes', body: { text: 'Hello' } });
+  expect(added.body).toMatchObject({ text: 'Hello\n— Alice', author: 'alice' });
+  const id = (added.body as { id: string }).id;
+
+  api.expireTokens(); // the next call answers 401; the simulator initializes again and retries
+  expect((await platform.call({ path: `/notes/${id}` })).body).toMatchObject({
+    id,
+    text: 'Hello\n— Alice',
+  });
+
+  expect((await platform.call({ path: '/notes/999' })).code).toBe('not-found');
+  expect((await platform.call({ path: '/notes/abc' })).code).toBe('INVALID_INPUT');
+  expect(
+    (await platform.call({ method: 'POST', path: '/notes', body: { text: ' ' } })).status,
+  ).toBe(400);
+
+  const live = api.liveTokens;
+  expect((await platform.cleanup()).status).toBe(200);
+  expect(api.liveTokens).toBe(live - 1);
+  expect(JSON.stringify(platform.transcript)).not.toContain('wonderland');
+});

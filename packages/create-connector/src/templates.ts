@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** A template a new project can start from, and what it holds. */
+export interface Template {
+  /** What the project is, in one line (shown by `create-connector --help`). */
+  readonly summary: string;
+  /** The repository example it is copied from (`examples/<example>`). */
+  readonly example: string;
+  /** Files of the example a new project does without, relative to the example. */
+  readonly leave: readonly string[];
+}
+
+/**
+ * The templates, by the name `--template` takes. `minimal` is the default: a connector for an HTTP API with a
+ * small fake of that API for its tests. `issue-tracker` is the full example: a sample end system with rate
+ * limits and expiring tokens, four operations, lifecycle tests and a demo driven by the platform simulator.
+ */
+export const TEMPLATES = {
+  minimal: {
+    summary:
+      'a connector for an HTTP API (password login, bearer token, notes), a fake of that API for its tests',
+    example: 'minimal',
+    leave: [],
+  },
+  'issue-tracker': {
+    summary:
+      'the full example: a sample issue tracker (rate limits, expiring tokens), four operations, a demo',
+    example: 'issue-tracker',
+    // The example's Express mount shows the Express binding; a new connector is served by main.ts.
+    leave: ['src/express-app.ts', 'src/express-app.test.ts'],
+  },
+} as const satisfies Record<string, Template>;
+
+/** The name of a template: `minimal` or `issue-tracker`. */
+export type TemplateName = keyof typeof TEMPLATES;
+
+/** Whether `name` names a template. */
+export function isTemplateName(name: string): name is TemplateName {
+  return Object.hasOwn(TEMPLATES, name);
+}
+
+/**
+ * Where a template's example is: `template/<example>` beside `dist/` in the published package, or the example
+ * itself when running from the repository's source (so tests never see a stale copy).
+ *
+ * @internal
+ */
+export function templateDirectory(name: TemplateName): string {
+  const { example } = TEMPLATES[name];
+  const published = fileURLToPath(new URL(`../template/${example}`, import.meta.url));
+  if (existsSync(published)) return published;
+  const repository = fileURLToPath(new URL(`../../../examples/${example}`, import.meta.url));
+  if (existsSync(repository)) return repository;
+  throw new Error(`The ${name} template is missing (looked in ${published})`);
+}
