@@ -1,16 +1,18 @@
 declare function isLocked(body: unknown): boolean;
-declare const baseUrl: string;
 
 // #region usage
-import { defineConnector, field } from '@connector-sdk/core';
+import { defineConnector, field, secret } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
 export const connector = defineConnector({
-  name: 'snippet',
+  name: 'acme-tracker',
   version: '1.0.0',
-  config: {},
+  config: { url: field.url(), apiToken: field.secret() },
   session: { 'X-Acme-Url': field.url(), Authorization: field.secret() },
-  initialize: () => [],
+  initialize: ({ config }) => ({
+    'X-Acme-Url': config.url,
+    Authorization: secret(`Bearer ${config.apiToken}`),
+  }),
   operations: ({ get }) => ({
     getIssue: get('/issues/:id', ({ session, params, signal, log }) => {
       const acme = createEndSystemClient({
@@ -30,33 +32,39 @@ interface Fault {
   status?: string;
 }
 
-// #region rules
-createEndSystemClient({
-  baseUrl,
-  errors: {
-    rules: [
-      { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
-      {
-        status: 400,
-        body: (body) => isLocked(body),
-        code: 'FORBIDDEN',
-        message: 'The issue is locked',
-      },
-    ],
-    extract: (body) => ({ code: (body as Fault).fault?.id, message: (body as Fault).fault?.text }),
-  },
-  sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT', // expiry inside a 200
-});
-// #endregion rules
+/** The clients the guide shows, made when called, so that importing this file has no effect. */
+export function guideClients(baseUrl: string): void {
+  // #region rules
+  createEndSystemClient({
+    baseUrl,
+    errors: {
+      rules: [
+        { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
+        {
+          status: 400,
+          body: (body) => isLocked(body),
+          code: 'FORBIDDEN',
+          message: 'The issue is locked',
+        },
+      ],
+      extract: (body) => ({
+        code: (body as Fault).fault?.id,
+        message: (body as Fault).fault?.text,
+      }),
+    },
+    sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT', // expiry inside a 200
+  });
+  // #endregion rules
 
-// #region egress
-// A connector that only ever reaches public SaaS end systems refuses the rest of the network too.
-createEndSystemClient({
-  baseUrl,
-  egress: {
-    refuseLoopback: true,
-    refusePrivate: true,
-    refuse: ['203.0.113.0/24'], // more ranges, as addresses or CIDR
-  },
-});
-// #endregion egress
+  // #region egress
+  // A connector that only ever reaches public SaaS end systems refuses the rest of the network too.
+  createEndSystemClient({
+    baseUrl,
+    egress: {
+      refuseLoopback: true,
+      refusePrivate: true,
+      refuse: ['203.0.113.0/24'], // more ranges, as addresses or CIDR
+    },
+  });
+  // #endregion egress
+}

@@ -39,8 +39,8 @@ export interface FetchHandlerOptions extends HandlerOptions {
  * A connector as a WHATWG fetch handler. The second argument is what a Node server passes beside the request:
  * `@hono/node-server` passes `{ incoming }`, whose raw request target lets the binding apply the SDK's path rule
  * to the path as sent (a `Request`'s URL has dot segments and backslashes already resolved). Routing still
- * follows the `Request`'s URL, which a framework may have rewritten. Other values (Workers' `env`, Bun's
- * server) are ignored.
+ * follows the `Request`'s URL, which a framework may have rewritten. Other values (a runtime's `env` or server
+ * object) are ignored.
  */
 export type FetchHandler = (request: Request, server?: unknown) => Promise<Response>;
 
@@ -60,9 +60,9 @@ function rawPath(server: unknown): string | undefined {
 }
 
 /**
- * Serves a connector as `(request: Request) => Promise<Response>`, for runtimes and frameworks built on the
- * fetch types: Bun, Deno, Cloudflare Workers, Hono. Same limits and behaviour as the node binding; the
- * request's `signal` reaches connector code.
+ * Serves a connector as `(request: Request) => Promise<Response>`, for frameworks built on the fetch types,
+ * such as Hono. Tested on Node.js; another runtime must provide Node's `crypto`, `util` and `Buffer` (the core
+ * uses them). Same limits and behaviour as the node binding; the request's `signal` reaches connector code.
  *
  * @param connector - a connector made with `defineConnector`
  * @param options - core handler options and body limits
@@ -71,7 +71,7 @@ function rawPath(server: unknown): string | undefined {
  * ```ts
  * const handler = createFetchHandler(connector);
  * app.all('/sdk/*', (c) => handler(c.req.raw, c.env)); // Hono (on Node, c.env has the raw target)
- * export default { fetch: handler };             // Bun, Deno, Workers
+ * export default { fetch: handler };             // a server that calls fetch(request)
  * ```
  */
 export function createFetchHandler(

@@ -2,7 +2,9 @@
  * Every error code the SDK itself emits, mapped to the HTTP status it is answered with. This table is the
  * single source of truth for statuses: an error's status is always looked up here.
  *
- * Codes an end system sends are passed through in the body as `endSystemCode` and do not change the status.
+ * An end system's own code never changes the status. Where an error keeps it (the end-system client's default
+ * rules, a rule with `endSystemCode: 'keep'`, an error made with `endSystemCode`), the platform sees it in
+ * `errors.code` in place of the SDK code listed here; the log line has both.
  */
 export const ERROR_STATUS = {
   /** The request is not valid HTTP, or its body was cut off. */
@@ -74,7 +76,10 @@ export const ERROR_STATUS = {
    * cloud metadata by default; loopback, private or other ranges when the connector refuses them).
    */
   EGRESS_REFUSED: 502,
-  /** The connector is shutting down or a dependency is down; try again later. */
+  /**
+   * Try again later: the shared store (Redis) is unreachable or did not answer in time, or the server is at
+   * its `maxConnections` or `maxBodyBytesInFlight` bound.
+   */
   SERVICE_UNAVAILABLE: 503,
   /** The end system did not answer in time. */
   END_SYSTEM_TIMEOUT: 504,
