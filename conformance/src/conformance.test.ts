@@ -24,7 +24,12 @@ describe.each(bindings)('$name', (binding) => {
   let base: string;
 
   beforeAll(async () => {
-    running = await binding.start(connector, { logger, bodyLimit: BODY_LIMIT, bodyTimeoutMs: 300 });
+    running = await binding.start(connector, {
+      logger,
+      bodyLimit: BODY_LIMIT,
+      bodyTimeoutMs: 300,
+      validateAnswers: true,
+    });
     base = `${running.origin}/sdk/api/1.0`;
   });
   afterAll(() => running.close());
@@ -178,6 +183,30 @@ describe.each(bindings)('$name', (binding) => {
     expect(version).toMatchObject({
       status: 404,
       json: { errors: { code: 'UNSUPPORTED_VERSION' } },
+    });
+  });
+
+  it('answers 204 without a body, text as text, and a wrong answer shape with 500', async () => {
+    const headers = await session();
+    const removed = await fetch(`${base}/items/A-1`, { method: 'DELETE', headers });
+    expect(removed.status).toBe(204);
+    // (@hono/node-server adds a text/plain type of its own to a bodiless answer; ours sends none.)
+    expect(removed.headers.get('content-type') ?? '').not.toMatch(/json/);
+    expect(removed.headers.get('content-length')).toBeNull();
+    expect(await removed.text()).toBe('');
+    const name = await fetch(`${base}/file-name`, { headers });
+    expect(name.status).toBe(200);
+    expect(name.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await name.text()).toBe('Screen shot 1 – ü.png');
+    // The connection is still good for the next request after a 204.
+    expect(await call('/typed', { headers })).toMatchObject({
+      status: 500,
+      json: {
+        errors: {
+          code: 'INVALID_OPERATION_RESULT',
+          message: `Operation "typed" answered what the platform cannot read: 'answer.tags.1': Invalid input: expected string, received number`,
+        },
+      },
     });
   });
 

@@ -31,8 +31,14 @@ export const connector = defineConnector({
     }
     return { Authorization: secret(`Bearer ${SECRETS.token}`), 'X-End-Url': config.url };
   },
-  operations: ({ get, post }) => ({
+  operations: ({ get, post, delete: del }) => ({
     echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
+    removeItem: del('/items/:id', { status: 204 }, () => ({ ignored: true })),
+    fileName: get('/file-name', { answerAs: 'text' }, () => 'Screen shot 1 – ü.png'),
+    // An answer of the wrong shape: with validateAnswers it is a 500 naming the wrong value.
+    typed: get('/typed', { answer: z.object({ id: z.string(), tags: z.array(z.string()) }) }, () =>
+      JSON.parse('{"id":"A-1","tags":["x",7]}'),
+    ),
     whoami: get('/whoami', ({ session }) => ({ url: session['X-End-Url'] })),
     item: get('/items/:id', ({ params }) => ({ id: params.id })),
     limited: get('/limited', () => {

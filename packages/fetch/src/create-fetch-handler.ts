@@ -115,6 +115,10 @@ export function createFetchHandler(
       void discardRest(request.body.getReader(), limits.linger);
     }
     // A copy: some servers add headers to the init object, and core's are frozen.
-    return new Response(answer.body, { status: answer.status, headers: { ...answer.headers } });
+    // A 204 must be made without a body, not even an empty one.
+    return new Response(answer.status === 204 ? null : answer.body, {
+      status: answer.status,
+      headers: { ...answer.headers },
+    });
   };
 }

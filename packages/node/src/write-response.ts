@@ -9,14 +9,16 @@ function write(
 ): void {
   // One writeHead with every header (writeHead builds the head at once, so Content-Length must be in it, or
   // Node falls back to chunked encoding): the cheapest way through node:http (issue 8).
-  const length = String(Buffer.byteLength(answer.body));
+  // A 204 has no body, and so no Content-Length (RFC 9110 §8.6).
+  const length =
+    answer.status === 204 ? {} : { 'content-length': String(Buffer.byteLength(answer.body)) };
   response.writeHead(
     answer.status,
     extraHeaders
-      ? { ...answer.headers, 'content-length': length, ...extraHeaders }
-      : { ...answer.headers, 'content-length': length },
+      ? { ...answer.headers, ...length, ...extraHeaders }
+      : { ...answer.headers, ...length },
   );
-  response.end(answer.body);
+  response.end(answer.status === 204 ? undefined : answer.body);
 }
 
 /**

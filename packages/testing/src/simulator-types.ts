@@ -25,7 +25,7 @@ export interface PlatformSimulatorOptions {
   readonly suppressNotification?: boolean;
   /** What comes before the version segment. @default '/sdk/api' */
   readonly prefix?: string;
-  /** Handler options when the target is a connector. @default {} */
+  /** Handler options when the target is a connector. @default `{ validateAnswers: true }` */
   readonly handlerOptions?: HandlerOptions;
   /** The header a rate-limit 403 announces its wait in. @default 'Retry-After' */
   readonly retryAfterHeader?: string;

@@ -40,7 +40,7 @@ export type ConnectorTarget = string | URL | ConnectorHandler | Connector;
 
 /** How a {@link ConnectorTarget} is reached. */
 export interface TransportOptions {
-  /** Handler options when the target is a connector. @default {} */
+  /** Handler options when the target is a connector. @default `{ validateAnswers: true }` */
   readonly handlerOptions?: HandlerOptions;
   /** Most time one HTTP call may take before the simulator gives up on it. @default 30_000 */
   readonly requestTimeoutMs?: number;
@@ -106,6 +106,10 @@ export function createTransport(
 ): Transport {
   if (typeof target === 'string' || target instanceof URL)
     return httpTransport(String(target), options.requestTimeoutMs ?? 30_000);
-  if (isConnector(target)) return handlerTransport(createHandler(target, options.handlerOptions));
+  if (isConnector(target))
+    // Answers are checked against the shapes operations declare, unless the options say otherwise.
+    return handlerTransport(
+      createHandler(target, { validateAnswers: true, ...options.handlerOptions }),
+    );
   return handlerTransport(target);
 }

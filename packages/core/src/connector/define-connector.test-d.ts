@@ -118,3 +118,20 @@ defineConnector({
     }),
   }),
 });
+
+// An answer schema types what the handler returns (issue 17): the input of the schema, or a promise of it.
+defineConnector({
+  name: 'typed-answers',
+  version: '1',
+  config: {},
+  session: {},
+  initialize: () => ({}),
+  operations: ({ get, delete: del }) => ({
+    ok: get('/ok', { answer: z.object({ id: z.string() }) }, () => ({ id: 'a', extra: 1 })),
+    asynchronous: get('/async', { answer: z.array(z.string()) }, async () => ['a']),
+    // @ts-expect-error an id must be a string
+    wrong: get('/wrong', { answer: z.object({ id: z.string() }) }, () => ({ id: 1 })),
+    gone: del('/gone', { status: 204 }, () => undefined),
+    text: get('/text', { answerAs: 'text' }, () => 'name.png'),
+  }),
+});

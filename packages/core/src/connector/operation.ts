@@ -73,11 +73,17 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   readonly systemCache: Cache;
 }
 
-/** Optional schemas that validate a later operation's input. */
+/** A success status an operation may answer with: 200 with its answer as the body, or 204 with none. */
+export type OperationStatus = 200 | 204;
+
+/**
+ * Optional schemas that validate a later operation's input, and how it answers.
+ */
 export interface OperationSchemas<
   TParams extends z.ZodType | undefined,
   TQuery extends z.ZodType | undefined,
   TBody extends z.ZodType | undefined,
+  TAnswer extends z.ZodType | undefined = undefined,
 > {
   /** Validates the path parameters (strings in, anything out). */
   readonly params?: TParams;
@@ -85,7 +91,26 @@ export interface OperationSchemas<
   readonly query?: TQuery;
   /** Validates the parsed JSON body. */
   readonly body?: TBody;
+  /**
+   * The shape of the answer, which also types what the handler returns. With the handler option
+   * `validateAnswers` (the testing kit turns it on) an answer of another shape is a 500
+   * `INVALID_OPERATION_RESULT` naming the operation and the path of the wrong value, instead of an answer the
+   * platform cannot read. The answer sent is the handler's value as it is, not the schema's output.
+   */
+  readonly answer?: TAnswer;
+  /** The success status: 200 with the answer as the body, or 204 with no body (the answer is ignored). @default 200 */
+  readonly status?: OperationStatus;
+  /**
+   * How the answer is sent: as JSON, or as text (`text/plain; charset=utf-8`; the handler returns a string).
+   * @default 'json'
+   */
+  readonly answerAs?: 'json' | 'text';
 }
+
+/** What a handler may return: the input of the answer schema (or a promise of it), or anything without one. */
+export type HandlerAnswer<T extends z.ZodType | undefined> = T extends z.ZodType
+  ? z.input<T> | Promise<z.input<T>>
+  : unknown;
 
 /** What an input schema produces, or `Fallback` when the operation has no schema for that input. */
 export type ParsedInput<T extends z.ZodType | undefined, Fallback> = T extends z.ZodType
@@ -101,13 +126,14 @@ export interface Operation<TSession> {
   readonly method: OperationMethod;
   /** The route pattern below the versioned base path, such as `/issues/:id`. */
   readonly path: string;
-  /** Input schemas. */
+  /** Input schemas, and how it answers. */
   readonly schemas: OperationSchemas<
+    z.ZodType | undefined,
     z.ZodType | undefined,
     z.ZodType | undefined,
     z.ZodType | undefined
   >;
-  /** The connector's code; its return value is sent as the JSON body of a 200. */
+  /** The connector's code; its return value is the answer (by default the JSON body of a 200). */
   handler(context: OperationContext<TSession, never, never, never>): unknown;
 }
 
@@ -122,9 +148,10 @@ export interface OperationBuilder<TSession> {
     TParams extends z.ZodType | undefined = undefined,
     TQuery extends z.ZodType | undefined = undefined,
     TBody extends z.ZodType | undefined = undefined,
+    TAnswer extends z.ZodType | undefined = undefined,
   >(
     path: P,
-    schemas: OperationSchemas<TParams, TQuery, TBody>,
+    schemas: OperationSchemas<TParams, TQuery, TBody, TAnswer>,
     handler: (
       context: OperationContext<
         TSession,
@@ -132,7 +159,7 @@ export interface OperationBuilder<TSession> {
         ParsedInput<TQuery, RawQuery>,
         ParsedInput<TBody, unknown>
       >,
-    ) => unknown,
+    ) => HandlerAnswer<TAnswer>,
   ): Operation<TSession>;
 }
 
@@ -160,6 +187,23 @@ export interface OperationBuilders<TSession> {
   readonly delete: OperationBuilder<TSession>;
 }
 
+/**
+ * Refuses answer options that cannot work, when the connector is defined rather than on the first request.
+ *
+ * @internal
+ */
+export function checkAnswerOptions(operation: string, schemas: Operation<never>['schemas']): void {
+  const { status, answerAs } = schemas;
+  if (status !== undefined && status !== 200 && status !== 204)
+    throw new TypeError(`Operation ${operation}: status must be 200 or 204, not ${String(status)}`);
+  if (answerAs !== undefined && answerAs !== 'json' && answerAs !== 'text')
+    throw new TypeError(
+      `Operation ${operation}: answerAs must be 'json' or 'text', not ${String(answerAs)}`,
+    );
+  if (status === 204 && answerAs !== undefined)
+    throw new TypeError(`Operation ${operation}: a 204 has no body, so answerAs does not apply`);
+}
+
 function builder(method: OperationMethod): OperationBuilder<never> {
   return ((path: string, second: unknown, third?: unknown) => {
     const handler = (third ?? second) as Operation<never>['handler'];
@@ -167,6 +211,7 @@ function builder(method: OperationMethod): OperationBuilder<never> {
     if (typeof handler !== 'function') {
       throw new TypeError(`Operation ${method} ${path} needs a handler function`);
     }
+    checkAnswerOptions(`${method} ${path}`, schemas);
     return { method, path, schemas, handler };
   }) as OperationBuilder<never>;
 }

@@ -67,6 +67,11 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   /** Initialize returned parameters that cannot be replayed safely as headers, or that do not form a session. */
   INVALID_INITIALIZE_RESULT: 500,
+  /**
+   * An operation answered something other than the shape it declares (with `validateAnswers`, which the
+   * testing kit turns on): the message names the operation and the path of the wrong value.
+   */
+  INVALID_OPERATION_RESULT: 500,
   /** The end system failed (5xx, malformed answer). */
   END_SYSTEM_ERROR: 502,
   /** The end system could not be reached (connection refused, reset, DNS). */

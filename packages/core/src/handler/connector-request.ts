@@ -44,9 +44,12 @@ export interface ConnectorRequest {
 export interface ConnectorResponse {
   /** HTTP status. */
   readonly status: number;
-  /** Response headers with lower-case names; always includes `content-type: application/json`. */
+  /**
+   * Response headers with lower-case names, with the body's `content-type` (`application/json`, or
+   * `text/plain; charset=utf-8` for an operation that answers text); none for a 204.
+   */
   readonly headers: Readonly<Record<string, string>>;
-  /** The JSON body, serialised. */
+  /** The body, serialised; empty for a 204, which a binding must send without a body. */
   readonly body: string;
 }
 

@@ -27,7 +27,7 @@ import { RequestScope, type ScopeServices } from './request-scope.js';
 import { matchRoute } from './router.js';
 import { serveCleanup } from './serve-cleanup.js';
 import { serveInitialize } from './serve-initialize.js';
-import { serveOperation } from './serve-operation.js';
+import { OperationReply, serveOperation } from './serve-operation.js';
 import { isUnsafePath } from './path-rule.js';
 import { SingleFlight } from './single-flight.js';
 
@@ -106,6 +106,31 @@ export interface HandlerOptions {
    * @default false
    */
   readonly requireJsonContentType?: boolean;
+  /**
+   * Check every operation's answer against the `answer` schema it declares (the platform operations of the
+   * catalog all declare one): an answer of another shape is a 500 `INVALID_OPERATION_RESULT` naming the
+   * operation and the path of the wrong value, instead of an answer the platform cannot read. The testing kit
+   * turns it on for the connectors it serves; in production it costs a validation per call, so it is off unless set.
+   *
+   * @default false
+   */
+  readonly validateAnswers?: boolean;
+}
+
+/** A JSON 200; a value `JSON.stringify` cannot write is the connector's fault (500). */
+function jsonResponse(result: unknown): ConnectorResponse {
+  let body: string | undefined;
+  let cause: unknown;
+  try {
+    body = JSON.stringify(result);
+  } catch (error) {
+    cause = error;
+  }
+  if (body === undefined)
+    throw new ConnectorError('INTERNAL_ERROR', 'The connector returned a value that is not JSON', {
+      cause,
+    });
+  return { status: 200, headers: JSON_HEADERS, body };
 }
 
 /** Whether a `Host` header is one of `allowed` (lower-cased names, `name:port`, or `.suffix`). */
@@ -203,6 +228,7 @@ export function createHandler(
     }),
     initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,
     maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
+    validateAnswers: options.validateAnswers ?? false,
   };
 
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
@@ -312,6 +338,7 @@ export function createHandler(
         });
       case 'operation':
         return serveOperation(runtime, request, state, {
+          name: target.name,
           operation: target.operation,
           params,
           query,
@@ -396,23 +423,15 @@ export function createHandler(
     let failure: ConnectorError | undefined;
     try {
       const result = await dispatch(request, state);
-      let body: string | undefined;
-      let cause: unknown;
-      try {
-        body = JSON.stringify(result);
-      } catch (error) {
-        cause = error;
-      }
-      if (body === undefined) {
-        throw new ConnectorError(
-          'INTERNAL_ERROR',
-          'The connector returned a value that is not JSON',
-          {
-            cause,
-          },
-        );
-      }
-      response = { status: 200, headers: JSON_HEADERS, body };
+      response =
+        result instanceof OperationReply
+          ? {
+              status: result.status,
+              headers:
+                result.contentType === undefined ? {} : { 'content-type': result.contentType },
+              body: result.body,
+            }
+          : jsonResponse(result);
     } catch (caught) {
       failure = toConnectorError(caught, connector.adapter.mapError?.bind(connector.adapter));
       response = errorResponse(failure, state);

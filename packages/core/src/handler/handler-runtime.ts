@@ -29,4 +29,6 @@ export interface HandlerRuntime {
   readonly rateLimit: RateLimiter | undefined;
   readonly initializeFlights: SingleFlight<SharedLogin> | undefined;
   readonly maxHeaderBytes: number;
+  /** Whether operations' answers are checked against their `answer` schemas. */
+  readonly validateAnswers: boolean;
 }

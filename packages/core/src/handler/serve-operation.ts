@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Operation } from '../connector/operation.js';
+import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
@@ -24,9 +25,43 @@ function parseInput(schema: z.ZodType | undefined, value: unknown, where: string
   });
 }
 
+/** An operation's answer as it goes on the wire, when it is not the default JSON 200. @internal */
+export class OperationReply {
+  constructor(
+    readonly status: number,
+    readonly contentType: string | undefined,
+    readonly body: string,
+  ) {}
+}
+
+const TEXT = 'text/plain; charset=utf-8';
+
+/**
+ * Checks an answer against the operation's `answer` schema, when the handler validates answers.
+ *
+ * @throws ConnectorError `INVALID_OPERATION_RESULT` naming the operation and the path of each wrong value
+ */
+function checkAnswer(schema: z.ZodType, answer: unknown, name: string): void {
+  const result = schema.safeParse(answer);
+  if (result.success) return;
+  const problems = result.error.issues
+    .slice(0, 5)
+    .map((issue) =>
+      describeProblem(
+        issue.path.length === 0 ? 'answer' : `answer.${issue.path.join('.')}`,
+        issue.message,
+      ),
+    );
+  throw new ConnectorError(
+    'INVALID_OPERATION_RESULT',
+    `Operation "${name}" answered what the platform cannot read: ${problems.join('; ')}`,
+  );
+}
+
 /**
  * A later operation: verifies the session, validates path, query and body with the operation's schemas and
- * calls its handler. `undefined` is answered as `{}`.
+ * calls its handler. `undefined` is answered as `{}`; an operation's `status`, `answerAs` and (with
+ * `validateAnswers`) `answer` schema decide the rest.
  *
  * @internal
  */
@@ -35,6 +70,7 @@ export async function serveOperation(
   request: ConnectorRequest,
   state: RequestScope,
   input: {
+    readonly name: string;
     readonly operation: Operation<unknown>;
     readonly params: Readonly<Record<string, string>>;
     readonly query: RawQuery;
@@ -54,5 +90,15 @@ export async function serveOperation(
     systemId: session.systemId,
     headers: request.headers,
   });
-  return (await operation.handler(context as never)) ?? {};
+  const answer: unknown = await operation.handler(context as never);
+  if (schemas.status === 204) return new OperationReply(204, undefined, '');
+  if (runtime.validateAnswers && schemas.answer !== undefined)
+    checkAnswer(schemas.answer, answer, input.name);
+  if (schemas.answerAs !== 'text') return answer ?? {};
+  if (typeof answer !== 'string')
+    throw new ConnectorError(
+      'INVALID_OPERATION_RESULT',
+      `Operation "${input.name}" answers text, but returned ${answer === null ? 'null' : typeof answer}`,
+    );
+  return new OperationReply(200, TEXT, answer);
 }

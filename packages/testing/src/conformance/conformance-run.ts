@@ -40,7 +40,10 @@ export interface ConformanceOptions {
   readonly expireSession?: (session: readonly ParameterEntry[]) => void | Promise<void>;
   /** What comes before the version segment. @default '/sdk/api' */
   readonly prefix?: string;
-  /** Handler options when the target is a connector (the kit adds its own logger beside yours). */
+  /**
+   * Handler options when the target is a connector (the kit adds its own logger beside yours, and checks
+   * answers against the shapes operations declare unless `validateAnswers: false` is given).
+   */
   readonly handlerOptions?: HandlerOptions;
   /** The header a rate-limit 403 announces its wait in. @default 'Retry-After' */
   readonly retryAfterHeader?: string;

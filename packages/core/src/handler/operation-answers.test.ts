@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createHandler, defineConnector, type HandlerOptions } from '../index.js';
+import { bareConnector } from '../../test/acme-connector.js';
+import { withSession } from '../../test/sessions.js';
+
+const base = '/sdk/api/1.0';
+const Issue = z.object({ id: z.string(), labels: z.array(z.string()).optional() });
+let answer: unknown;
+const connector = bareConnector(({ get, delete: del }) => ({
+  getIssue: get('/issues/:id', { answer: Issue }, () => answer as z.input<typeof Issue>),
+  removeIssue: del('/issues/:id', { status: 204 }, () => ({ gone: true })),
+  fileName: get('/file-name', { answerAs: 'text' }, () => answer),
+}));
+const call = (path: string, method = 'GET', options: HandlerOptions = {}) =>
+  withSession(createHandler(connector, options))({ method, path: `${base}${path}`, headers: {} });
+
+describe('answers', () => {
+  it('checks an answer against its schema with validateAnswers, naming the operation and the wrong value', async () => {
+    answer = { id: 7, labels: ['a', null], extra: 'kept' };
+    const response = await call('/issues/1', 'GET', { validateAnswers: true });
+    expect(response.status).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({
+      errors: {
+        code: 'INVALID_OPERATION_RESULT',
+        message:
+          "Operation \"getIssue\" answered what the platform cannot read: 'answer.id': Invalid input: expected string, received number; 'answer.labels.1': Invalid input: expected string, received null",
+      },
+    });
+    answer = { id: '7', extra: 'kept' };
+    const good = await call('/issues/1', 'GET', { validateAnswers: true });
+    expect(JSON.parse(good.body)).toEqual({ id: '7', extra: 'kept' });
+  });
+
+  it('sends the answer as it is without validateAnswers (the default)', async () => {
+    answer = { id: 7 };
+    const response = await call('/issues/1');
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toEqual({ id: 7 });
+  });
+
+  it('answers 204 with no body and no content type, whatever the handler returns', async () => {
+    expect(await call('/issues/1', 'DELETE')).toEqual({ status: 204, headers: {}, body: '' });
+  });
+
+  it('answers text as text/plain, and anything but a string as a 500', async () => {
+    answer = 'diagram (1).png';
+    expect(await call('/file-name')).toEqual({
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: 'diagram (1).png',
+    });
+    answer = { name: 'x' };
+    const wrong = await call('/file-name');
+    expect(wrong.status).toBe(500);
+    expect(JSON.parse(wrong.body)).toMatchObject({
+      errors: {
+        code: 'INVALID_OPERATION_RESULT',
+        message: 'Operation "fileName" answers text, but returned object',
+      },
+    });
+  });
+
+  it.each([
+    [{ status: 201 }, 'status must be 200 or 204, not 201'],
+    [{ answerAs: 'xml' }, "answerAs must be 'json' or 'text', not xml"],
+    [{ status: 204, answerAs: 'text' }, 'a 204 has no body, so answerAs does not apply'],
+  ])('refuses %j when the connector is defined', (options, message) => {
+    expect(() =>
+      defineConnector({
+        name: 'c',
+        version: '1',
+        config: {},
+        session: {},
+        initialize: () => ({}),
+        operations: ({ get }) => ({ x: get('/x', options as never, () => ({})) }),
+      }),
+    ).toThrow(`Operation GET /x: ${message}`);
+  });
+});
