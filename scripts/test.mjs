@@ -2,7 +2,7 @@
 // report, so a run that executed no test cannot pass unnoticed. Extra arguments go to Vitest.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 // One report per run, so two runs at once (Node 20 and 24) never read each other's.
@@ -31,6 +31,24 @@ try {
   // A test file that fails to load, or an unhandled error, fails the run without failing a test.
   failed = results.numFailedTests + results.numFailedTestSuites;
   skipped = results.numPendingTests + results.numTodoTests;
+  // Which tests were skipped, by file, and why: the conformance kit's reasons, else the first test's name,
+  // which says what it needs (a Redis server, an environment variable for a real end system).
+  const skips = results.testResults
+    .map((file) => ({
+      file: relative(root, file.name),
+      tests: file.assertionResults.filter((test) =>
+        ['skipped', 'pending', 'todo'].includes(test.status),
+      ),
+    }))
+    .filter(({ tests }) => tests.length > 0);
+  if (skips.length > 0) {
+    console.log('\nSkipped:');
+    for (const { file, tests } of skips) {
+      const reasons = [...new Set(tests.map((test) => test.meta?.skipReason).filter(Boolean))];
+      const why = reasons.length > 0 ? reasons.join('; ') : `such as "${tests[0].fullName}"`;
+      console.log(`  ${file}: ${tests.length} (${why})`);
+    }
+  }
 } catch {
   console.error('No Vitest report was written.');
 } finally {

@@ -25,6 +25,7 @@ describeConformance(() => ({
   invalidConfig: { ...config(), options: '{"defaultProject": 42}' },
   wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
   operation: { path: '/projects/DEMO/issues' },
+  expireSession: () => tracker.store.expireTokens(),
 }));
 
 it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup logs out', async () => {

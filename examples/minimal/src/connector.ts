@@ -34,7 +34,7 @@ export const notesConnector = defineConnector({
   },
 
   async initialize({ config, signal, log }) {
-    const { token } = await notesApi({ url: config.url, signal, log })
+    const { token } = await notesApi({ url: config.url, signal, log }, { login: true })
       .post('login', { json: { username: config.username, password: config.password } })
       .json<{ token: string }>();
     log.info({ user: config.username }, 'logged in');

@@ -3,7 +3,10 @@
 //   HOST       the address to listen on (default 127.0.0.1; 0.0.0.0 in a container)
 //   PORT       the port (default 3000)
 //   LOG_LEVEL  pino's level (default info)
+//   CONNECTOR_SDK_SESSION_KEY  the key that signs sessions (32+ characters; several instances share one).
+//              Without it each process makes its own, and a restart ends every session (401, initialize again).
 // SIGTERM (or Ctrl+C) stops taking connections and lets the requests in flight finish before the process exits.
+// Send it to node itself: in a container run `node dist/main.js`, not `npm start`, which does not pass it on.
 import { serve } from '@connector-sdk/node';
 import { pino } from 'pino';
 import { notesConnector } from './connector.js';

@@ -17,9 +17,12 @@ export interface NotesApiTarget {
 /**
  * A client for the notes API. Its error bodies are `{ "code", "message" }`, which the client reads on its own;
  * the rules below say what the platform must see where the default table (401 → session expired, 404 → not
- * found, 429 → wait, …) does not fit.
+ * found, 429 → wait, …) does not fit. `login` is for initialize, where a wrong URL is the usual mistake.
  */
-export function notesApi({ url, authorization, signal, log }: NotesApiTarget) {
+export function notesApi(
+  { url, authorization, signal, log }: NotesApiTarget,
+  { login = false } = {},
+) {
   return createEndSystemClient({
     baseUrl: `${url.replace(/\/+$/, '')}/api/`,
     headers: { Authorization: authorization },
@@ -29,6 +32,17 @@ export function notesApi({ url, authorization, signal, log }: NotesApiTarget) {
       rules: [
         // A wrong password at login is not an expired session: the user must fix the configuration.
         { status: 401, body: { code: 'bad-credentials' }, code: 'AUTHENTICATION_FAILED' },
+        // At login, "no such route" means the URL is not the API's: without this rule the user would see the
+        // other server's own 404 code, which reads like a missing record.
+        ...(login
+          ? [
+              {
+                status: [404, 405, 501],
+                code: 'INVALID_CONFIGURATION' as const,
+                message: "'url' has no notes API login: check the URL",
+              },
+            ]
+          : []),
       ],
       // A URL that answers a web page instead of the API is a configuration mistake, not an end-system failure.
       notJson: {

@@ -52,3 +52,15 @@ it('walks the lifecycle as the platform does: notes, an expired token, cleanup l
   expect(api.liveTokens).toBe(live - 1);
   expect(JSON.stringify(platform.transcript)).not.toContain('wonderland');
 });
+
+it("says the URL is wrong when it is not the API, rather than passing on that server's 404", async () => {
+  const platform = createPlatformSimulator({
+    target: notesConnector,
+    config: { ...config(), url: `${api.url}/not-the-api` },
+  });
+  expect(await platform.initialize()).toMatchObject({
+    status: 400,
+    code: 'INVALID_CONFIGURATION',
+    body: { errors: { message: "'url' has no notes API login: check the URL" } },
+  });
+});

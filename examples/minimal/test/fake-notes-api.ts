@@ -53,6 +53,8 @@ export async function startFakeNotesApi(
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (!/^\/api\/(?:login|logout|me|notes(?:\/[^/]+)?)$/.test(path))
+      return send(res, 404, { code: 'no-route', message: `No route ${req.method} ${path}` });
     if (req.method === 'POST' && path === '/api/login') {
       const { username, password } = await readJson(req);
       if (typeof username !== 'string' || users[username] !== password)
@@ -88,7 +90,7 @@ export async function startFakeNotesApi(
       return note === undefined
         ? send(res, 404, { code: 'not-found', message: `No note ${decodeURIComponent(id)}` })
         : send(res, 200, note);
-    send(res, 404, { code: 'no-route', message: `No route ${req.method} ${path}` });
+    send(res, 405, { code: 'no-method', message: `${req.method} is not allowed on ${path}` });
   }
 
   const server = createServer((req, res) => {

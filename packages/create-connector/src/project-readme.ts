@@ -56,8 +56,10 @@ The tests use \`describeConformance\` from \`@connector-sdk/testing/vitest\`: ke
 
 ## Run it in production
 
-\`npm ci && npm run build\`, then \`node dist/main.js\` (what \`npm start\` runs). It reads \`HOST\` (default
-\`127.0.0.1\`; \`0.0.0.0\` in a container), \`PORT\` (default 3000) and \`LOG_LEVEL\` (default \`info\`), logs JSON
-lines, and on SIGTERM stops taking connections and lets the requests in flight finish.
+\`npm ci && npm run build\`, then \`node dist/main.js\` (what \`npm start\` runs; in a container run node itself, as
+npm does not pass SIGTERM on). It reads \`HOST\` (default \`127.0.0.1\`; \`0.0.0.0\` in a container), \`PORT\` (default
+3000), \`LOG_LEVEL\` (default \`info\`) and \`CONNECTOR_SDK_SESSION_KEY\`, the key that signs sessions (32
+characters or more, the same for every instance; without it a restart ends every session). It logs JSON lines,
+and on SIGTERM stops taking connections and lets the requests in flight finish.
 `;
 }

@@ -112,6 +112,8 @@ export function sessionProblems(entries: readonly ParameterEntry[]): string[] {
  * @param response - what the connector answered
  * @param kind - whether it answers initialize
  * @param waitHeader - where a rate-limit wait is announced
+ * @param operation - whether it answers a later operation (not discover or cleanup), which may also answer 204
+ *   without a body, or 200 with text
  * @returns one sentence per problem; empty when the response keeps the contract
  * @internal
  */
@@ -119,10 +121,14 @@ export function responseProblems(
   response: WireResponse,
   kind: 'initialize' | 'call',
   waitHeader: WaitHeader,
+  operation = false,
 ): string[] {
   const problems: string[] = [];
   const { status } = response;
   const contentType = response.headers['content-type'] ?? '';
+  // A later operation may answer 204 with no body (the platform's deletes), or a string as text.
+  if (operation && status === 204) return response.text === '' ? [] : ['a 204 answer has a body'];
+  if (operation && status === 200 && /^text\/plain\b/i.test(contentType)) return [];
   if (!/^application\/json\b/i.test(contentType))
     problems.push(`content-type is "${contentType}", not application/json`);
   const parsed = parseJson(response.text);

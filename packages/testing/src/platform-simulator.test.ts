@@ -1,4 +1,9 @@
-import { MemoryRateLimitStore, createHandler, type ConnectorHandler } from '@connector-sdk/core';
+import {
+  MemoryRateLimitStore,
+  createHandler,
+  defineConnector,
+  type ConnectorHandler,
+} from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordsConfig, recordsConnector } from '../test/records-connector.js';
@@ -60,6 +65,48 @@ describe('the platform simulator', () => {
       fake.records.clear();
     }
     expect(fake.liveTokens).toBe(0);
+  });
+
+  it('sends a query written into the path like one given as query, over HTTP and in-process', async () => {
+    for (const target of [recordsConnector, server.url]) {
+      const { platform } = platformFor(target);
+      const answer = await platform.call({
+        path: '/echo-query?text=pad&tag=a',
+        query: { tag: 'b' },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ query: { text: 'pad', tag: ['a', 'b'] } });
+    }
+  });
+
+  it('accepts a 204 without a body and a text answer, and refuses a 204 with one', async () => {
+    const answers = defineConnector({
+      name: 'answers',
+      version: '1',
+      config: {},
+      session: {},
+      initialize: () => ({}),
+      operations: ({ get, delete: del }) => ({
+        gone: del('/gone', { status: 204 }, () => undefined),
+        name: get('/name', { answerAs: 'text' }, () => 'a.png'),
+      }),
+    });
+    const platform = createPlatformSimulator({ target: answers, config: {} });
+    expect(await platform.call({ method: 'DELETE', path: '/gone' })).toMatchObject({
+      status: 204,
+      text: '',
+    });
+    expect(await platform.call({ path: '/name' })).toMatchObject({ status: 200, text: 'a.png' });
+    const lying: ConnectorHandler = async (request) =>
+      request.path.endsWith('/gone')
+        ? { status: 204, headers: {}, body: '{}' }
+        : createHandler(answers)(request);
+    await expect(
+      createPlatformSimulator({ target: lying, config: {} }).call({
+        method: 'DELETE',
+        path: '/gone',
+      }),
+    ).rejects.toThrow('a 204 answer has a body');
   });
 
   it('masks the password and the session token everywhere in the transcript', async () => {

@@ -332,7 +332,9 @@ export class PlatformSimulator {
     const body = parse(wire.text);
     // Learn the session's secrets before masking this very answer, even when it breaks the contract.
     if (kind === 'initialize' && wire.status === 200) this.#masker.learn(body);
-    const problems = responseProblems(wire, kind, this.#wait).map((problem) => this.mask(problem));
+    const problems = responseProblems(wire, kind, this.#wait, step === 'call').map((problem) =>
+      this.mask(problem),
+    );
     const entry: ExchangeEntry = {
       type: 'exchange',
       step,

@@ -50,9 +50,24 @@ function isConnector(target: ConnectorTarget): target is Connector {
   return typeof target === 'object' && !(target instanceof URL) && 'compiled' in target;
 }
 
+/**
+ * A request's path and its whole query: a query written into the path (`/items?text=x`) comes first, then the
+ * `query` parameters, as one URL would carry them. Both transports read a request the same way.
+ */
+function splitTarget(request: WireRequest): {
+  readonly path: string;
+  readonly query: URLSearchParams;
+} {
+  const mark = request.path.indexOf('?');
+  const query = new URLSearchParams(mark === -1 ? '' : request.path.slice(mark + 1));
+  for (const [name, value] of Object.entries(request.query)) query.append(name, value);
+  return { path: mark === -1 ? request.path : request.path.slice(0, mark), query };
+}
+
 function urlFor(base: string, request: WireRequest): string {
-  const search = new URLSearchParams(request.query).toString();
-  return `${base}${request.path}${search === '' ? '' : `?${search}`}`;
+  const { path, query } = splitTarget(request);
+  const search = query.toString();
+  return `${base}${path}${search === '' ? '' : `?${search}`}`;
 }
 
 function httpTransport(base: string, timeoutMs: number): Transport {
@@ -77,10 +92,11 @@ function handlerTransport(handle: ConnectorHandler): Transport {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers))
       headers[name.toLowerCase()] = value;
+    const { path, query } = splitTarget(request);
     const response = await handle({
       method: request.method,
-      path: request.path,
-      query: new URLSearchParams(request.query),
+      path,
+      query,
       headers,
       text: () => Promise.resolve(request.body ?? ''),
     });

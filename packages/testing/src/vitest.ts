@@ -34,7 +34,10 @@ export function describeConformance(
     for (const check of conformanceChecks) {
       it(check.name, async (context) => {
         const outcome = await check.run(await getRun());
-        if (outcome !== undefined) context.skip(outcome.skipped);
+        if (outcome === undefined) return;
+        // Kept in the task's meta too, which reporters (Vitest's JSON report) carry: why it was skipped.
+        (context.task.meta as { skipReason?: string }).skipReason = outcome.skipped;
+        context.skip(outcome.skipped);
       });
     }
   });

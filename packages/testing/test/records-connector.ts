@@ -24,6 +24,8 @@ export const recordsConnector = defineConnector({
     listRecords: get('/records', ({ session, signal }) =>
       client(session, signal).get('records').json(),
     ),
+    // What the connector saw of the query: a test of how the simulator sends one.
+    echoQuery: get('/echo-query', ({ query }) => ({ query })),
     createRecord: post(
       '/records',
       { body: z.object({ title: z.string().min(1) }).loose() },

@@ -73,6 +73,15 @@ describe('the default mapping table', () => {
       'No access',
     ],
     ['404', 404, { code: 'not_found', message: 'No flow' }, {}, 404, 'not_found', 'No flow'],
+    [
+      '404 with a sentence in error (Verdaccio)',
+      404,
+      { error: 'no such package available' },
+      {},
+      404,
+      'NOT_FOUND',
+      'no such package available',
+    ],
     ['410', 410, {}, {}, 404, 'NOT_FOUND', 'The end system answered 410 Gone'],
     [
       '400 with errors[]',

@@ -46,8 +46,10 @@ const CODE_PATHS = [
   ['error_code'],
   ['errors', 0, 'code'],
   ['errors', 'code'],
-  ['error'],
 ] as const;
+
+/** What an error code looks like: a word, not a sentence (`invalid_grant`, `E1042`, `auth.expired`). */
+const CODE_LIKE = /^[\w.:-]{1,100}$/;
 
 const MESSAGE_PATHS = [
   ['message'],
@@ -62,8 +64,9 @@ const MESSAGE_PATHS = [
 
 /**
  * Finds the end system's error code and message in the common body shapes: `code`, `error.code`, `errorCode`,
- * `error_code`, `errors[0].code`, OAuth's `error`; `message`, `error.message`, `errorMessage`,
- * `error_description`, `errors[0].message`, RFC 9457's `detail`/`title`. A plain-text body is the message (with
+ * `error_code`, `errors[0].code`, OAuth's `error` (when it is a word; a sentence there is the message);
+ * `message`, `error.message`, `errorMessage`, `error_description`, `errors[0].message`, RFC 9457's
+ * `detail`/`title`. A plain-text body is the message (with
  * credential-like values blanked); an HTML page is not.
  *
  * @param body - the parsed JSON body, or the body text when it is not JSON
@@ -86,5 +89,11 @@ export function extractErrorInfo(
     return { message: text(clip(blankSecretText(body.slice(0, MAX_SCANNED)), MAX_MESSAGE)) };
   }
   if (!isRecord(body)) return {};
-  return { code: first(body, CODE_PATHS), message: first(body, MESSAGE_PATHS) };
+  // OAuth's `error` is a code (`invalid_grant`); many APIs put a sentence there instead, which is a message.
+  const error = text(body.error);
+  const errorIsCode = error !== undefined && CODE_LIKE.test(error);
+  return {
+    code: first(body, CODE_PATHS) ?? (errorIsCode ? error : undefined),
+    message: first(body, MESSAGE_PATHS) ?? (errorIsCode ? undefined : error),
+  };
 }

@@ -257,24 +257,34 @@ describe('connector-sdk-testing conformance', () => {
     // Lines from before the run are not this run's: an old leak does not fail it.
     writeFileSync(clean, '{"msg":"login as alice with wonderland"}\n');
     writeFileSync(leaky, '');
-    // A connector whose log transport adds what it should not.
+    // A connector that logs what it should, and one whose log transport adds what it should not.
+    const logTo = (file: string, line: (fields: object) => string) => ({
+      info: (fields: object) => appendFileSync(file, `${line(fields)}\n`),
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+    });
+    const tidy = await serve(recordsConnector, {
+      port: 0,
+      logger: logTo(clean, (fields) => JSON.stringify(fields)),
+    });
     const leaking = await serve(recordsConnector, {
       port: 0,
-      logger: {
-        info: () => appendFileSync(leaky, '{"msg":"login as alice with wonderland"}\n'),
-        warn: () => undefined,
-        error: () => undefined,
-        debug: () => undefined,
-      },
+      logger: logTo(leaky, () => '{"msg":"login as alice with wonderland"}'),
     });
     try {
       const run = (url: string, log: string) =>
         cli('conformance', '--url', url, '--config', join(dir, 'config.json'), '--log-file', log);
-      const passed = await run(server.url, clean);
+      const passed = await run(tidy.url, clean);
       expect(passed.out).toContain(
         '✓ no sensitive value, nor a derived form, appears in any log line',
       );
       expect(passed.status).toBe(0);
+      // A file the connector never writes to proves nothing: skipped, not passed.
+      const unwritten = await run(server.url, clean);
+      expect(unwritten.out).toContain(
+        '- no sensitive value, nor a derived form, appears in any log line (no log line arrived during the run',
+      );
       const failed = await run(leaking.url, leaky);
       expect(failed.out).toContain(
         '✗ no sensitive value, nor a derived form, appears in any log line',
@@ -284,6 +294,7 @@ describe('connector-sdk-testing conformance', () => {
       expect((await run(server.url, join(dir, 'missing.log'))).status).toBe(2);
     } finally {
       await leaking.close();
+      await tidy.close();
     }
   });
 
