@@ -27,16 +27,50 @@ export {
   type UrlFieldOptions,
 } from './connector/field.js';
 export type {
+  HandlerAnswer,
   Operation,
   OperationBuilder,
   OperationBuilders,
   OperationContext,
   OperationMethod,
   OperationSchemas,
+  OperationStatus,
   ParsedInput,
   PathParams,
   RawQuery,
 } from './connector/operation.js';
+
+export {
+  PLATFORM_OPERATIONS,
+  type CatalogAnswer,
+  type CatalogBody,
+  type CatalogEntry,
+  type CatalogPath,
+  type CatalogQuery,
+  type PlatformAnswer,
+  type PlatformBuilders,
+  type PlatformOperationBuilder,
+  type PlatformOperationContext,
+  type PlatformOperationName,
+  type PlatformOperationOptions,
+} from './platform/catalog.js';
+export {
+  readWindow,
+  type CursorPage,
+  type PageSource,
+  type PageWindow,
+  type ReadWindowOptions,
+} from './platform/paging.js';
+export {
+  NATIVE_QUERY_FIELD,
+  SearchQuerySchema,
+  foldSearchQuery,
+  parseSearchQuery,
+  type SearchComparison,
+  type SearchQuery,
+  type SearchQueryFolder,
+  type SearchValue,
+} from './platform/search-query.js';
 
 export {
   ConnectorError,

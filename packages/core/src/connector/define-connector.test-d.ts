@@ -1,6 +1,6 @@
 // Type tests, checked by `pnpm typecheck`: what authors get inferred from their schemas.
 import { expectTypeOf } from 'vitest';
-import { defineConnector, field, secret, z, type PathParams } from '../index.js';
+import { defineConnector, field, secret, z, type PathParams, type SearchQuery } from '../index.js';
 
 expectTypeOf<PathParams<'/a/:id/b/:other'>>().toEqualTypeOf<{ id: string } & { other: string }>();
 
@@ -133,5 +133,37 @@ defineConnector({
     wrong: get('/wrong', { answer: z.object({ id: z.string() }) }, () => ({ id: 1 })),
     gone: del('/gone', { status: 204 }, () => undefined),
     text: get('/text', { answerAs: 'text' }, () => 'name.png'),
+  }),
+});
+
+// The platform operations are typed from the catalog (issue 17): parsed query, body and the answer's shape.
+defineConnector({
+  name: 'catalog-types',
+  version: '1',
+  config: {},
+  session: { Authorization: field.secret() },
+  initialize: () => ({ Authorization: 'Bearer x' }),
+  operations: ({ platform }) => ({
+    projects: platform.projects(({ query }) => {
+      expectTypeOf(query.startIndex).toEqualTypeOf<number>();
+      expectTypeOf(query.maxResults).toEqualTypeOf<number>();
+      return [{ id: 1, name: 'One' }];
+    }),
+    getEntity: platform.getEntity(({ params, query, session }) => {
+      expectTypeOf(params.entityId).toEqualTypeOf<string>();
+      expectTypeOf(query.entityTypeId).toEqualTypeOf<string | null>();
+      expectTypeOf(query.expand).toEqualTypeOf<('ATTACHMENTS' | 'LINKS')[] | undefined>();
+      expectTypeOf(session.Authorization).toEqualTypeOf<string>();
+      return { fields: { summary: 'x' } };
+    }),
+    searchEntities: platform.searchEntities(({ body }) => {
+      expectTypeOf(body.query).toEqualTypeOf<SearchQuery>();
+      return { nextPageLinkSupported: false, entities: [] };
+    }),
+    deleteEntity: platform.deleteEntity(({ query }) => {
+      expectTypeOf(query.deletionType).toEqualTypeOf<'SOFT_DELETE' | 'ARCHIVE'>();
+    }),
+    // @ts-expect-error an entity answer needs its fields
+    updateEntity: platform.updateEntity(() => ({ id: 'x' })),
   }),
 });

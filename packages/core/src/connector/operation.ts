@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
 import type { Cache } from '../store/cache.js';
+import {
+  platformBuilders,
+  type PlatformBuilders,
+  type PlatformOperationName,
+} from '../platform/catalog.js';
 
 /** HTTP methods a later operation can use. */
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -133,6 +138,8 @@ export interface Operation<TSession> {
     z.ZodType | undefined,
     z.ZodType | undefined
   >;
+  /** The platform operation it implements, when it was made with a `platform` builder. */
+  readonly catalog?: PlatformOperationName;
   /** The connector's code; its return value is the answer (by default the JSON body of a 200). */
   handler(context: OperationContext<TSession, never, never, never>): unknown;
 }
@@ -185,6 +192,11 @@ export interface OperationBuilders<TSession> {
   readonly patch: OperationBuilder<TSession>;
   /** A `DELETE` operation. */
   readonly delete: OperationBuilder<TSession>;
+  /**
+   * The operations the platform documents, each with its method, path, typed query and body, and answer
+   * shape: `platform.getEntity(handler)`, `platform.searchEntities(handler)`, … (see `PLATFORM_OPERATIONS`).
+   */
+  readonly platform: PlatformBuilders<TSession>;
 }
 
 /**
@@ -223,4 +235,5 @@ export const operationBuilders: OperationBuilders<never> = Object.freeze({
   put: builder('PUT'),
   patch: builder('PATCH'),
   delete: builder('DELETE'),
+  platform: platformBuilders,
 });

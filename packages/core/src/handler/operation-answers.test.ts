@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, defineConnector, type HandlerOptions } from '../index.js';
+import { createHandler, type HandlerOptions } from '../index.js';
 import { bareConnector } from '../../test/acme-connector.js';
 import { withSession } from '../../test/sessions.js';
 
@@ -67,14 +67,7 @@ describe('answers', () => {
     [{ status: 204, answerAs: 'text' }, 'a 204 has no body, so answerAs does not apply'],
   ])('refuses %j when the connector is defined', (options, message) => {
     expect(() =>
-      defineConnector({
-        name: 'c',
-        version: '1',
-        config: {},
-        session: {},
-        initialize: () => ({}),
-        operations: ({ get }) => ({ x: get('/x', options as never, () => ({})) }),
-      }),
+      bareConnector(({ get }) => ({ x: get('/x', options as never, () => ({})) })),
     ).toThrow(`Operation GET /x: ${message}`);
   });
 });

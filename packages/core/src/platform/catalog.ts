@@ -1,0 +1,346 @@
+import { z } from 'zod';
+import type {
+  HandlerAnswer,
+  Operation,
+  OperationContext,
+  OperationMethod,
+  OperationStatus,
+  ParsedInput,
+  PathParams,
+  RawQuery,
+} from '../connector/operation.js';
+import {
+  CommentCreatedSchema,
+  CommentInputSchema,
+  CommentsPageSchema,
+  ConnectorMetadataSchema,
+  EntityInputSchema,
+  EntitySchema,
+  EntityTypeSchema,
+  EntityTypesSchema,
+  ExpandQuery,
+  FieldListQuery,
+  HistoryPageSchema,
+  HistoryQuery,
+  LinksCreatedSchema,
+  LinksDeleteSchema,
+  LinksInputSchema,
+  LookupValuesSchema,
+  NullableId,
+  PagingQuery,
+  ProjectsSchema,
+  SearchBodySchema,
+  SearchResultSchema,
+  ServerInfoSchema,
+  SiblingsSchema,
+  SubStepsSchema,
+  UsersSchema,
+} from './platform-schemas.js';
+
+/** One operation of the platform's catalog: where it is, what it takes, and what it must answer. */
+export interface CatalogEntry {
+  readonly method: OperationMethod;
+  readonly path: string;
+  readonly query?: z.ZodType;
+  readonly body?: z.ZodType;
+  readonly answer?: z.ZodType;
+  readonly status?: OperationStatus;
+  readonly answerAs?: 'text';
+}
+
+const entry = <const E extends CatalogEntry>(definition: E): E => definition;
+const projectId = z.string().min(1);
+const whole = (min: number) =>
+  z
+    .string()
+    .regex(/^-?\d{1,15}$/, { error: 'must be a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(min));
+const attachmentScope = {
+  projectId,
+  attachmentType: z.string().optional(),
+  typeItemId: z.string().optional(),
+};
+
+/**
+ * The later operations the platform documents, by the name of their builder (`platform.getEntity(…)`), in the
+ * order a connector is usually written: configuration info, entities, then the optional ones. Each knows its
+ * method and path, parses its query (whole numbers are numbers, enums are checked, `"null"` becomes `null`
+ * where documented) and body, and declares the shape of its answer.
+ */
+export const PLATFORM_OPERATIONS = {
+  connectorMetadata: entry({
+    method: 'GET',
+    path: '/connector-metadata',
+    answer: ConnectorMetadataSchema,
+  }),
+  serverInfo: entry({ method: 'GET', path: '/server-info', answer: ServerInfoSchema }),
+  projects: entry({
+    method: 'GET',
+    path: '/projects',
+    query: z.object(PagingQuery),
+    answer: ProjectsSchema,
+  }),
+  entityTypes: entry({
+    method: 'GET',
+    path: '/entity-types',
+    query: z.object({ projectId }),
+    answer: EntityTypesSchema,
+  }),
+  entityType: entry({
+    method: 'GET',
+    path: '/entity-types/:entityTypeId',
+    query: z.object({ projectId: projectId.optional() }),
+    answer: EntityTypeSchema,
+  }),
+  lookupValues: entry({
+    method: 'GET',
+    path: '/metadata/fields/:fieldId/values',
+    query: z.object({
+      projectId: z.string().optional(),
+      entityTypeId: z.string().optional(),
+      fieldScope: z.literal(['ENTITY_FIELD', 'CONFIG_FIELD']).optional(),
+    }),
+    answer: LookupValuesSchema,
+  }),
+  getEntity: entry({
+    method: 'GET',
+    path: '/entities/:entityId',
+    query: z.object({
+      entityTypeId: NullableId,
+      projectId: NullableId,
+      expand: ExpandQuery.optional(),
+      fieldList: FieldListQuery.optional(),
+    }),
+    answer: EntitySchema,
+  }),
+  createEntity: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId',
+    query: z.object({ projectId }),
+    body: EntityInputSchema,
+    answer: EntitySchema,
+  }),
+  updateEntity: entry({
+    method: 'PUT',
+    path: '/entities/:entityTypeId/:entityId',
+    // -2 moves the entity to another project, -3 to another type, -6 both; 1, 2, … are static sub-steps.
+    query: z.object({ projectId, subStepNumber: whole(-6).optional() }),
+    body: EntityInputSchema,
+    answer: EntitySchema,
+  }),
+  searchEntities: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/search',
+    query: z.object({ projectId, ...PagingQuery }),
+    body: SearchBodySchema,
+    answer: SearchResultSchema,
+  }),
+  deleteEntity: entry({
+    method: 'DELETE',
+    path: '/entities/:entityTypeId/:entityId',
+    query: z.object({ projectId, deletionType: z.literal(['SOFT_DELETE', 'ARCHIVE']) }),
+    status: 204,
+  }),
+  subStepsForUpdate: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/sub-steps-for-update',
+    query: z.object({ projectId }),
+    body: EntityInputSchema,
+    answer: SubStepsSchema,
+  }),
+  users: entry({
+    method: 'GET',
+    path: '/users',
+    query: z
+      .object({
+        projectId,
+        email: z.string().min(1).optional(),
+        username: z.string().min(1).optional(),
+        displayName: z.string().min(1).optional(),
+      })
+      .refine(
+        (query) =>
+          [query.email, query.username, query.displayName].filter((v) => v !== undefined).length ===
+          1,
+        { error: 'give exactly one of email, username and displayName' },
+      ),
+    answer: UsersSchema,
+  }),
+  addComment: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/:entityId/comments',
+    query: z.object({ projectId }),
+    body: CommentInputSchema,
+    answer: CommentCreatedSchema,
+  }),
+  getComments: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/:entityId/comments',
+    query: z.object({ projectId, ...PagingQuery, afterTime: NullableId.optional() }),
+    answer: CommentsPageSchema,
+  }),
+  deleteAttachment: entry({
+    method: 'DELETE',
+    path: '/entities/:entityTypeId/:entityId/attachments',
+    query: z.object({ attachmentId: z.string().min(1), ...attachmentScope }),
+    status: 204,
+  }),
+  inlineFileName: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/attachments/decoded-inline-file-name',
+    query: z.object({ fileSourceUrl: z.string().min(1), imageAltAttribute: z.string().optional() }),
+    answer: z.string(),
+    answerAs: 'text',
+  }),
+  createLinks: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/:entityId/links',
+    query: z.object({ projectId }),
+    body: LinksInputSchema,
+    answer: LinksCreatedSchema,
+  }),
+  deleteLinks: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/:entityId/links/delete',
+    query: z.object({ projectId }),
+    body: LinksDeleteSchema,
+    status: 204,
+  }),
+  siblingsByRank: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/:entityId/links/siblings-under-parent-order-by-rank',
+    query: z.object({
+      projectId,
+      parentEntityId: z.string().optional(),
+      parentEntityType: z.string().optional(),
+    }),
+    answer: SiblingsSchema,
+  }),
+  entityHistory: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/history',
+    query: z.object(HistoryQuery),
+    answer: HistoryPageSchema,
+  }),
+  // The public pages print the attachments path for comment and link history too (a copy error): these are
+  // the paths the platform's pattern gives, and any of them can be overridden.
+  attachmentHistory: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/attachments/history',
+    query: z.object(HistoryQuery),
+    answer: HistoryPageSchema,
+  }),
+  commentHistory: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/comments/history',
+    query: z.object(HistoryQuery),
+    answer: HistoryPageSchema,
+  }),
+  linkHistory: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/links/history',
+    query: z.object(HistoryQuery),
+    answer: HistoryPageSchema,
+  }),
+} as const;
+
+/** The name of a platform operation: `getEntity`, `searchEntities`, … */
+export type PlatformOperationName = keyof typeof PLATFORM_OPERATIONS;
+
+/** Options of a platform operation's builder. */
+export interface PlatformOperationOptions {
+  /**
+   * Serve it at another path (for the documented inconsistencies, or a platform that calls another one). It
+   * must name the same path parameters as the catalog's path.
+   */
+  readonly path?: string;
+}
+
+/** The query schema of catalog entry `E`, or `undefined` when it takes no query. */
+export type CatalogQuery<E> = E extends { readonly query: infer Q extends z.ZodType }
+  ? Q
+  : undefined;
+/** The body schema of catalog entry `E`, or `undefined` when it takes no body. */
+export type CatalogBody<E> = E extends { readonly body: infer B extends z.ZodType } ? B : undefined;
+/** The answer schema of catalog entry `E`, or `undefined` when it answers 204. */
+export type CatalogAnswer<E> = E extends { readonly answer: infer A extends z.ZodType }
+  ? A
+  : undefined;
+/** The path pattern of catalog entry `E`. */
+export type CatalogPath<E> = E extends { readonly path: infer P extends string } ? P : string;
+
+/** What the handler of platform operation `E` receives. */
+export type PlatformOperationContext<TSession, E> = OperationContext<
+  TSession,
+  PathParams<CatalogPath<E>>,
+  ParsedInput<CatalogQuery<E>, RawQuery>,
+  ParsedInput<CatalogBody<E>, unknown>
+>;
+
+/**
+ * What the handler of a platform operation returns, such as `PlatformAnswer<'getEntity'>` (`{ fields, … }`);
+ * `unknown` for the operations that answer 204.
+ */
+export type PlatformAnswer<K extends PlatformOperationName> = Awaited<
+  ReturnType<Parameters<PlatformBuilders<never>[K]>[0]>
+>;
+
+/** Makes the operation that implements one platform operation. */
+export type PlatformOperationBuilder<TSession, E> = (
+  handler: (context: PlatformOperationContext<TSession, E>) => HandlerAnswer<CatalogAnswer<E>>,
+  options?: PlatformOperationOptions,
+) => Operation<TSession>;
+
+/** The builders of the platform's operations, typed with the connector's session. */
+export type PlatformBuilders<TSession> = {
+  readonly [K in PlatformOperationName]: PlatformOperationBuilder<
+    TSession,
+    (typeof PLATFORM_OPERATIONS)[K]
+  >;
+};
+
+const paramNames = (path: string) =>
+  path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .sort()
+    .join(', ');
+
+function platformBuilder(name: PlatformOperationName): PlatformOperationBuilder<never, unknown> {
+  const definition: CatalogEntry = PLATFORM_OPERATIONS[name];
+  return (handler, options = {}) => {
+    if (typeof handler !== 'function')
+      throw new TypeError(`platform.${name} needs a handler function`);
+    const path = options.path ?? definition.path;
+    if (typeof path !== 'string' || paramNames(path) !== paramNames(definition.path))
+      throw new TypeError(
+        `platform.${name}: the path "${String(path)}" must name the parameters of "${definition.path}" (${paramNames(definition.path) || 'none'})`,
+      );
+    return {
+      method: definition.method,
+      path,
+      schemas: Object.fromEntries(
+        Object.entries({
+          query: definition.query,
+          body: definition.body,
+          answer: definition.answer,
+          status: definition.status,
+          answerAs: definition.answerAs,
+        }).filter(([, value]) => value !== undefined),
+      ),
+      handler: handler as Operation<never>['handler'],
+      catalog: name,
+    };
+  };
+}
+
+/** @internal the platform builders, shared by every connector (they carry no state). */
+export const platformBuilders: PlatformBuilders<never> = Object.freeze(
+  Object.fromEntries(
+    (Object.keys(PLATFORM_OPERATIONS) as PlatformOperationName[]).map((name) => [
+      name,
+      platformBuilder(name),
+    ]),
+  ) as PlatformBuilders<never>,
+);

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { ConnectorError } from '../errors/connector-error.js';
+import type { Cache } from '../store/cache.js';
+
+/** The window of a list the platform asks for: `maxResults` items from the `startIndex`-th (from 0). */
+export interface PageWindow {
+  readonly startIndex: number;
+  readonly maxResults: number;
+}
+
+/** Items read from an end system in one call, and where the next call goes on from. */
+export interface CursorPage<T> {
+  readonly items: readonly T[];
+  /** The cursor of the next page; none on the last page. */
+  readonly next?: string | undefined;
+}
+
+/**
+ * How an end system lists items, for {@link readWindow}:
+ * - `all`: it does not page; one call answers everything.
+ * - `offset`: it takes an offset and a limit (`?skip=&take=`, `?offset=&limit=`).
+ * - `page` + `pageSize`: it takes a page number from 0 and answers `pageSize` items per page, fewer on the last.
+ * - `cursor`: each answer carries the cursor of the next one. Give `remember` (the session cache and a key
+ *   naming the list and its filters) so that the platform's next window goes on from where the last one
+ *   stopped instead of walking again from the start.
+ */
+export type PageSource<T> =
+  | { readonly all: () => Promise<readonly T[]> | readonly T[] }
+  | { readonly offset: (offset: number, limit: number) => Promise<readonly T[]> }
+  | { readonly pageSize: number; readonly page: (index: number) => Promise<readonly T[]> }
+  | {
+      readonly cursor: (cursor: string | undefined) => Promise<CursorPage<T>>;
+      readonly remember?: { readonly cache: Cache; readonly key: string; readonly ttlMs?: number };
+    };
+
+/** Options of {@link readWindow}. */
+export interface ReadWindowOptions {
+  /** The most items one window may ask for: the `maxResults` your server-info answers. */
+  readonly maxResults?: number;
+}
+
+/** Where a remembered cursor walk goes on: the cursor of a page, and how many of its items come before. */
+const Resume = z.object({ cursor: z.string().optional(), skip: z.number().int().min(0) });
+
+function checkWindow(window: PageWindow, cap: number | undefined): void {
+  const { startIndex, maxResults } = window;
+  const bad = (name: string, problem: string) =>
+    new ConnectorError('INVALID_PARAMETER', `'${name}' ${problem}`);
+  if (!Number.isSafeInteger(startIndex) || startIndex < 0)
+    throw bad('startIndex', 'must be a whole number from 0');
+  if (!Number.isSafeInteger(maxResults) || maxResults < 1)
+    throw bad('maxResults', 'must be a whole number from 1');
+  if (cap !== undefined && maxResults > cap)
+    throw bad(
+      'maxResults',
+      `is ${maxResults}, over the ${cap} this connector's server info allows`,
+    );
+}
+
+async function walkCursor<T>(
+  window: PageWindow,
+  source: Extract<PageSource<T>, { cursor: unknown }>,
+): Promise<T[]> {
+  const { startIndex, maxResults } = window;
+  const end = startIndex + maxResults;
+  const { remember } = source;
+  // The page to start from and the index of its first item: remembered from the window that ended here, or
+  // the first page.
+  let cursor: string | undefined;
+  let index = 0;
+  const resumed =
+    remember === undefined
+      ? undefined
+      : await remember.cache.get(`${remember.key}:${startIndex}`, Resume);
+  if (resumed !== undefined) {
+    cursor = resumed.cursor;
+    index = startIndex - resumed.skip;
+  }
+  const items: T[] = [];
+  for (;;) {
+    const page = await source.cursor(cursor);
+    const first = index;
+    for (const item of page.items) {
+      if (index >= startIndex && index < end) items.push(item);
+      index++;
+    }
+    const last = page.next === undefined || page.next === '' || page.items.length === 0;
+    if (index >= end || last) {
+      if (remember !== undefined && !(last && index <= end)) {
+        // The next window starts at `end`: inside this page, or at the start of the next one.
+        const resume = index > end ? { cursor, skip: end - first } : { cursor: page.next, skip: 0 };
+        await remember.cache.set(`${remember.key}:${end}`, resume, {
+          ...(remember.ttlMs === undefined ? {} : { ttlMs: remember.ttlMs }),
+        });
+      }
+      return items;
+    }
+    cursor = page.next;
+  }
+}
+
+/**
+ * Reads exactly the window the platform asks for (`startIndex`, `maxResults`) from an end system that pages
+ * its own way, or not at all: never more items than asked for, never a gap or an overlap between the
+ * platform's consecutive windows. A window over `maxResults` of the options is a `400 INVALID_PARAMETER`
+ * naming it, as is a `startIndex` or `maxResults` that is not a whole number in range.
+ *
+ * @param window - the platform's `startIndex` and `maxResults`
+ * @param source - how the end system lists the items
+ * @param options - the server-info cap
+ * @returns the items of the window, in order; fewer than `maxResults` at the end of the list
+ * @example
+ * ```ts
+ * projects: platform.projects(({ query, session, signal, log }) =>
+ *   readWindow(query, {
+ *     pageSize: 50,
+ *     page: (index) => acme(session, signal, log).get('projects', { searchParams: { page: index + 1 } }).json(),
+ *   }, { maxResults: SERVER_INFO.maxResults }),
+ * ),
+ * ```
+ */
+export async function readWindow<T>(
+  window: PageWindow,
+  source: PageSource<T>,
+  options: ReadWindowOptions = {},
+): Promise<T[]> {
+  checkWindow(window, options.maxResults);
+  const { startIndex, maxResults } = window;
+  if ('all' in source) return (await source.all()).slice(startIndex, startIndex + maxResults);
+  if ('offset' in source) return (await source.offset(startIndex, maxResults)).slice(0, maxResults);
+  if ('page' in source) {
+    const size = source.pageSize;
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new TypeError(`pageSize must be a whole number from 1, not ${size}`);
+    const items: T[] = [];
+    for (let index = Math.floor(startIndex / size); items.length < maxResults; index++) {
+      const page = await source.page(index);
+      const from = Math.max(0, startIndex - index * size);
+      items.push(...page.slice(from, from + maxResults - items.length));
+      if (page.length < size) break;
+    }
+    return items;
+  }
+  return walkCursor(window, source);
+}
