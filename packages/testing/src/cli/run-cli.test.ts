@@ -247,7 +247,8 @@ describe('connector-sdk-testing conformance', () => {
     expect(result.out).toContain(
       "- no sensitive value, nor a derived form, appears in any log line (the connector's log lines are not visible here: pass --log-file",
     );
-    expect(result.out).toMatch(/\n\d+ passed, 0 failed, 4 skipped$/);
+    // (and the three platform checks, which need a connector the kit serves itself)
+    expect(result.out).toMatch(/\n\d+ passed, 0 failed, 7 skipped$/);
     expect(result.status).toBe(0);
   });
 

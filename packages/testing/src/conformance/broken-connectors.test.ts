@@ -341,7 +341,13 @@ describe('each conformance check catches the connector it guards against', () =>
 
   it('covers every check with at least one broken connector', () => {
     const covered = new Set(cases.map((testCase) => testCase.check));
-    expect(conformanceChecks.map((check) => check.id).filter((id) => !covered.has(id))).toEqual([]);
+    // The platform.* checks need a connector that declares catalog operations: catalog-checks.test.ts breaks
+    // one for each of them.
+    expect(
+      conformanceChecks
+        .map((check) => check.id)
+        .filter((id) => !covered.has(id) && !id.startsWith('platform.')),
+    ).toEqual([]);
   });
 
   it('passes the correct connector on every check it runs', async () => {
@@ -353,7 +359,15 @@ describe('each conformance check catches the connector it guards against', () =>
       operation: { method: 'POST', path: '/records', body: { title: 'conformance' } },
       expireSession: () => fake.expireTokens(),
     });
-    expect(results.filter((result) => result.status !== 'passed')).toEqual([]);
+    expect(results.filter((result) => result.status !== 'passed')).toEqual(
+      // It declares no platform operation from the catalog.
+      ['platform.configuration-info', 'platform.paging', 'platform.parameters'].map((id) => ({
+        id,
+        name: expect.any(String),
+        status: 'skipped',
+        message: expect.stringContaining('the connector declares'),
+      })),
+    );
     expect(results).toHaveLength(conformanceChecks.length);
   });
 });

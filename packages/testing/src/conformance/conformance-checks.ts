@@ -1,3 +1,4 @@
+import { catalogChecks } from './catalog-checks.js';
 import type { ConformanceCheck } from './check-helpers.js';
 import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
@@ -14,6 +15,7 @@ export type { ConformanceCheck } from './check-helpers.js';
 export const conformanceChecks: readonly ConformanceCheck[] = [
   ...initializeChecks,
   ...sessionChecks,
+  ...catalogChecks,
   secretsCheck,
   logSecretsCheck,
 ];

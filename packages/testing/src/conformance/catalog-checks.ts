@@ -1,0 +1,200 @@
+import {
+  PLATFORM_OPERATIONS,
+  type Connector,
+  type PlatformOperationName,
+  type z,
+} from '@connector-sdk/core';
+import type { PlatformSimulator } from '../platform-simulator.js';
+import type { SimulatorResponse } from '../simulator-types.js';
+import { type ConformanceCheck } from './check-helpers.js';
+import { ConformanceFailure } from './conformance-failure.js';
+import type { ConformanceRun } from './conformance-run.js';
+
+/** A platform operation the connector declares, and where it serves it. */
+interface Declared {
+  readonly method: string;
+  readonly pattern: string;
+}
+
+/** The platform operations a connector served by the kit declares, by name; none for another target. */
+function declaredOperations(run: ConformanceRun): Map<PlatformOperationName, Declared> {
+  const declared = new Map<PlatformOperationName, Declared>();
+  if (!run.servesConnector) return declared;
+  const { routes } = (run.options.target as Connector).compiled;
+  for (const route of routes) {
+    const catalog = route.target.kind === 'operation' ? route.target.operation.catalog : undefined;
+    if (catalog !== undefined)
+      declared.set(catalog, { method: route.method, pattern: route.pattern });
+  }
+  return declared;
+}
+
+const NOT_A_CONNECTOR =
+  'the kit lists the platform operations only of a connector it serves itself (target: the connector)';
+
+/** Fills a route pattern's parameters with a placeholder id. */
+const pathOf = (pattern: string) => pattern.replace(/:[A-Za-z_$][\w$]*/g, 'conformance-id');
+
+/** Fails unless the answer has the shape the platform operation declares, naming the wrong values. */
+function expectShape(name: PlatformOperationName, response: SimulatorResponse): unknown {
+  const schema = (PLATFORM_OPERATIONS[name] as { readonly answer?: z.ZodType }).answer;
+  if (response.status !== 200)
+    throw new ConformanceFailure(
+      `platform.${name} answered ${response.status}${response.code === undefined ? '' : ` ${response.code}`}; expected 200 with its answer.`,
+    );
+  if (schema === undefined) return response.body;
+  const result = schema.safeParse(response.body);
+  if (result.success) return response.body;
+  const problems = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `'${['answer', ...issue.path].join('.')}': ${issue.message}`);
+  throw new ConformanceFailure(
+    `platform.${name} answered what the platform cannot read: ${problems.join('; ')}. Answer the documented shape (see PLATFORM_OPERATIONS).`,
+  );
+}
+
+async function callDeclared(
+  platform: PlatformSimulator,
+  declared: Declared,
+  query: Readonly<Record<string, string>> = {},
+): Promise<SimulatorResponse> {
+  return platform.call({ method: declared.method, path: pathOf(declared.pattern), query });
+}
+
+/** The checks of the platform operations a connector declares from the catalog. */
+export const catalogChecks: readonly ConformanceCheck[] = [
+  {
+    id: 'platform.configuration-info',
+    name: 'connector metadata and server info have the documented shape and agree with the configuration',
+    async run(run) {
+      const declared = declaredOperations(run);
+      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
+      const metadataRoute = declared.get('connectorMetadata');
+      const serverInfoRoute = declared.get('serverInfo');
+      if (metadataRoute === undefined && serverInfoRoute === undefined)
+        return {
+          skipped:
+            'the connector declares neither platform.connectorMetadata nor platform.serverInfo',
+        };
+      const platform = run.simulator();
+      const metadataNames = new Set<string>();
+      if (metadataRoute !== undefined) {
+        const metadata = expectShape(
+          'connectorMetadata',
+          await callDeclared(platform, metadataRoute),
+        ) as {
+          fields: { internalName: string; fieldType: string }[];
+        };
+        for (const field of metadata.fields) metadataNames.add(field.internalName);
+        // The form the user fills in and the configuration the connector reads must be the same fields.
+        const { configFields } = (run.options.target as Connector).compiled;
+        for (const field of configFields) {
+          const shown = metadata.fields.find((entry) => entry.internalName === field.key);
+          if (shown === undefined && !field.optional)
+            throw new ConformanceFailure(
+              `The configuration field '${field.key}' is required, but the connector metadata has no field with internalName '${field.key}': the user can never fill it in.`,
+            );
+          if (shown !== undefined && field.secret && shown.fieldType !== 'PASSWORD')
+            throw new ConformanceFailure(
+              `'${field.key}' is a secret field, but the connector metadata shows it as ${shown.fieldType}: make it PASSWORD, so the platform masks it and sends it as sensitive.`,
+            );
+        }
+      }
+      if (serverInfoRoute !== undefined) {
+        const info = expectShape('serverInfo', await callDeclared(platform, serverInfoRoute)) as {
+          integrationUserInfo: { fieldInternalName: string };
+        };
+        const { fieldInternalName } = info.integrationUserInfo;
+        if (metadataRoute !== undefined && !metadataNames.has(fieldInternalName))
+          throw new ConformanceFailure(
+            `server-info's integrationUserInfo.fieldInternalName is '${fieldInternalName}', which names no field of the connector metadata.`,
+          );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'platform.paging',
+    name: 'a list answers exactly the window asked for, and 400 without startIndex or over the server-info maxResults',
+    async run(run) {
+      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
+      const declared = declaredOperations(run);
+      const projects = declared.get('projects');
+      if (projects === undefined) return { skipped: 'the connector declares no platform.projects' };
+      const platform = run.simulator();
+      const window = async (startIndex: number, maxResults: number) =>
+        expectShape(
+          'projects',
+          await callDeclared(platform, projects, {
+            startIndex: String(startIndex),
+            maxResults: String(maxResults),
+          }),
+        ) as unknown[];
+      const two = await window(0, 2);
+      if (two.length > 2)
+        throw new ConformanceFailure(
+          `projects with startIndex=0&maxResults=2 answered ${two.length} projects; answer at most maxResults (readWindow does).`,
+        );
+      const second = await window(1, 1);
+      if (two.length === 2 && JSON.stringify(second) !== JSON.stringify(two.slice(1)))
+        throw new ConformanceFailure(
+          'projects with startIndex=1&maxResults=1 is not the second project of startIndex=0&maxResults=2: answer the window the platform asks for, from startIndex (readWindow does).',
+        );
+      const missing = await callDeclared(platform, projects, { maxResults: '2' });
+      run.expectStatus(
+        missing,
+        [400],
+        'projects without startIndex',
+        'Let the catalog parse the query.',
+      );
+      const serverInfo = declared.get('serverInfo');
+      if (serverInfo !== undefined) {
+        const info = expectShape('serverInfo', await callDeclared(platform, serverInfo)) as {
+          maxResults: number;
+        };
+        const over = await callDeclared(platform, projects, {
+          startIndex: '0',
+          maxResults: String(info.maxResults + 1),
+        });
+        run.expectStatus(
+          over,
+          [400],
+          `projects with maxResults=${info.maxResults + 1}, over server-info's ${info.maxResults}`,
+          'Pass { maxResults } from your server info to readWindow.',
+        );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'platform.parameters',
+    name: 'every platform operation answers 400 to a required parameter left out',
+    async run(run) {
+      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
+      const declared = declaredOperations(run);
+      const required = [...declared].filter(([name]) => {
+        const query = (PLATFORM_OPERATIONS[name] as { readonly query?: z.ZodType }).query;
+        return query !== undefined && !query.safeParse({}).success;
+      });
+      if (required.length === 0)
+        return {
+          skipped: 'the connector declares no platform operation with a required parameter',
+        };
+      const platform = run.simulator();
+      for (const [name, route] of required) {
+        const response = await platform.call({
+          method: route.method,
+          path: pathOf(route.pattern),
+          ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+        });
+        run.expectStatus(
+          response,
+          [400],
+          `platform.${name} (${route.method} ${route.pattern}) without its query`,
+          'Let the catalog builder parse the query; do not read parameters yourself.',
+        );
+      }
+      return undefined;
+    },
+  },
+];
