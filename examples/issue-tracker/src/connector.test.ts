@@ -58,3 +58,73 @@ it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup 
   expect(tracker.store.liveTokens).toBe(liveBefore - 1);
   expect(JSON.stringify(platform.transcript)).not.toContain('wonderland');
 });
+
+it('serves issues as the platform entities: create, get, update, search, comments, delete', async () => {
+  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const inDemo = { projectId: 'DEMO' };
+  const created = await platform.call({
+    method: 'POST',
+    path: '/entities/issue',
+    query: inDemo,
+    body: { fields: { summary: 'Sync me' } },
+  });
+  expect(created.body).toMatchObject({ fields: { summary: 'Sync me', status: 'open' } });
+  const { id, updated } = (created.body as { fields: { id: string; updated: string } }).fields;
+  const get = () =>
+    platform.call({ path: `/entities/${id}`, query: { entityTypeId: 'issue', projectId: 'DEMO' } });
+  expect((await get()).body).toMatchObject({ fields: { id, summary: 'Sync me' } });
+
+  const changed = await platform.call({
+    method: 'PUT',
+    path: `/entities/issue/${id}`,
+    query: inDemo,
+    body: { fields: { summary: 'Synced' } },
+  });
+  expect(changed.body).toMatchObject({ fields: { id, summary: 'Synced' } });
+
+  // What changed since the issue was created, as the platform polls.
+  const search = (query: unknown) =>
+    platform.call({
+      method: 'POST',
+      path: '/entities/issue/search',
+      query: { ...inDemo, startIndex: '0', maxResults: '10' },
+      body: { query },
+    });
+  const found = await search({
+    condition: 'AND',
+    criterias: [
+      { field: 'updated', condition: '>', value: updated },
+      { field: 'id', condition: 'IN', values: [id, 'DEMO-999'] },
+    ],
+  });
+  expect(found.body).toMatchObject({ entities: [{ fields: { id, summary: 'Synced' } }] });
+  expect(await search({ field: 'summary', condition: '=', value: 'x' })).toMatchObject({
+    status: 400,
+    code: 'VALIDATION_FAILED',
+  });
+
+  await platform.call({
+    method: 'POST',
+    path: `/entities/issue/${id}/comments`,
+    query: inDemo,
+    body: { body: 'From the platform' },
+  });
+  const comments = await platform.call({
+    path: `/entities/issue/${id}/comments`,
+    query: { ...inDemo, startIndex: '0', maxResults: '10', afterTime: 'null' },
+  });
+  expect(comments.body).toMatchObject({
+    comments: [{ body: 'From the platform', author: 'alice' }],
+  });
+
+  const remove = (deletionType: string) =>
+    platform.call({
+      method: 'DELETE',
+      path: `/entities/issue/${id}`,
+      query: { ...inDemo, deletionType },
+    });
+  expect((await remove('ARCHIVE')).status).toBe(204);
+  expect((await get()).body).toMatchObject({ fields: { status: 'closed' } });
+  expect((await remove('SOFT_DELETE')).status).toBe(204);
+  expect((await get()).code).toBe('ISSUE_NOT_FOUND');
+});

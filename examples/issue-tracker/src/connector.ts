@@ -1,4 +1,5 @@
 import { defineConnector, field, secret, z } from '@connector-sdk/core';
+import { trackerPlatformOperations } from './platform-operations.js';
 import { trackerClient } from './tracker-client.js';
 
 /** The JSON-valued `options` configuration field. */
@@ -42,7 +43,10 @@ export const trackerConnector = defineConnector({
     };
   },
 
-  operations: ({ get, post }) => ({
+  operations: ({ get, post, platform }) => ({
+    // The platform's documented operations: configuration info, issues as entities, comments.
+    ...trackerPlatformOperations(platform),
+    // Operations of this connector's own, for callers that are not the platform's sync.
     listIssues: get(
       '/projects/:project/issues',
       { query: z.object({ status: z.enum(['open', 'closed']).optional() }) },

@@ -59,8 +59,30 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
   }
   if (project !== undefined && method === 'POST')
     return [201, store.createIssue(project, await readJson(req))];
+  if (path === '/api/issues' && method === 'GET') {
+    // Search: every parameter optional, all must hold; offset and limit page the result.
+    const number = (name: string, fallback: number) => {
+      const value = Number(url.searchParams.get(name) ?? fallback);
+      if (!Number.isInteger(value) || value < 0)
+        throw new Fault(400, 'BAD_PARAMETER', `${name} must be a whole number`);
+      return value;
+    };
+    const offset = number('offset', 0);
+    const found = store.search({
+      project: url.searchParams.get('project') ?? undefined,
+      updatedAfter: url.searchParams.get('updatedAfter') ?? undefined,
+      ids: url.searchParams.get('ids')?.split(',') ?? undefined,
+    });
+    return [200, { issues: found.slice(offset, offset + Math.min(number('limit', 50), 100)) }];
+  }
   const [, id, comments] = /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
   if (id !== undefined && comments === undefined && method === 'GET') return [200, store.issue(id)];
+  if (id !== undefined && comments === undefined && method === 'PATCH')
+    return [200, store.updateIssue(id, await readJson(req))];
+  if (id !== undefined && comments === undefined && method === 'DELETE') {
+    store.deleteIssue(id);
+    return [204, undefined];
+  }
   if (id !== undefined && comments !== undefined && method === 'POST')
     return [201, store.comment(id, user, (await readJson(req)).text)];
   throw new Fault(404, 'NO_SUCH_RESOURCE', `${method} ${path} does not exist`);

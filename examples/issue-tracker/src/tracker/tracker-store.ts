@@ -7,7 +7,22 @@ export interface Issue {
   readonly summary: string;
   readonly description: string;
   readonly status: 'open' | 'closed';
-  readonly comments: readonly { readonly author: string; readonly text: string }[];
+  /** When it last changed, as an ISO 8601 instant. */
+  readonly updated: string;
+  readonly comments: readonly {
+    readonly id: string;
+    readonly author: string;
+    readonly text: string;
+    readonly created: string;
+  }[];
+}
+
+/** What a search of the tracker takes: all optional, all must hold. */
+export interface IssueSearch {
+  readonly project?: string | undefined;
+  /** Changed strictly after this ISO 8601 instant. */
+  readonly updatedAfter?: string | undefined;
+  readonly ids?: readonly string[] | undefined;
 }
 
 /** The tracker's own error: an id such as `ISSUE_NOT_FOUND` and a text, sent as `{ fault: { id, text } }`. */
@@ -49,6 +64,7 @@ export class TrackerStore {
   readonly #tokens = new Map<string, Token>();
   readonly #options: TrackerOptions;
   #nextId = 1;
+  #lastStamp = 0;
 
   constructor(options: TrackerOptions) {
     this.#options = options;
@@ -113,10 +129,54 @@ export class TrackerStore {
       summary: input.summary,
       description: typeof input.description === 'string' ? input.description : '',
       status: 'open',
+      updated: this.#stamp(),
       comments: [],
     };
     this.issues.set(issue.id, issue);
     return issue;
+  }
+
+  /** The instant of a change: strictly after the previous one, so "changed after" never misses one. */
+  #stamp(): string {
+    this.#lastStamp = Math.max(this.#now(), this.#lastStamp + 1);
+    return new Date(this.#lastStamp).toISOString();
+  }
+
+  /** Changes an issue's summary, description or status. */
+  updateIssue(id: string, input: Record<string, unknown>): Issue {
+    const issue = this.issue(id);
+    const { summary, description, status } = input;
+    if (summary !== undefined && (typeof summary !== 'string' || summary.trim() === ''))
+      throw new Fault(422, 'INVALID_ISSUE', 'A summary cannot be empty');
+    if (status !== undefined && status !== 'open' && status !== 'closed')
+      throw new Fault(422, 'INVALID_ISSUE', 'A status is open or closed');
+    const updated: Issue = {
+      ...issue,
+      ...(summary === undefined ? {} : { summary }),
+      ...(typeof description === 'string' ? { description } : {}),
+      ...(status === undefined ? {} : { status }),
+      updated: this.#stamp(),
+    };
+    this.issues.set(id, updated);
+    return updated;
+  }
+
+  /** Deletes an issue for good. */
+  deleteIssue(id: string): void {
+    this.issue(id);
+    this.issues.delete(id);
+  }
+
+  /** The issues that match, oldest change first. */
+  search(search: IssueSearch): Issue[] {
+    return [...this.issues.values()]
+      .filter(
+        (issue) =>
+          (search.project === undefined || issue.project === search.project) &&
+          (search.updatedAfter === undefined || issue.updated > search.updatedAfter) &&
+          (search.ids === undefined || search.ids.includes(issue.id)),
+      )
+      .sort((a, b) => a.updated.localeCompare(b.updated) || a.id.localeCompare(b.id));
   }
 
   issue(id: string): Issue {
@@ -135,7 +195,8 @@ export class TrackerStore {
     if (typeof text !== 'string' || text.trim() === '')
       throw new Fault(422, 'INVALID_COMMENT', 'A comment needs a text');
     const issue = this.issue(id);
-    const updated = { ...issue, comments: [...issue.comments, { author, text }] };
+    const comment = { id: String(issue.comments.length + 1), author, text, created: this.#stamp() };
+    const updated = { ...issue, comments: [...issue.comments, comment], updated: comment.created };
     this.issues.set(id, updated);
     return updated;
   }
