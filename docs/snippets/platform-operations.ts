@@ -4,6 +4,7 @@
 import {
   ValidationError,
   defineConnector,
+  describeConfig,
   field,
   foldSearchQuery,
   readWindow,
@@ -39,10 +40,13 @@ interface Issue {
 }
 const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({ fields: { ...issue } });
 
+/** What the user fills in: the connector reads it, and the platform's form shows it (describeConfig). */
+const config = { url: field.url(), token: field.secret() };
+
 export const trackerConnector = defineConnector({
   name: 'tracker',
   version: '1.0.0',
-  config: { url: field.url(), token: field.secret() },
+  config,
   session: { Authorization: field.secret(), 'X-Tracker-Url': field.url() },
   initialize: ({ config }) => ({
     Authorization: secret(`Bearer ${config.token}`),
@@ -53,10 +57,11 @@ export const trackerConnector = defineConnector({
     // #region configuration-info
     connectorMetadata: platform.connectorMetadata(() => ({
       enableFeatures: ['CRITERIA'],
-      fields: [
-        { internalName: 'url', displayName: 'Tracker URL', required: true, fieldType: 'URL' },
-        { internalName: 'token', displayName: 'API token', required: true, fieldType: 'PASSWORD' },
-      ],
+      // One entry per config field, its type and required flag from the declaration: they cannot disagree.
+      fields: describeConfig(config, {
+        url: { displayName: 'Tracker URL' },
+        token: { displayName: 'API token', tooltip: 'Settings → API tokens in the tracker' },
+      }),
     })),
     serverInfo: platform.serverInfo(() => ({
       timeZone: 'UTC',

@@ -1,15 +1,7 @@
 import { defineConnector, field, secret, z } from '@connector-sdk/core';
 import { trackerPlatformOperations } from './platform-operations.js';
 import { trackerClient } from './tracker-client.js';
-
-/** The JSON-valued `options` configuration field. */
-const Options = z.object({
-  /** The project used when a call names none. */
-  defaultProject: z
-    .string()
-    .regex(/^[A-Z][A-Z0-9]*$/)
-    .optional(),
-});
+import { trackerConfig } from './tracker-config.js';
 
 const NewIssue = z.object({
   summary: z.string().trim().min(1).max(200),
@@ -20,12 +12,7 @@ const NewIssue = z.object({
 export const trackerConnector = defineConnector({
   name: 'issue-tracker',
   version: '1.0.0',
-  config: {
-    url: field.url(),
-    username: field.string(),
-    password: field.secret(),
-    options: field.json(Options).optional(),
-  },
+  config: trackerConfig,
   session: {
     Authorization: field.secret(),
     'X-Tracker-Url': field.url(),

@@ -2,6 +2,7 @@
 // update, search, delete) and their comments. The connector's own operations are in connector.ts.
 import {
   ValidationError,
+  describeConfig,
   foldSearchQuery,
   readWindow,
   type Logger,
@@ -9,6 +10,7 @@ import {
   type PlatformBuilders,
 } from '@connector-sdk/core';
 import { trackerClient } from './tracker-client.js';
+import { trackerConfig } from './tracker-config.js';
 import type { Issue } from './tracker/tracker-store.js';
 
 /** The session as later calls read it (see `session` in connector.ts). */
@@ -51,17 +53,16 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
   return {
     connectorMetadata: platform.connectorMetadata(() => ({
       enableFeatures: ['CRITERIA'],
-      fields: [
-        { internalName: 'url', displayName: 'Tracker URL', required: true, fieldType: 'URL' },
-        { internalName: 'username', displayName: 'User', required: true, fieldType: 'TEXT_BOX' },
-        {
-          internalName: 'password',
-          displayName: 'Password',
-          required: true,
-          fieldType: 'PASSWORD',
+      // From the same declaration as the connector's config: the two cannot disagree.
+      fields: describeConfig(trackerConfig, {
+        url: {
+          displayName: 'Tracker URL',
+          tooltip: 'The address of the tracker, such as https://tracker.example',
         },
-        { internalName: 'options', displayName: 'Options', required: false, fieldType: 'JSON' },
-      ],
+        username: { displayName: 'User' },
+        password: { displayName: 'Password' },
+        options: { displayName: 'Options', tooltip: 'JSON, such as {"defaultProject":"DEMO"}' },
+      }),
     })),
     serverInfo: platform.serverInfo(() => ({
       timeZone: 'UTC',

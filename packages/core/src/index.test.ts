@@ -33,6 +33,7 @@ it('exports exactly the public API', () => {
       "bodyBudgetExceeded",
       "createHandler",
       "defineConnector",
+      "describeConfig",
       "field",
       "foldSearchQuery",
       "formatErrorBody",

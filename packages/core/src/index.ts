@@ -55,6 +55,11 @@ export {
   type PlatformOperationOptions,
 } from './platform/catalog.js';
 export {
+  describeConfig,
+  type ConfigFieldMetadata,
+  type FieldPresentation,
+} from './platform/config-metadata.js';
+export {
   readWindow,
   type CursorPage,
   type PageSource,

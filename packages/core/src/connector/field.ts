@@ -18,6 +18,39 @@ export type FieldInputs<S extends FieldShape> = z.input<
 >;
 
 const secretFields = new WeakSet<z.ZodType>();
+
+/** How the platform's configuration form shows a field, by the helper that made it. */
+export interface FieldKind {
+  readonly fieldType:
+    'TEXT_BOX' | 'PASSWORD' | 'URL' | 'EMAIL' | 'NUMERIC' | 'CHECKBOX' | 'DROP_DOWN' | 'JSON';
+  /** The values of an enum field. */
+  readonly values?: readonly string[];
+}
+const fieldKinds = new WeakMap<z.ZodType, FieldKind>();
+const kindOf = <T extends z.ZodType>(schema: T, kind: FieldKind): T => {
+  fieldKinds.set(schema, kind);
+  return schema;
+};
+
+/**
+ * The kind of a field made with {@link field}, through `.optional()`, `.default()` and other zod chains; a
+ * secret one is `PASSWORD` whatever else it is. `undefined` for a schema no field helper made.
+ *
+ * @internal
+ */
+export function fieldKind(schema: z.ZodType): FieldKind | undefined {
+  if (isSecretField(schema)) return { fieldType: 'PASSWORD' };
+  let found: FieldKind | undefined;
+  someSchema(
+    schema,
+    (current) => {
+      found = fieldKinds.get(current);
+      return found !== undefined;
+    },
+    true,
+  );
+  return found;
+}
 /** The checks {@link field}.secret() puts on its schema: zod copies them onto every schema made from it. */
 const secretMarks = new WeakSet<object>();
 
@@ -211,7 +244,7 @@ export const field = {
    * @returns a string field
    */
   string(options?: StringFieldOptions): z.ZodString {
-    return text(options);
+    return kindOf(text(options), { fieldType: 'TEXT_BOX' });
   },
 
   /**
@@ -269,6 +302,7 @@ export const field = {
         ctx.addIssue({ code: 'custom', message: url });
         return z.NEVER;
       });
+    fieldKinds.set(schema, { fieldType: 'URL' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -289,6 +323,7 @@ export const field = {
       .trim()
       .max(254, { error: 'must be at most 254 characters' })
       .regex(EMAIL, { error: 'must be an e-mail address' });
+    fieldKinds.set(schema, { fieldType: 'EMAIL' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -315,6 +350,7 @@ export const field = {
       .regex(WHOLE_NUMBER, { error: 'must be a whole number' })
       .transform(Number)
       .pipe(number);
+    fieldKinds.set(schema, { fieldType: 'NUMERIC' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -349,6 +385,7 @@ export const field = {
         error: 'must be true or false',
       })
       .transform((value) => TRUE.has(value));
+    fieldKinds.set(schema, { fieldType: 'CHECKBOX' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim().toLowerCase();
@@ -367,6 +404,7 @@ export const field = {
       .string()
       .trim()
       .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
+    fieldKinds.set(schema, { fieldType: 'DROP_DOWN', values });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -392,6 +430,7 @@ export const field = {
         }
       })
       .pipe(schema);
+    fieldKinds.set(field, { fieldType: 'JSON' });
     return withFastParse(field, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       let parsed: unknown;
