@@ -128,3 +128,27 @@ it('serves issues as the platform entities: create, get, update, search, comment
   expect((await remove('SOFT_DELETE')).status).toBe(204);
   expect((await get()).code).toBe('ISSUE_NOT_FOUND');
 });
+
+it('pages a search as the platform does, window by window', async () => {
+  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const since = new Date(clock.now() - 1).toISOString();
+  const made: string[] = [];
+  for (const summary of ['One', 'Two', 'Three', 'Four', 'Five']) {
+    const { answer } = await platform.callOperation('createEntity', {
+      params: { entityTypeId: 'issue' },
+      query: { projectId: 'DEMO' },
+      body: { fields: { summary } },
+    });
+    made.push(String(answer.fields.id));
+  }
+  const changed = await platform.readAll(
+    'searchEntities',
+    {
+      params: { entityTypeId: 'issue' },
+      query: { projectId: 'DEMO' },
+      body: { query: { field: 'updated', condition: '>', value: since } },
+    },
+    { pageSize: 2 },
+  );
+  expect(changed.map((entity) => (entity as { fields: { id: string } }).fields.id)).toEqual(made);
+});

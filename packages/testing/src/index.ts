@@ -25,6 +25,11 @@ export {
   type SimulatorResponse,
 } from './platform-simulator.js';
 export { ContractViolationError, SimulatorError } from './simulator-errors.js';
+export type {
+  PagedPlatformOperation,
+  PlatformCallInput,
+  PlatformParams,
+} from './platform-calls.js';
 export {
   formatTranscriptEntry,
   type ExchangeEntry,

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ParameterListSchema, type ParameterEntry } from '@connector-sdk/core';
+import {
+  ParameterListSchema,
+  type ParameterEntry,
+  type PlatformAnswer,
+  type PlatformOperationName,
+} from '@connector-sdk/core';
 import { systemClock, type Clock } from './clock.js';
 import { readWaitMs, responseProblems, type WaitHeader } from './contract-rules.js';
 import { SessionMasker } from './session-masker.js';
@@ -11,6 +16,12 @@ import type {
   SimulatorResponse,
 } from './simulator-types.js';
 import { ContractViolationError, SimulatorError } from './simulator-errors.js';
+import {
+  callPlatform,
+  readAllPages,
+  type PagedPlatformOperation,
+  type PlatformCallInput,
+} from './platform-calls.js';
 import type { ExchangeEntry, TranscriptEntry } from './transcript.js';
 import {
   createTransport,
@@ -171,6 +182,46 @@ export class PlatformSimulator {
       response = await this.#sendWaiting('call', wire, 'call', 'retry with the new session');
     }
     return response;
+  }
+
+  /**
+   * Calls one of the platform's documented operations as the platform does (a later call with the session,
+   * so with its 401 and rate-limit handling), and checks a 200 answer against the catalog's shape.
+   *
+   * @param name - the operation, such as `'getEntity'`
+   * @param input - path parameters, the query as text, a body; `path` when the connector moved it
+   * @returns the response, with `answer` typed as the operation's answer
+   * @throws {@link SimulatorError} naming the wrong values when the answer has another shape
+   * @example
+   * ```ts
+   * const { answer } = await platform.callOperation('getEntity', {
+   *   params: { entityId: 'A-1' },
+   *   query: { entityTypeId: 'issue', projectId: 'DEMO' },
+   * });
+   * ```
+   */
+  callOperation<K extends PlatformOperationName>(
+    name: K,
+    input: PlatformCallInput<K>,
+  ): Promise<SimulatorResponse & { readonly answer: PlatformAnswer<K> }> {
+    return callPlatform((request) => this.call(request), name, input);
+  }
+
+  /**
+   * Reads a whole list as the platform does: windows of `pageSize` from `startIndex` 0, passing back each
+   * `nextPageLink`, until a window comes back short. Fails when a window holds more than it asked for.
+   *
+   * @param name - a paged operation: `projects`, `searchEntities`, `getComments`, or a history
+   * @param input - path parameters, the rest of the query, a body
+   * @param options - the window size
+   * @returns every item, in order
+   */
+  readAll<K extends PagedPlatformOperation>(
+    name: K,
+    input: PlatformCallInput<K>,
+    options: { readonly pageSize?: number } = {},
+  ): Promise<unknown[]> {
+    return readAllPages((request) => this.call(request), name, input, options.pageSize ?? 50);
   }
 
   /**

@@ -1,0 +1,63 @@
+import { defineConnector, readWindow } from '@connector-sdk/core';
+import { describe, expect, it } from 'vitest';
+import { createPlatformSimulator } from './platform-simulator.js';
+
+const PROJECTS = Array.from({ length: 11 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
+
+function connector(options: { readonly ignoreWindow?: boolean } = {}) {
+  return defineConnector({
+    name: 'calls',
+    version: '1',
+    config: {},
+    session: {},
+    initialize: () => ({}),
+    operations: ({ platform }) => ({
+      projects: platform.projects(({ query }) =>
+        options.ignoreWindow === true ? PROJECTS : readWindow(query, { all: () => PROJECTS }),
+      ),
+      getEntity: platform.getEntity(({ params }) =>
+        params.entityId === 'broken' ? ({ id: 1 } as never) : { fields: { id: params.entityId } },
+      ),
+      inlineFileName: platform.inlineFileName(() => 'a b.png'),
+    }),
+  });
+}
+const simulator = (options?: { readonly ignoreWindow?: boolean }) =>
+  createPlatformSimulator({
+    target: connector(options),
+    config: {},
+    // The connector answers wrong shapes on purpose: let the simulator, not the handler, see them.
+    handlerOptions: { validateAnswers: false },
+  });
+
+describe('the simulator drives the platform operations', () => {
+  it('calls one with typed answers, and refuses an answer of the wrong shape', async () => {
+    const platform = simulator();
+    const { answer } = await platform.callOperation('getEntity', {
+      params: { entityId: 'A-1' },
+      query: { entityTypeId: 'null', projectId: 'DEMO' },
+    });
+    expect(answer.fields).toEqual({ id: 'A-1' });
+    expect(
+      (
+        await platform.callOperation('inlineFileName', {
+          params: { entityTypeId: 'issue' },
+          query: { fileSourceUrl: 'x' },
+        })
+      ).answer,
+    ).toBe('a b.png');
+    await expect(
+      platform.callOperation('getEntity', {
+        params: { entityId: 'broken' },
+        query: { entityTypeId: 'issue', projectId: 'DEMO' },
+      }),
+    ).rejects.toThrow("platform.getEntity answered what the platform cannot read: 'answer.fields'");
+  });
+
+  it('reads a whole list window by window, as the platform pages', async () => {
+    expect(await simulator().readAll('projects', {}, { pageSize: 4 })).toEqual(PROJECTS);
+    await expect(
+      simulator({ ignoreWindow: true }).readAll('projects', {}, { pageSize: 4 }),
+    ).rejects.toThrow('platform.projects answered 11 items for maxResults=4');
+  });
+});
