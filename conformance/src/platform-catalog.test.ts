@@ -102,6 +102,17 @@ describe.each(bindings)('$name: platform operations', (binding) => {
     });
     expect(updated.json).toMatchObject({ fields: { priority: 7 } });
     expect(seen.query).toEqual({ projectId: 'DEMO', subStepNumber: -2 });
+    expect(
+      await call('/entities/issue/A-2?projectId=DEMO&subStepNumber=0', {
+        method: 'PUT',
+        body: JSON.stringify({ fields: {} }),
+      }),
+    ).toMatchObject({
+      status: 400,
+      json: {
+        errors: { message: expect.stringContaining("'query.subStepNumber' must be a sub-step") },
+      },
+    });
     const search = (query: unknown) =>
       call('/entities/issue/search?projectId=DEMO&startIndex=0&maxResults=10', {
         method: 'POST',
@@ -136,11 +147,11 @@ describe.each(bindings)('$name: platform operations', (binding) => {
     });
   });
 
-  it('deletes with 204 and no body, and refuses a deletion type outside its enum', async () => {
+  it('deletes (an empty 200), and refuses a deletion type outside its enum', async () => {
     const deleted = await call('/entities/issue/A-1?projectId=DEMO&deletionType=ARCHIVE', {
       method: 'DELETE',
     });
-    expect(deleted).toMatchObject({ status: 204, text: '' });
+    expect(deleted).toMatchObject({ status: 200, json: {} });
     expect(seen.deleted).toContain('A-1:ARCHIVE');
     expect(
       await call('/entities/issue/A-1?projectId=DEMO&deletionType=HARD', { method: 'DELETE' }),

@@ -98,6 +98,24 @@ it('serves issues as the platform entities: create, get, update, search, comment
     ],
   });
   expect(found.body).toMatchObject({ entities: [{ fields: { id, summary: 'Synced' } }] });
+  // Between the last poll and now, as the platform polls.
+  const between = await search({
+    condition: 'AND',
+    criterias: [
+      { field: 'updated', condition: '>', value: updated },
+      { field: 'updated', condition: '<=', value: new Date(clock.now() + 60_000).toISOString() },
+    ],
+  });
+  expect(between.body).toMatchObject({ entities: [{ fields: { id } }] });
+  expect(
+    await search({
+      condition: 'AND',
+      criterias: [
+        { field: 'id', condition: 'IN', values: [id] },
+        { field: 'id', condition: '=', value: 'DEMO-999' },
+      ],
+    }),
+  ).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
   expect(await search({ field: 'summary', condition: '=', value: 'x' })).toMatchObject({
     status: 400,
     code: 'VALIDATION_FAILED',
@@ -123,9 +141,9 @@ it('serves issues as the platform entities: create, get, update, search, comment
       path: `/entities/issue/${id}`,
       query: { ...inDemo, deletionType },
     });
-  expect((await remove('ARCHIVE')).status).toBe(204);
+  expect((await remove('ARCHIVE')).status).toBe(200);
   expect((await get()).body).toMatchObject({ fields: { status: 'closed' } });
-  expect((await remove('SOFT_DELETE')).status).toBe(204);
+  expect((await remove('SOFT_DELETE')).status).toBe(200);
   expect((await get()).code).toBe('ISSUE_NOT_FOUND');
 });
 

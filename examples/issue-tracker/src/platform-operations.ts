@@ -129,12 +129,17 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       else await tracker(call).delete(issuePath(params.entityId));
     }),
     searchEntities: platform.searchEntities(async ({ query, body, ...call }) => {
-      // The tracker searches by "changed after" and by keys, all of them at once: that is the query tree it
-      // can answer; anything else is a 400 the platform shows the user.
+      // The tracker searches by change time (after, before, until) and by keys, all of them at once: that is
+      // the query tree it can answer; anything else is a 400 the platform shows the user.
+      const UPDATED: Partial<Record<string, string>> = {
+        GREATER_THAN: 'updatedAfter',
+        LESS_THAN: 'updatedBefore',
+        LESS_THAN_EQUALS: 'updatedUntil',
+      };
       const filters = foldSearchQuery<Record<string, string>>(body.query, {
         compare: (field, comparison, value): Record<string, string> => {
-          if (field === 'updated' && comparison === 'GREATER_THAN')
-            return { updatedAfter: String(value) };
+          const parameter = field === 'updated' ? UPDATED[comparison] : undefined;
+          if (parameter !== undefined) return { [parameter]: String(value) };
           if (field === 'id' && comparison === 'EQUALS') return { ids: String(value) };
           throw new ValidationError(`The tracker cannot search for ${field} ${comparison}`);
         },
@@ -143,7 +148,14 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
             throw new ValidationError(`The tracker cannot search for ${field} IN`);
           return { ids: values.map(String).join(',') };
         },
-        and: (parts) => Object.assign({}, ...parts) as Record<string, string>,
+        // Two conditions on one tracker parameter cannot both be sent: refuse rather than drop one.
+        and: (parts) =>
+          parts.reduce<Record<string, string>>((all, part) => {
+            for (const name of Object.keys(part))
+              if (name in all)
+                throw new ValidationError(`The tracker cannot combine two ${name} conditions`);
+            return { ...all, ...part };
+          }, {}),
         not: () => {
           throw new ValidationError('The tracker cannot search with NOT');
         },

@@ -71,6 +71,8 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
     const found = store.search({
       project: url.searchParams.get('project') ?? undefined,
       updatedAfter: url.searchParams.get('updatedAfter') ?? undefined,
+      updatedBefore: url.searchParams.get('updatedBefore') ?? undefined,
+      updatedUntil: url.searchParams.get('updatedUntil') ?? undefined,
       ids: url.searchParams.get('ids')?.split(',') ?? undefined,
     });
     return [200, { issues: found.slice(offset, offset + Math.min(number('limit', 50), 100)) }];

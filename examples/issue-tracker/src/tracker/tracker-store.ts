@@ -22,6 +22,10 @@ export interface IssueSearch {
   readonly project?: string | undefined;
   /** Changed strictly after this ISO 8601 instant. */
   readonly updatedAfter?: string | undefined;
+  /** Changed strictly before this instant. */
+  readonly updatedBefore?: string | undefined;
+  /** Changed at or before this instant. */
+  readonly updatedUntil?: string | undefined;
   readonly ids?: readonly string[] | undefined;
 }
 
@@ -174,6 +178,8 @@ export class TrackerStore {
         (issue) =>
           (search.project === undefined || issue.project === search.project) &&
           (search.updatedAfter === undefined || issue.updated > search.updatedAfter) &&
+          (search.updatedBefore === undefined || issue.updated < search.updatedBefore) &&
+          (search.updatedUntil === undefined || issue.updated <= search.updatedUntil) &&
           (search.ids === undefined || search.ids.includes(issue.id)),
       )
       .sort((a, b) => a.updated.localeCompare(b.updated) || a.id.localeCompare(b.id));

@@ -39,7 +39,8 @@ const kindOf = <T extends z.ZodType>(schema: T, kind: FieldKind): T => {
  * @internal
  */
 export function fieldKind(schema: z.ZodType): FieldKind | undefined {
-  if (isSecretField(schema)) return { fieldType: 'PASSWORD' };
+  // A JSON value that holds a secret field is secret as a whole: the form must mask it too.
+  if (isSecretField(schema) || holdsSecretField(schema)) return { fieldType: 'PASSWORD' };
   let found: FieldKind | undefined;
   someSchema(
     schema,

@@ -27,6 +27,7 @@ import {
   LinksInputSchema,
   LookupValuesSchema,
   NullableId,
+  OptionalText,
   PagingQuery,
   ProjectsSchema,
   SearchBodySchema,
@@ -125,7 +126,14 @@ export const PLATFORM_OPERATIONS = {
     method: 'PUT',
     path: '/entities/:entityTypeId/:entityId',
     // -2 moves the entity to another project, -3 to another type, -6 both; 1, 2, … are static sub-steps.
-    query: z.object({ projectId, subStepNumber: whole(-6).optional() }),
+    query: z.object({
+      projectId,
+      subStepNumber: whole(-6)
+        .refine((step) => step >= 1 || step === -2 || step === -3 || step === -6, {
+          error: 'must be a sub-step (1, 2, …) or a move (-2 project, -3 type, -6 both)',
+        })
+        .optional(),
+    }),
     body: EntityInputSchema,
     answer: EntitySchema,
   }),
@@ -139,8 +147,8 @@ export const PLATFORM_OPERATIONS = {
   deleteEntity: entry({
     method: 'DELETE',
     path: '/entities/:entityTypeId/:entityId',
+    // No answer is documented, and only the attachment and link deletes are 204: an empty 200 (`{}`).
     query: z.object({ projectId, deletionType: z.literal(['SOFT_DELETE', 'ARCHIVE']) }),
-    status: 204,
   }),
   subStepsForUpdate: entry({
     method: 'POST',
@@ -155,9 +163,9 @@ export const PLATFORM_OPERATIONS = {
     query: z
       .object({
         projectId,
-        email: z.string().min(1).optional(),
-        username: z.string().min(1).optional(),
-        displayName: z.string().min(1).optional(),
+        email: OptionalText,
+        username: OptionalText,
+        displayName: OptionalText,
       })
       .refine(
         (query) =>
@@ -177,7 +185,11 @@ export const PLATFORM_OPERATIONS = {
   getComments: entry({
     method: 'GET',
     path: '/entities/:entityTypeId/:entityId/comments',
-    query: z.object({ projectId, ...PagingQuery, afterTime: NullableId.optional() }),
+    query: z.object({
+      projectId,
+      ...PagingQuery,
+      afterTime: z.preprocess((value) => (value === '' ? undefined : value), NullableId.optional()),
+    }),
     answer: CommentsPageSchema,
   }),
   deleteAttachment: entry({

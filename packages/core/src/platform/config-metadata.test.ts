@@ -80,6 +80,25 @@ describe('describeConfig', () => {
     ]);
   });
 
+  it('masks a JSON field that holds a secret, and never shows a secret default', () => {
+    const fields = describeConfig(
+      {
+        credentials: field.json(z.object({ token: field.secret() })),
+        pin: field.secret().default('0000'),
+      },
+      { credentials: { displayName: 'Credentials' }, pin: { displayName: 'PIN' } },
+    );
+    expect(fields).toEqual([
+      {
+        internalName: 'credentials',
+        displayName: 'Credentials',
+        required: true,
+        fieldType: 'PASSWORD',
+      },
+      { internalName: 'pin', displayName: 'PIN', required: false, fieldType: 'PASSWORD' },
+    ]);
+  });
+
   it('never shows a secret as anything but PASSWORD', () => {
     expect(() =>
       describeConfig(

@@ -82,7 +82,8 @@ export function describeConfig<S extends FieldShape>(
       throw new TypeError(
         `describeConfig: '${key}' is a secret field, so it is shown as PASSWORD, not ${shown.fieldType}`,
       );
-    const defaultValue = defaultOf(schema);
+    // A secret's default would be shown on the form in clear: never send it.
+    const defaultValue = kind?.fieldType === 'PASSWORD' ? undefined : defaultOf(schema);
     const values = kind?.values;
     const entry: ConfigFieldMetadata = {
       ...shown,

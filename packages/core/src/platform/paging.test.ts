@@ -68,6 +68,37 @@ describe('readWindow', () => {
     expect(calls.page).toBe(2);
   });
 
+  it('bounds the end-system calls of a window, and stops at a cursor that comes round again', async () => {
+    const endless = {
+      cursor: async (cursor: string | undefined) => ({
+        items: ['x'],
+        next: `${Number(cursor ?? 0) + 1}`,
+      }),
+    };
+    await expect(
+      readWindow({ startIndex: 50, maxResults: 5 }, endless, { maxCalls: 20 }),
+    ).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringContaining('more than 20 end-system calls'),
+    });
+    const circular = {
+      cursor: async (cursor: string | undefined) => ({
+        items: [cursor ?? 'start'],
+        next: cursor === 'b' ? 'a' : 'b',
+      }),
+    };
+    expect(await readWindow({ startIndex: 0, maxResults: 10 }, circular)).toEqual([
+      'start',
+      'b',
+      'a',
+    ]);
+    await expect(
+      readWindow({ startIndex: 0, maxResults: 1_001 }, { all: () => [] }),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
   it.each([
     [{ startIndex: -1, maxResults: 5 }, "'startIndex' must be a whole number from 0"],
     [{ startIndex: 0, maxResults: 0 }, "'maxResults' must be a whole number from 1"],

@@ -35,9 +35,17 @@ export type PageSource<T> =
 
 /** Options of {@link readWindow}. */
 export interface ReadWindowOptions {
-  /** The most items one window may ask for: the `maxResults` your server-info answers. */
+  /** The most items one window may ask for: the `maxResults` your server-info answers. @default 1000 */
   readonly maxResults?: number;
+  /**
+   * The most end-system calls one window may take (a cursor walk from the start to a deep `startIndex`, an end
+   * system that never ends its list): past it the window fails with a 502 instead of going on. @default 1000
+   */
+  readonly maxCalls?: number;
 }
+
+const DEFAULT_MAX_RESULTS = 1_000;
+const DEFAULT_MAX_CALLS = 1_000;
 
 /** Where a remembered cursor walk goes on: the cursor of a page, and how many of its items come before. */
 const Resume = z.object({ cursor: z.string().optional(), skip: z.number().int().min(0) });
@@ -57,9 +65,17 @@ function checkWindow(window: PageWindow, cap: number | undefined): void {
     );
 }
 
+function tooManyCalls(maxCalls: number): ConnectorError {
+  return new ConnectorError(
+    'END_SYSTEM_ERROR',
+    `Reading this window took more than ${maxCalls} end-system calls: the list does not end, or the window starts too deep to walk to (remember the cursor)`,
+  );
+}
+
 async function walkCursor<T>(
   window: PageWindow,
   source: Extract<PageSource<T>, { cursor: unknown }>,
+  maxCalls: number,
 ): Promise<T[]> {
   const { startIndex, maxResults } = window;
   const end = startIndex + maxResults;
@@ -77,7 +93,12 @@ async function walkCursor<T>(
     index = startIndex - resumed.skip;
   }
   const items: T[] = [];
-  for (;;) {
+  const seen = new Set<string | undefined>();
+  for (let calls = 0; ; calls++) {
+    if (calls >= maxCalls) throw tooManyCalls(maxCalls);
+    // A cursor that comes round again would walk the same pages forever.
+    if (seen.has(cursor)) return items;
+    seen.add(cursor);
     const page = await source.cursor(cursor);
     const first = index;
     for (const item of page.items) {
@@ -102,8 +123,9 @@ async function walkCursor<T>(
 /**
  * Reads exactly the window the platform asks for (`startIndex`, `maxResults`) from an end system that pages
  * its own way, or not at all: never more items than asked for, never a gap or an overlap between the
- * platform's consecutive windows. A window over `maxResults` of the options is a `400 INVALID_PARAMETER`
- * naming it, as is a `startIndex` or `maxResults` that is not a whole number in range.
+ * platform's consecutive windows. A window over `maxResults` of the options (1,000 when not given) is a `400
+ * INVALID_PARAMETER` naming it, as is a `startIndex` or `maxResults` that is not a whole number in range; a
+ * window that would take more than `maxCalls` end-system calls is a `502 END_SYSTEM_ERROR`.
  *
  * @param window - the platform's `startIndex` and `maxResults`
  * @param source - how the end system lists the items
@@ -124,7 +146,8 @@ export async function readWindow<T>(
   source: PageSource<T>,
   options: ReadWindowOptions = {},
 ): Promise<T[]> {
-  checkWindow(window, options.maxResults);
+  checkWindow(window, options.maxResults ?? DEFAULT_MAX_RESULTS);
+  const maxCalls = options.maxCalls ?? DEFAULT_MAX_CALLS;
   const { startIndex, maxResults } = window;
   if ('all' in source) return (await source.all()).slice(startIndex, startIndex + maxResults);
   if ('offset' in source) return (await source.offset(startIndex, maxResults)).slice(0, maxResults);
@@ -133,7 +156,9 @@ export async function readWindow<T>(
     if (!Number.isSafeInteger(size) || size < 1)
       throw new TypeError(`pageSize must be a whole number from 1, not ${size}`);
     const items: T[] = [];
+    let calls = 0;
     for (let index = Math.floor(startIndex / size); items.length < maxResults; index++) {
+      if (++calls > maxCalls) throw tooManyCalls(maxCalls);
       const page = await source.page(index);
       const from = Math.max(0, startIndex - index * size);
       items.push(...page.slice(from, from + maxResults - items.length));
@@ -141,5 +166,5 @@ export async function readWindow<T>(
     }
     return items;
   }
-  return walkCursor(window, source);
+  return walkCursor(window, source, maxCalls);
 }

@@ -24,6 +24,8 @@ const whole = (min: number) =>
 export const PagingQuery = {
   startIndex: whole(0),
   maxResults: whole(1),
+  // What the connector answered as nextPageLink, sent back by the caller: input like any other, never a URL
+  // to fetch with the session's credentials.
   nextPageLink: z.string().max(4_096).optional(),
 };
 
@@ -32,6 +34,12 @@ export const NullableId = z
   .string()
   .min(1)
   .transform((value) => (value === 'null' ? null : value));
+
+/** An optional text parameter: sent empty, it counts as not sent. */
+export const OptionalText = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z.string().min(1).optional(),
+);
 
 /** A comma-separated list (`a,b`) as its items, none for an empty text. */
 const commaList = z.string().transform((value) =>
@@ -179,6 +187,9 @@ export const DataType = z.literal([
  * table is clear, `NO_SUB_STEP` accepted beside `NO_SUB_STEPS`, every other key kept as it is.
  */
 export const EntityTypeSchema = z.looseObject({
+  entityScope: z.string().optional(),
+  /** The spelling of the public example, accepted beside `entityScope`. */
+  enitytScope: z.string().optional(),
   multiStepUpdate: z
     .literal(['NO_SUB_STEPS', 'NO_SUB_STEP', 'STATIC_SUB_STEPS', 'DYNAMIC_SUB_STEPS'])
     .optional(),
@@ -255,7 +266,7 @@ export const SubStepsSchema = z.array(z.looseObject({ fields: Fields }));
 
 export const UsersSchema = z.array(
   z.looseObject({
-    id: z.union([z.string().min(1), z.number()]),
+    id: z.string().min(1),
     username: z.string(),
     email: z.string().optional(),
     displayName: z.string().optional(),

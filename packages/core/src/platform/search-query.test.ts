@@ -67,7 +67,14 @@ describe('parseSearchQuery', () => {
       "'criterias.0.value' is missing: EQUALS compares with one value",
     ],
     [{ condition: '=', value: 'x' }, "'field' must name the field the condition is on"],
-    [{ field: 'a', condition: 'IN', value: 'x' }, "'values' must list the values IN accepts"],
+    [
+      { field: 'a', condition: 'IN', value: 'x' },
+      "'values' must list at least one value IN accepts",
+    ],
+    [
+      { field: 'a', condition: 'IN', values: [] },
+      "'values' must list at least one value IN accepts",
+    ],
     [
       { field: 'a', condition: '=', value: { $ne: 1 } },
       "'value' must be a string, a number or a boolean",

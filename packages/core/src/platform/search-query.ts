@@ -17,7 +17,8 @@ export type SearchValue = string | number | boolean;
  * own query when the connector declares native criteria.
  *
  * - `compare`: `field` compared with `value`.
- * - `in`: `field` is one of `values` (at most `searchEntityInfo.batchSizeForInQuery` of them, 250 by default).
+ * - `in`: `field` is one of `values` (at least one; the platform sends at most the entity type's
+ *   `searchEntityInfo.batchSizeForInQuery`, 250 by default, and the parser refuses more than 10,000).
  * - `and`: every one of `criteria` holds.
  * - `not`: not every one of `criteria` holds (the negation of their `and`; usually there is one).
  * - `native`: the platform passed the end system's own query language through (`OH_NATIVE_QUERY`).
@@ -146,8 +147,8 @@ function parseNode(
   }
   if (comparison === 'IN') {
     const values = node.values ?? node.value;
-    if (!Array.isArray(values))
-      throw new QueryProblem([...path, 'values'], 'must list the values IN accepts');
+    if (!Array.isArray(values) || values.length === 0)
+      throw new QueryProblem([...path, 'values'], 'must list at least one value IN accepts');
     if (values.length > MAX_IN_VALUES)
       throw new QueryProblem([...path, 'values'], `lists more than ${MAX_IN_VALUES} values`);
     return {
