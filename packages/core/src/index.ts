@@ -54,6 +54,7 @@ export {
   type PlatformOperationName,
   type PlatformOperationOptions,
 } from './platform/catalog.js';
+export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/java-date.js';
 export {
   describeConfig,
   type ConfigFieldMetadata,
