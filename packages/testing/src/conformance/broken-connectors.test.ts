@@ -361,7 +361,12 @@ describe('each conformance check catches the connector it guards against', () =>
     });
     expect(results.filter((result) => result.status !== 'passed')).toEqual(
       // It declares no platform operation from the catalog.
-      ['platform.configuration-info', 'platform.paging', 'platform.parameters'].map((id) => ({
+      [
+        'platform.configuration-info',
+        'platform.paging',
+        'platform.history-order',
+        'platform.parameters',
+      ].map((id) => ({
         id,
         name: expect.any(String),
         status: 'skipped',

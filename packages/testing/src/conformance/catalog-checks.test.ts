@@ -15,7 +15,16 @@ interface Variant {
   readonly userField?: string;
   readonly ignoreWindow?: boolean;
   readonly noCap?: boolean;
+  readonly revisions?: readonly [string, string, string][];
 }
+
+/** Revisions as [revisionDateTime, entityId, revisionId], in the declared pattern, in the right order. */
+const REVISIONS: [string, string, string][] = [
+  ['2026-11-01 08:00', 'A-2', '1'],
+  ['2026-11-01 08:00', 'A-2', '2'],
+  ['2026-11-01 08:00', 'A-3', '1'],
+  ['2026-11-02 09:30', 'A-1', '7'],
+];
 
 /** A connector declaring configuration info and projects, broken as the variant says. */
 function catalogConnector(variant: Variant = {}) {
@@ -40,6 +49,28 @@ function catalogConnector(variant: Variant = {}) {
           userDataType: 'USERNAME_AS_USER',
         },
       })),
+      entityTypes: platform.entityTypes(() => [
+        { id: 'issue', name: 'Issue', direction: 'BOTH', pollerType: 'ENTITY_WISE_HISTORY' },
+      ]),
+      entityType: platform.entityType(() => ({
+        history: { revisionDateFormat: 'yyyy-MM-dd HH:mm' },
+      })),
+      entityHistory: platform.entityHistory(({ query }) => {
+        // The kit asks from the start of time, in the declared pattern.
+        expect(query.since).toBe('1970-01-01 00:00');
+        return {
+          nextPageLinkSupported: false,
+          revisions: (variant.revisions ?? REVISIONS).map(
+            ([revisionDateTime, entityId, revisionId]) => ({
+              revisionDateTime,
+              entityId,
+              revisionId,
+              updatedBy: 'alice',
+              revisionType: 'UPDATE' as const,
+            }),
+          ),
+        };
+      }),
       projects: platform.projects(({ query }) =>
         variant.ignoreWindow === true
           ? PROJECTS
@@ -59,7 +90,14 @@ const run = async (variant?: Variant) =>
       target: catalogConnector(variant),
       config: { url: 'https://acme.example', apiKey: { value: 'key-1234-abcd', sensitive: true } },
     },
-    { only: ['platform.configuration-info', 'platform.paging', 'platform.parameters'] },
+    {
+      only: [
+        'platform.configuration-info',
+        'platform.paging',
+        'platform.history-order',
+        'platform.parameters',
+      ],
+    },
   );
 
 describe('the platform checks', () => {
@@ -67,6 +105,7 @@ describe('the platform checks', () => {
     expect((await run()).map((result) => [result.id, result.status])).toEqual([
       ['platform.configuration-info', 'passed'],
       ['platform.paging', 'passed'],
+      ['platform.history-order', 'passed'],
       ['platform.parameters', 'passed'],
     ]);
   });
@@ -110,6 +149,18 @@ describe('the platform checks', () => {
       { noCap: true },
       'platform.paging',
       "projects with maxResults=6, over server-info's 5 answered 200",
+    ],
+    [
+      'history out of order',
+      { revisions: [REVISIONS[0], REVISIONS[2], REVISIONS[1]] as [string, string, string][] },
+      'platform.history-order',
+      'History revision 3 (A-2/2) comes after A-3/1 but sorts before it',
+    ],
+    [
+      'history times in another pattern',
+      { revisions: [['2026-11-01T08:00:00Z', 'A-1', '1']] },
+      'platform.history-order',
+      'revisionDateTime "2026-11-01T08:00:00Z" does not follow the declared pattern "yyyy-MM-dd HH:mm"',
     ],
   ] satisfies [string, Variant, string, string][])(
     'fail for %s, saying what to fix',

@@ -1,5 +1,7 @@
 import {
   PLATFORM_OPERATIONS,
+  parseJavaDate,
+  formatJavaDate,
   type Connector,
   type PlatformOperationName,
   type z,
@@ -59,6 +61,37 @@ async function callDeclared(
   query: Readonly<Record<string, string>> = {},
 ): Promise<SimulatorResponse> {
   return platform.call({ method: declared.method, path: pathOf(declared.pattern), query });
+}
+
+/** A project and entity type to read history in: from the options, else the first ones the connector lists. */
+async function scope(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  declared: Map<PlatformOperationName, Declared>,
+): Promise<{ projectId: string; entityTypeId: string } | undefined> {
+  let projectId = run.options.platform?.projectId;
+  const projects = declared.get('projects');
+  if (projectId === undefined && projects !== undefined) {
+    const listed = expectShape(
+      'projects',
+      await callDeclared(platform, projects, { startIndex: '0', maxResults: '1' }),
+    ) as { id: string | number }[];
+    if (listed[0] !== undefined) projectId = String(listed[0].id);
+  }
+  let entityTypeId = run.options.platform?.entityTypeId;
+  const types = declared.get('entityTypes');
+  if (entityTypeId === undefined && types !== undefined && projectId !== undefined) {
+    const listed = expectShape(
+      'entityTypes',
+      await callDeclared(platform, types, { projectId }),
+    ) as {
+      id: string;
+    }[];
+    entityTypeId = listed[0]?.id;
+  }
+  return projectId === undefined || entityTypeId === undefined
+    ? undefined
+    : { projectId, entityTypeId };
 }
 
 /** The checks of the platform operations a connector declares from the catalog. */
@@ -162,6 +195,86 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           `projects with maxResults=${info.maxResults + 1}, over server-info's ${info.maxResults}`,
           'Pass { maxResults } from your server info to readWindow.',
         );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'platform.history-order',
+    name: 'entity history comes oldest first: by revision time, then entity id, then revision id',
+    async run(run) {
+      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
+      const declared = declaredOperations(run);
+      const history = declared.get('entityHistory');
+      if (history === undefined)
+        return { skipped: 'the connector declares no platform.entityHistory' };
+      const platform = run.simulator();
+      const where = await scope(run, platform, declared);
+      if (where === undefined)
+        return {
+          skipped:
+            'no project and entity type to read history in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes',
+        };
+      // The pattern revision times are written in, from the entity type's metadata when it says.
+      let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+      let timeZone = 'UTC';
+      const typeRoute = declared.get('entityType');
+      if (typeRoute !== undefined) {
+        const type = expectShape(
+          'entityType',
+          await platform.call({
+            method: typeRoute.method,
+            path: typeRoute.pattern.replace(
+              ':entityTypeId',
+              encodeURIComponent(where.entityTypeId),
+            ),
+            query: { projectId: where.projectId },
+          }),
+        ) as { history?: { revisionDateFormat?: string } };
+        pattern = type.history?.revisionDateFormat ?? pattern;
+      }
+      const infoRoute = declared.get('serverInfo');
+      if (infoRoute !== undefined)
+        timeZone =
+          (
+            expectShape('serverInfo', await callDeclared(platform, infoRoute)) as {
+              timeZone?: string;
+            }
+          ).timeZone ?? timeZone;
+      const answer = expectShape(
+        'entityHistory',
+        await platform.call({
+          method: history.method,
+          path: history.pattern.replace(':entityTypeId', encodeURIComponent(where.entityTypeId)),
+          query: {
+            projectId: where.projectId,
+            since: formatJavaDate(0, pattern, timeZone),
+            startIndex: '0',
+            maxResults: '100',
+          },
+        }),
+      ) as { revisions: { revisionDateTime: string; entityId: string; revisionId: string }[] };
+      const keyed = answer.revisions.map((revision) => {
+        let time: number;
+        try {
+          time = parseJavaDate(revision.revisionDateTime, pattern, timeZone).getTime();
+        } catch {
+          throw new ConformanceFailure(
+            `A revision's revisionDateTime "${revision.revisionDateTime}" does not follow the declared pattern "${pattern}".`,
+          );
+        }
+        return { time, entityId: revision.entityId, revisionId: revision.revisionId };
+      });
+      for (let i = 1; i < keyed.length; i++) {
+        const [a, b] = [keyed[i - 1], keyed[i]] as [(typeof keyed)[number], (typeof keyed)[number]];
+        const order =
+          a.time - b.time ||
+          a.entityId.localeCompare(b.entityId) ||
+          a.revisionId.localeCompare(b.revisionId);
+        if (order > 0)
+          throw new ConformanceFailure(
+            `History revision ${i + 1} (${b.entityId}/${b.revisionId}) comes after ${a.entityId}/${a.revisionId} but sorts before it: answer revisions by revisionDateTime, then entityId, then revisionId, ascending.`,
+          );
       }
       return undefined;
     },

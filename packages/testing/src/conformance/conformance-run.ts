@@ -54,6 +54,11 @@ export interface ConformanceOptions {
    * connector target the kit captures them itself).
    */
   readonly logLines?: () => readonly string[];
+  /**
+   * Where the platform checks read entities and history: a project and an entity type of the end system.
+   * @default the first project and entity type the connector lists
+   */
+  readonly platform?: { readonly projectId?: string; readonly entityTypeId?: string };
 }
 
 /** A response as the run recorded it, unmasked, for the secret check. */
