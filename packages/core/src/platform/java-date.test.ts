@@ -27,6 +27,7 @@ describe('Java-style date patterns', () => {
     ['2026-11-25 10:30:05', 'yyyy-MM-dd HH:mm:ss', 'Europe/Berlin', winter - 7],
     ['2026-07-02 00:00:00', 'yyyy-MM-dd HH:mm:ss', 'Europe/Berlin', summer],
     ['25 Nov 2026 04:30 AM', 'dd MMM yyyy hh:mm a', 'America/New_York', winter - 5_007],
+    ['20261125093005', 'yyyyMMddHHmmss', 'UTC', winter - 7],
   ])('reads %s (%s, %s)', (text, pattern, zone, instant) => {
     expect(parseJavaDate(text, pattern, zone).getTime()).toBe(instant);
   });

@@ -229,7 +229,8 @@ export function parseJavaDate(text: string, pattern: string, timeZone = 'UTC'): 
     at += match[0].length;
     return match[0];
   };
-  for (const piece of compile(pattern)) {
+  const pieces = compile(pattern);
+  for (const [index, piece] of pieces.entries()) {
     if ('text' in piece) {
       if (!text.startsWith(piece.text, at)) throw fail();
       at += piece.text.length;
@@ -240,8 +241,11 @@ export function parseJavaDate(text: string, pattern: string, timeZone = 'UTC'): 
     switch (letter) {
       case 'y':
       case 'u':
+        // A year runs on to the next non-digit, unless another field follows at once (`yyyyMMdd`).
         parts.year =
-          width === 2 ? 2000 + fixed(digits(2, 2)) : fixed(digits(width, Math.max(width, 9)));
+          width === 2
+            ? 2000 + fixed(digits(2, 2))
+            : fixed(digits(width, 'letter' in (pieces[index + 1] ?? { text: '' }) ? width : 9));
         break;
       case 'M':
         if (width >= 3) {
