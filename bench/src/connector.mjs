@@ -34,7 +34,18 @@ export const connector = defineConnector({
       'X-Acme-User': config.username,
     };
   },
-  operations: ({ get }) => ({
+  operations: ({ get, platform }) => ({
+    // A platform operation of the catalog: its query parsed ("null" → null, the expand list) and, in the
+    // sdk-node-validated server, its answer checked against the catalog's shape.
+    getEntity: platform.getEntity(({ session, params, query }) => ({
+      fields: {
+        id: params.entityId,
+        entityTypeId: query.entityTypeId,
+        projectId: query.projectId,
+        expand: query.expand ?? [],
+        owner: session['X-Acme-User'],
+      },
+    })),
     getIssue: get('/issues/:id', ({ session, params, query }) => ({
       id: params.id,
       summary: `Issue ${params.id}`,

@@ -155,6 +155,46 @@ export function getIssue(headers, id, fields) {
   });
 }
 
+const EntityQuery = z.object({
+  entityTypeId: z
+    .string()
+    .min(1)
+    .transform((value) => (value === 'null' ? null : value)),
+  projectId: z
+    .string()
+    .min(1)
+    .transform((value) => (value === 'null' ? null : value)),
+  expand: z
+    .string()
+    .transform((value) => value.split(',').filter((part) => part !== ''))
+    .pipe(z.array(z.enum(['ATTACHMENTS', 'LINKS'])))
+    .optional(),
+});
+
+/**
+ * The platform's "get entity", with its query parsed as the SDK's catalog does.
+ *
+ * @param {Record<string, string | string[] | undefined>} headers - lower-cased request headers
+ * @param {string} id - from the path
+ * @param {URLSearchParams} search - the query
+ */
+export function getEntity(headers, id, search) {
+  const session = readSession(headers);
+  if (session.failure) return session.failure;
+  const query = EntityQuery.safeParse(Object.fromEntries(search));
+  if (!query.success)
+    return fail(400, 'INVALID_INPUT', `The query is invalid: ${problems(query.error)}`);
+  return ok({
+    fields: {
+      id,
+      entityTypeId: query.data.entityTypeId,
+      projectId: query.data.projectId,
+      expand: query.data.expand ?? [],
+      owner: session.data['x-acme-user'],
+    },
+  });
+}
+
 /**
  * A later call that reads from the end system with fetch.
  *

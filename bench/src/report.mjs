@@ -37,6 +37,21 @@ function budgets({ throughput, memory, cold }) {
     if (express && plain)
       add(`${scenario}: sdk-express req/s ÷ plain Express`, express.rps / plain.rps, 1.5, true);
   }
+  // The catalog (issue 17): a platform operation within the later-call budget with answer validation off; its
+  // cost with validateAnswers on is stated, not bounded.
+  const catalogFloor = get('catalog-call', 'floor');
+  const catalogNode = get('catalog-call', 'sdk-node');
+  const catalogValidated = get('catalog-call', 'sdk-node-validated');
+  if (catalogFloor && catalogNode)
+    add('catalog-call: node CPU/req ÷ floor', catalogNode.cpuUs / catalogFloor.cpuUs, 1.1, false);
+  if (
+    catalogNode &&
+    catalogValidated &&
+    Number.isFinite(catalogValidated.cpuUs / catalogNode.cpuUs)
+  )
+    rows.push(
+      `| catalog-call: CPU/req with validateAnswers ÷ without | ${(catalogValidated.cpuUs / catalogNode.cpuUs).toFixed(3)}× | stated | – |`,
+    );
   const zod = cold.get('zod');
   const sdk = cold.get('core+node');
   if (zod !== undefined && sdk !== undefined)

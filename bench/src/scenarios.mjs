@@ -130,6 +130,14 @@ export function scenarios(endSystemUrl) {
       status: 200,
     },
     {
+      name: 'catalog-call',
+      title: 'platform operation (get entity: catalog query parsed, answer shape declared)',
+      method: 'GET',
+      path: `${BASE}/entities/42?entityTypeId=issue&projectId=null&expand=LINKS`,
+      headers: session,
+      status: 200,
+    },
+    {
       name: 'no-session',
       title: 'error path (401, no session)',
       method: 'GET',

@@ -1,9 +1,16 @@
 // The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
 
-/** @type {readonly { name: string, title: string, module: string }[]} */
+/** @type {readonly { name: string, title: string, module: string, only?: readonly string[] }[]} */
 export const SERVERS = [
   { name: 'floor', title: 'raw node:http + zod (floor)', module: 'servers/floor.mjs' },
   { name: 'sdk-node', title: '@connector-sdk/node', module: 'servers/sdk-node.mjs' },
+  {
+    name: 'sdk-node-validated',
+    title: '@connector-sdk/node, validateAnswers on',
+    module: 'servers/sdk-node-validated.mjs',
+    // What answer validation costs: measured on the platform operation only.
+    only: ['catalog-call'],
+  },
   { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
   {
     name: 'sdk-fetch',

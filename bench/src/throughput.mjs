@@ -28,9 +28,13 @@ export async function measureThroughput({
   const allowed = scenarios.map((scenario) => scenario.status);
   const results = new Map();
   for (const scenario of scenarios) {
-    const runs = new Map(servers.map((server) => [server.name, []]));
+    // A server measured on some scenarios only (`only`) is left out of the others' tables.
+    const measured = servers.filter(
+      (server) => server.only === undefined || server.only.includes(scenario.name),
+    );
+    const runs = new Map(measured.map((server) => [server.name, []]));
     for (let repeat = 1; repeat <= repeats; repeat++) {
-      for (const server of servers) {
+      for (const server of measured) {
         const running = await start(server);
         try {
           const url = `http://127.0.0.1:${running.port}`;

@@ -2,6 +2,7 @@
 import express from 'express';
 import { BASE } from '../scenarios.mjs';
 import {
+  getEntity,
   getIssue,
   getRemote,
   initialize,
@@ -28,6 +29,10 @@ export function start({ port }) {
   app.get(`${BASE}/issues/:id`, (request, response) => {
     const fields = typeof request.query.fields === 'string' ? request.query.fields : undefined;
     answer(response, getIssue(request.headers, request.params.id, fields));
+  });
+  app.get(`${BASE}/entities/:id`, (request, response) => {
+    const search = new URLSearchParams(request.originalUrl.split('?')[1] ?? '');
+    answer(response, getEntity(request.headers, request.params.id, search));
   });
   app.get(`${BASE}/remote/:id`, async (request, response) => {
     const controller = new AbortController();

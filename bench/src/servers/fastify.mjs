@@ -3,6 +3,7 @@
 import Fastify from 'fastify';
 import { BASE } from '../scenarios.mjs';
 import {
+  getEntity,
   getIssue,
   getRemote,
   initialize,
@@ -21,6 +22,16 @@ export async function start({ port }) {
   );
   app.get(`${BASE}/issues/:id`, (request, reply) =>
     answer(reply, getIssue(request.headers, request.params.id, request.query.fields)),
+  );
+  app.get(`${BASE}/entities/:id`, (request, reply) =>
+    answer(
+      reply,
+      getEntity(
+        request.headers,
+        request.params.id,
+        new URLSearchParams(request.url.split('?')[1] ?? ''),
+      ),
+    ),
   );
   app.get(`${BASE}/remote/:id`, async (request, reply) => {
     const controller = new AbortController();

@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { BASE } from '../scenarios.mjs';
 import {
+  getEntity,
   getIssue,
   getRemote,
   initialize,
@@ -59,6 +60,8 @@ async function route(request, response) {
       decodeURIComponent(parts[1]),
       query.get('fields') ?? undefined,
     );
+  if (request.method === 'GET' && parts.length === 2 && parts[0] === 'entities')
+    return getEntity(request.headers, decodeURIComponent(parts[1]), query);
   if (request.method === 'GET' && parts.length === 2 && parts[0] === 'remote') {
     const controller = new AbortController();
     response.once('close', () => response.writableFinished || controller.abort());
