@@ -27,10 +27,6 @@ export interface FieldKind {
   readonly values?: readonly string[];
 }
 const fieldKinds = new WeakMap<z.ZodType, FieldKind>();
-const kindOf = <T extends z.ZodType>(schema: T, kind: FieldKind): T => {
-  fieldKinds.set(schema, kind);
-  return schema;
-};
 
 /**
  * The kind of a field made with {@link field}, through `.optional()`, `.default()` and other zod chains; a
@@ -245,7 +241,9 @@ export const field = {
    * @returns a string field
    */
   string(options?: StringFieldOptions): z.ZodString {
-    return kindOf(text(options), { fieldType: 'TEXT_BOX' });
+    const schema = text(options);
+    fieldKinds.set(schema, { fieldType: 'TEXT_BOX' });
+    return schema;
   },
 
   /**

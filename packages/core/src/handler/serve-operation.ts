@@ -10,16 +10,21 @@ import { describeProblem } from './read-fields.js';
 import { OperationContextImpl, type RequestScope } from './request-scope.js';
 import type { RawQuery } from '../connector/operation.js';
 
-function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
-  if (schema === undefined) return value;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) =>
+/** Zod's issues as `'where.path' message` sentences. */
+function describeIssues(issues: readonly z.core.$ZodIssue[], where: string): string[] {
+  return issues.map((issue) =>
     describeProblem(
       issue.path.length === 0 ? where : `${where}.${issue.path.join('.')}`,
       issue.message,
     ),
   );
+}
+
+function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (schema === undefined) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = describeIssues(result.error.issues, where);
   throw new ValidationError(`The ${where} is invalid: ${problems.join('; ')}`, {
     code: 'INVALID_INPUT',
   });
@@ -44,14 +49,7 @@ const TEXT = 'text/plain; charset=utf-8';
 function checkAnswer(schema: z.ZodType, answer: unknown, name: string): void {
   const result = schema.safeParse(answer);
   if (result.success) return;
-  const problems = result.error.issues
-    .slice(0, 5)
-    .map((issue) =>
-      describeProblem(
-        issue.path.length === 0 ? 'answer' : `answer.${issue.path.join('.')}`,
-        issue.message,
-      ),
-    );
+  const problems = describeIssues(result.error.issues.slice(0, 5), 'answer');
   throw new ConnectorError(
     'INVALID_OPERATION_RESULT',
     `Operation "${name}" answered what the platform cannot read: ${problems.join('; ')}`,

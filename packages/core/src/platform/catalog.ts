@@ -36,6 +36,8 @@ import {
   SiblingsSchema,
   SubStepsSchema,
   UsersSchema,
+  emptyAsAbsent,
+  whole,
 } from './platform-schemas.js';
 
 /** One operation of the platform's catalog: where it is, what it takes, and what it must answer. */
@@ -51,12 +53,6 @@ export interface CatalogEntry {
 
 const entry = <const E extends CatalogEntry>(definition: E): E => definition;
 const projectId = z.string().min(1);
-const whole = (min: number) =>
-  z
-    .string()
-    .regex(/^-?\d{1,15}$/, { error: 'must be a whole number' })
-    .transform(Number)
-    .pipe(z.number().int().min(min));
 const attachmentScope = {
   projectId,
   attachmentType: z.string().optional(),
@@ -188,7 +184,7 @@ export const PLATFORM_OPERATIONS = {
     query: z.object({
       projectId,
       ...PagingQuery,
-      afterTime: z.preprocess((value) => (value === '' ? undefined : value), NullableId.optional()),
+      afterTime: z.preprocess(emptyAsAbsent, NullableId.optional()),
     }),
     answer: CommentsPageSchema,
   }),

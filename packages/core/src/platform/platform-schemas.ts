@@ -8,7 +8,8 @@ import { SearchQuerySchema } from './search-query.js';
 
 // ---- Query parameters: the platform sends text -------------------------------------------------------------
 
-const whole = (min: number) =>
+/** A whole-number query parameter (text in, number out) of at least `min`. */
+export const whole = (min: number) =>
   z
     .string()
     .regex(/^-?\d{1,15}$/, { error: 'must be a whole number' })
@@ -35,11 +36,11 @@ export const NullableId = z
   .min(1)
   .transform((value) => (value === 'null' ? null : value));
 
+/** Reads a query parameter sent empty as not sent. */
+export const emptyAsAbsent = (value: unknown): unknown => (value === '' ? undefined : value);
+
 /** An optional text parameter: sent empty, it counts as not sent. */
-export const OptionalText = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.string().min(1).optional(),
-);
+export const OptionalText = z.preprocess(emptyAsAbsent, z.string().min(1).optional());
 
 /** A comma-separated list (`a,b`) as its items, none for an empty text. */
 const commaList = z.string().transform((value) =>

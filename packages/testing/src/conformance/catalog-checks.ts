@@ -34,8 +34,11 @@ function declaredOperations(run: ConformanceRun): Map<PlatformOperationName, Dec
 const NOT_A_CONNECTOR =
   'the kit lists the platform operations only of a connector it serves itself (target: the connector)';
 
-/** Fills a route pattern's parameters with a placeholder id. */
-const pathOf = (pattern: string) => pattern.replace(/:[A-Za-z_$][\w$]*/g, 'conformance-id');
+/** Fills a route pattern's parameters from `params`, the others with a placeholder id. */
+const pathOf = (pattern: string, params: Readonly<Record<string, string>> = {}) =>
+  pattern.replace(/:([A-Za-z_$][\w$]*)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? 'conformance-id'),
+  );
 
 /** Fails unless the answer has the shape the platform operation declares, naming the wrong values. */
 function expectShape(name: PlatformOperationName, response: SimulatorResponse): unknown {
@@ -59,8 +62,9 @@ async function callDeclared(
   platform: PlatformSimulator,
   declared: Declared,
   query: Readonly<Record<string, string>> = {},
+  params: Readonly<Record<string, string>> = {},
 ): Promise<SimulatorResponse> {
-  return platform.call({ method: declared.method, path: pathOf(declared.pattern), query });
+  return platform.call({ method: declared.method, path: pathOf(declared.pattern, params), query });
 }
 
 /** A project and entity type to read history in: from the options, else the first ones the connector lists. */
@@ -222,14 +226,12 @@ export const catalogChecks: readonly ConformanceCheck[] = [
       if (typeRoute !== undefined) {
         const type = expectShape(
           'entityType',
-          await platform.call({
-            method: typeRoute.method,
-            path: typeRoute.pattern.replace(
-              ':entityTypeId',
-              encodeURIComponent(where.entityTypeId),
-            ),
-            query: { projectId: where.projectId },
-          }),
+          await callDeclared(
+            platform,
+            typeRoute,
+            { projectId: where.projectId },
+            { entityTypeId: where.entityTypeId },
+          ),
         ) as { history?: { revisionDateFormat?: string } };
         pattern = type.history?.revisionDateFormat ?? pattern;
       }
@@ -243,16 +245,17 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           ).timeZone ?? timeZone;
       const answer = expectShape(
         'entityHistory',
-        await platform.call({
-          method: history.method,
-          path: history.pattern.replace(':entityTypeId', encodeURIComponent(where.entityTypeId)),
-          query: {
+        await callDeclared(
+          platform,
+          history,
+          {
             projectId: where.projectId,
             since: formatJavaDate(0, pattern, timeZone),
             startIndex: '0',
             maxResults: '100',
           },
-        }),
+          { entityTypeId: where.entityTypeId },
+        ),
       ) as { revisions: { revisionDateTime: string; entityId: string; revisionId: string }[] };
       const keyed = answer.revisions.map((revision) => {
         let time: number;
