@@ -1,0 +1,86 @@
+import type { Logger } from '../logging/logger.js';
+import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
+import type { Store } from '../store/store.js';
+
+/** Options of `createHandler`, and of every binding (which adds its body limits). */
+export interface HandlerOptions {
+  /** What comes before the version segment. @default '/sdk/api' (so the base is `/sdk/api/1.0`) */
+  readonly prefix?: string;
+  /** Where the SDK logs each request's outcome, and where connector code's `log` goes. @default silent */
+  readonly logger?: Logger;
+  /** Append stack traces to `detail` in error bodies. Keep it off in production. @default false */
+  readonly exposeStackTraces?: boolean;
+  /** A connector-side rate limit; off unless given. */
+  readonly rateLimit?: RateLimitOptions;
+  /**
+   * Where the session and system caches and the rate-limit counters live. Give every instance of a connector
+   * the same shared store (such as `@connector-sdk/redis`) so that they share caches and one rate limit.
+   *
+   * @default a new {@link MemoryStore} for the caches; the rate limit then counts in its own memory store
+   */
+  readonly store?: Store;
+  /** How long a cache entry lives when `set` is given no `ttlMs`, in milliseconds. @default 86_400_000 (a day) */
+  readonly cacheTtlMs?: number;
+  /**
+   * Let concurrent initializes of one system with identical parameters share one run of `initialize` (one
+   * end-system login) in this process. Each caller still gets its own session ids; a failure reaches only the
+   * callers that were waiting and is never kept; a caller that disconnects does not fail the others.
+   *
+   * @default false
+   */
+  readonly singleFlightInitialize?: boolean;
+  /** The header that tells the platform how long to wait after a rate-limit 403. @default 'Retry-After' */
+  readonly retryAfterHeader?: string;
+  /** The unit of the wait header's value. @default 'seconds' (whole seconds, rounded up) */
+  readonly retryAfterUnit?: 'seconds' | 'milliseconds';
+  /** The wait sent when a rate limit was hit but nobody said for how long. @default 30_000 */
+  readonly defaultRetryAfterMs?: number;
+  /** Most bytes the session may take as request headers, well under common 8 KiB limits. @default 6144 */
+  readonly maxSessionHeaderBytes?: number;
+  /**
+   * The secret that signs sessions, or a list for rotation: the first signs new sessions, every one verifies.
+   * Each key needs at least 32 characters (`openssl rand -base64 32`). Every initialize answer carries a MAC
+   * over the ids, the issue time and every session value, and a later call or cleanup whose session does not
+   * verify is a 401 before any connector code, cache, store or rate limit is touched; the platform then
+   * initializes again. Give every instance behind one address the same key.
+   *
+   * @default the `CONNECTOR_SDK_SESSION_KEY` environment variable (keys comma-separated, newest first); without
+   *   it, a random key of this process, so sessions end with a restart and no other instance accepts them.
+   *   A handler with a shared `store` (or rate-limit store) and no key fails at creation.
+   */
+  readonly sessionKey?: string | readonly string[];
+  /**
+   * How long a session stays valid after initialize, in milliseconds; an older one is a 401 `SESSION_EXPIRED`
+   * and the platform initializes again.
+   *
+   * @default 86_400_000 (a day)
+   */
+  readonly maxSessionAgeMs?: number;
+  /**
+   * The host names (with a port when it matters) this connector answers to, checked against the `Host` header
+   * of every request; anything else is a `421 HOST_NOT_ALLOWED`. A name with a port matches that exact `Host`
+   * (clients leave a default port out: list `a.example`, not `a.example:443`). A name starting with a dot also
+   * allows its subdomains (`.example.com`). Set it for anything a browser can reach: a page on another site can
+   * point a name of its own at `127.0.0.1` (DNS rebinding) and have the browser call the connector with it.
+   *
+   * @default any host
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Refuse an initialize whose `Content-Type` is not JSON (`application/json` or `…+json`) with a
+   * `415 UNSUPPORTED_MEDIA_TYPE`. A browser sends `text/plain` bodies cross-site without asking first; JSON it
+   * does not. Set it for anything a browser can reach; platforms send JSON.
+   *
+   * @default false
+   */
+  readonly requireJsonContentType?: boolean;
+  /**
+   * Check every operation's answer against the `answer` schema it declares (the platform operations of the
+   * catalog all declare one): an answer of another shape is a 500 `INVALID_OPERATION_RESULT` naming the
+   * operation and the path of the wrong value, instead of an answer the platform cannot read. The testing kit
+   * turns it on for the connectors it serves; in production it costs a validation per call, so it is off unless set.
+   *
+   * @default false
+   */
+  readonly validateAnswers?: boolean;
+}
