@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { defineConnector, field, readWindow, secret } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
@@ -14,9 +15,42 @@ import { runCli } from './run-cli.js';
 
 let fake: FakeEndSystem;
 let server: ConnectorServer;
+let catalog: ConnectorServer;
+let unpaged: ConnectorServer;
 let broken: Server;
 let brokenUrl: string;
 let dir: string;
+
+const PROJECTS = Array.from({ length: 4 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
+
+/** A connector serving platform operations from the catalog; `paged: false` answers every project. */
+const catalogConnector = (paged: boolean) =>
+  defineConnector({
+    name: 'catalog-cli',
+    version: '1.0.0',
+    config: { url: field.url(), apiKey: field.secret() },
+    session: { Authorization: field.secret() },
+    initialize: ({ config }) => ({ Authorization: secret(`Key ${config.apiKey}`) }),
+    operations: ({ platform }) => ({
+      metadata: platform.connectorMetadata(() => ({
+        enableFeatures: [],
+        fields: [
+          { internalName: 'url', displayName: 'URL', required: true, fieldType: 'URL' },
+          { internalName: 'apiKey', displayName: 'API key', required: true, fieldType: 'PASSWORD' },
+        ],
+      })),
+      serverInfo: platform.serverInfo(() => ({
+        maxResults: 3,
+        integrationUserInfo: { fieldInternalName: 'url', userDataType: 'USERNAME_AS_USER' },
+      })),
+      // Served off the catalog's path, so the CLI has to say where.
+      projects: platform.projects(
+        ({ query }) =>
+          paged ? readWindow(query, { all: () => PROJECTS }, { maxResults: 3 }) : PROJECTS,
+        { path: '/all-projects' },
+      ),
+    }),
+  });
 
 beforeAll(async () => {
   fake = await startFakeEndSystem({ tokenMaxUses: 1 });
@@ -31,10 +65,18 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'wrong.json'), JSON.stringify(recordsConfig(fake.url, 'nope')));
   writeFileSync(join(dir, 'broken.json'), '{"url": ');
   writeFileSync(join(dir, 'odd.json'), '{"url": 42}');
+  writeFileSync(
+    join(dir, 'catalog.json'),
+    JSON.stringify({ url: 'https://acme.example', apiKey: { value: 'key-1234', sensitive: true } }),
+  );
+  catalog = await serve(catalogConnector(true), { port: 0, host: '127.0.0.1' });
+  unpaged = await serve(catalogConnector(false), { port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   broken.close();
+  await unpaged.close();
+  await catalog.close();
   await server.close();
   await fake.close();
 });
@@ -192,6 +234,34 @@ describe('connector-sdk-testing simulate', () => {
     [['conformance', '--call', 'GET /x'], /--call does not apply to conformance/],
     [['simulate', '--operation', 'GET /x'], /--operation does not apply to simulate/],
     [
+      ['simulate', '--platform-operations', 'projects'],
+      /--platform-operations does not apply to simulate/,
+    ],
+    [
+      [
+        'conformance',
+        '--url',
+        'http://127.0.0.1:9',
+        '--config',
+        'CONFIG',
+        '--platform-operations',
+        'serverInfo,project',
+      ],
+      /--platform-operations names 'project', which is no platform operation of the catalog \(did you mean 'projects'\?\)/,
+    ],
+    [
+      [
+        'conformance',
+        '--url',
+        'http://127.0.0.1:9',
+        '--config',
+        'CONFIG',
+        '--platform-operations',
+        'entityHistory=entities/:id/history',
+      ],
+      /--platform-operations puts 'entityHistory' at "entities\/:id\/history": give its path after the base, starting with "\/" and naming the parameters of "\/entities\/:entityTypeId\/history"/,
+    ],
+    [
       ['simulate', '--url', 'http://127.0.0.1:9', '--config', 'ODD', '--max-wait-ms', ''],
       /--max-wait-ms must be a whole number/,
     ],
@@ -211,6 +281,7 @@ describe('connector-sdk-testing simulate', () => {
     const files: Record<string, string> = {
       BROKEN: join(dir, 'broken.json'),
       ODD: join(dir, 'odd.json'),
+      CONFIG: join(dir, 'config.json'),
     };
     const result = await cli(...args.map((arg) => files[arg] ?? arg));
     expect(result.status).toBe(2);
@@ -247,9 +318,61 @@ describe('connector-sdk-testing conformance', () => {
     expect(result.out).toContain(
       "- no sensitive value, nor a derived form, appears in any log line (the connector's log lines are not visible here: pass --log-file",
     );
-    // (and the four platform checks, which need a connector the kit serves itself)
+    // (and the four platform checks, which need --platform-operations for a URL)
+    expect(result.out).toContain(
+      '- a list answers exactly the window asked for, and 400 without startIndex or over the server-info maxResults (the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI))',
+    );
     expect(result.out).toMatch(/\n\d+ passed, 0 failed, 8 skipped$/);
     expect(result.status).toBe(0);
+  });
+
+  it('runs the platform checks on the operations --platform-operations lists, at the paths it gives', async () => {
+    const run = (url: string, ...extra: string[]) =>
+      cli(
+        'conformance',
+        '--url',
+        url,
+        '--config',
+        join(dir, 'catalog.json'),
+        '--platform-operations',
+        'connectorMetadata, serverInfo',
+        '--platform-operations',
+        'projects=/all-projects',
+        ...extra,
+      );
+    const passed = await run(catalog.url);
+    expect(passed.out).toContain(
+      '✓ connector metadata and server info have the documented shape and agree with the configuration',
+    );
+    expect(passed.out).toContain(
+      '✓ a list answers exactly the window asked for, and 400 without startIndex or over the server-info maxResults',
+    );
+    expect(passed.out).toContain(
+      '✓ every platform operation answers 400 to a required parameter left out',
+    );
+    expect(passed.out).toContain(
+      '- entity history comes oldest first: by revision time, then entity id, then revision id (platform.operations lists no platform.entityHistory)',
+    );
+    expect(passed.status).toBe(0);
+    const failed = await run(unpaged.url);
+    expect(failed.out).toContain(
+      '✗ a list answers exactly the window asked for, and 400 without startIndex or over the server-info maxResults\n    projects with startIndex=0&maxResults=2 answered 4 projects; answer at most maxResults',
+    );
+    expect(failed.status).toBe(1);
+    // Listed at the catalog's path, projects is not where the CLI looks.
+    const unmoved = await cli(
+      'conformance',
+      '--url',
+      catalog.url,
+      '--config',
+      join(dir, 'catalog.json'),
+      '--platform-operations',
+      'connectorMetadata,serverInfo,projects',
+    );
+    expect(unmoved.out).toContain(
+      '    platform.projects answered 404 ROUTE_NOT_FOUND; expected 200 with its answer.',
+    );
+    expect(unmoved.status).toBe(1);
   });
 
   it('checks the log lines of --log-file written during the run for secrets', async () => {

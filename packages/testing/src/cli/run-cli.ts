@@ -4,6 +4,7 @@ import { ContractViolationError, SimulatorError } from '../simulator-errors.js';
 import type { CliIo } from './cli-io.js';
 import { conformanceCommand } from './conformance-command.js';
 import { parseCall } from './parse-call.js';
+import { parsePlatformOperations } from './parse-platform-operations.js';
 import { readConfigFile } from './read-config-file.js';
 import { simulateCommand } from './simulate-command.js';
 import { UsageError } from './usage-error.js';
@@ -28,6 +29,13 @@ Options:
   --log-file <file>            the connector's log, one line per entry: what it logs during the run is
                                checked for secrets (conformance; without it, only responses are)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
+  --platform-operations <names>  the platform operations the connector serves, by catalog name and
+                               comma-separated, each with =<path> when it moved off the catalog's path:
+                               "connectorMetadata,serverInfo,entityHistory,projects=/v2/projects"
+                               (repeatable; conformance). Without it, the platform checks are skipped
+  --project-id <id>            the project the platform checks read history in (conformance; default: the
+                               first the connector lists)
+  --entity-type-id <id>        the entity type they read history of (conformance; default: the first listed)
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
   --retry-after-header <name>  the header a rate-limit 403 announces its wait in (default Retry-After)
@@ -81,6 +89,9 @@ function readArgs(argv: readonly string[]) {
         operation: { type: 'string' },
         'invalid-config': { type: 'string' },
         'wrong-credentials': { type: 'string' },
+        'platform-operations': { type: 'string', multiple: true },
+        'project-id': { type: 'string' },
+        'entity-type-id': { type: 'string' },
         'system-id': { type: 'string' },
         prefix: { type: 'string' },
         'retry-after-header': { type: 'string' },
@@ -126,7 +137,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       throw new UsageError(`unexpected argument "${positionals[1] ?? ''}"`);
     const foreign =
       command === 'simulate'
-        ? ['operation', 'invalid-config', 'wrong-credentials']
+        ? [
+            'operation',
+            'invalid-config',
+            'wrong-credentials',
+            'platform-operations',
+            'project-id',
+            'entity-type-id',
+          ]
         : ['call', 'max-wait-ms', 'cleanup-global-cache'];
     for (const option of foreign)
       if (option in values) throw new UsageError(`--${option} does not apply to ${command}`);
@@ -158,6 +176,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const logLines = logFile === undefined ? undefined : logFrom(logFile);
       const invalid = values['invalid-config'];
       const wrong = values['wrong-credentials'];
+      const listed = values['platform-operations'];
+      const platform = {
+        ...(listed === undefined ? {} : parsePlatformOperations(listed)),
+        ...(values['project-id'] === undefined ? {} : { projectId: values['project-id'] }),
+        ...(values['entity-type-id'] === undefined
+          ? {}
+          : { entityTypeId: values['entity-type-id'] }),
+      };
       return await conformanceCommand(
         {
           ...common,
@@ -165,6 +191,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
           ...(operation === undefined ? {} : { operation }),
           ...(logLines === undefined ? {} : { logLines }),
+          ...(Object.keys(platform).length === 0 ? {} : { platform }),
         },
         io,
       );

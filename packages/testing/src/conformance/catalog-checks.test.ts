@@ -1,11 +1,16 @@
 import {
+  createHandler,
   defineConnector,
   field,
   readWindow,
   secret,
   type PlatformAnswer,
+  type PlatformOperationName,
 } from '@connector-sdk/core';
-import { describe, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from '@connector-sdk/node';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ConnectorTarget } from '../transport.js';
+import type { ConformanceOptions } from './conformance-run.js';
 import { runConformance } from './run-conformance.js';
 
 const PROJECTS = Array.from({ length: 7 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
@@ -16,6 +21,8 @@ interface Variant {
   readonly ignoreWindow?: boolean;
   readonly noCap?: boolean;
   readonly revisions?: readonly [string, string, string][];
+  /** Serve entity history off the catalog's path. */
+  readonly historyPath?: string;
 }
 
 /** Revisions as [revisionDateTime, entityId, revisionId], in the declared pattern, in the right order. */
@@ -55,22 +62,25 @@ function catalogConnector(variant: Variant = {}) {
       entityType: platform.entityType(() => ({
         history: { revisionDateFormat: 'yyyy-MM-dd HH:mm' },
       })),
-      entityHistory: platform.entityHistory(({ query }) => {
-        // The kit asks from the start of time, in the declared pattern.
-        expect(query.since).toBe('1970-01-01 00:00');
-        return {
-          nextPageLinkSupported: false,
-          revisions: (variant.revisions ?? REVISIONS).map(
-            ([revisionDateTime, entityId, revisionId]) => ({
-              revisionDateTime,
-              entityId,
-              revisionId,
-              updatedBy: 'alice',
-              revisionType: 'UPDATE' as const,
-            }),
-          ),
-        };
-      }),
+      entityHistory: platform.entityHistory(
+        ({ query }) => {
+          // The kit asks from the start of time, in the declared pattern.
+          expect(query.since).toBe('1970-01-01 00:00');
+          return {
+            nextPageLinkSupported: false,
+            revisions: (variant.revisions ?? REVISIONS).map(
+              ([revisionDateTime, entityId, revisionId]) => ({
+                revisionDateTime,
+                entityId,
+                revisionId,
+                updatedBy: 'alice',
+                revisionType: 'UPDATE' as const,
+              }),
+            ),
+          };
+        },
+        variant.historyPath === undefined ? {} : { path: variant.historyPath },
+      ),
       projects: platform.projects(({ query }) =>
         variant.ignoreWindow === true
           ? PROJECTS
@@ -84,30 +94,59 @@ function catalogConnector(variant: Variant = {}) {
   });
 }
 
-const run = async (variant?: Variant) =>
+const CHECKS = [
+  'platform.configuration-info',
+  'platform.paging',
+  'platform.history-order',
+  'platform.parameters',
+];
+
+/** What the catalog connector serves: the list a run over HTTP needs. */
+const SERVED: PlatformOperationName[] = [
+  'connectorMetadata',
+  'serverInfo',
+  'entityTypes',
+  'entityType',
+  'entityHistory',
+  'projects',
+];
+
+const servers: ConnectorServer[] = [];
+afterAll(() => Promise.all(servers.map((server) => server.close())));
+
+/** Serves the connector with @connector-sdk/node on a free port and answers its base URL. */
+async function served(variant: Variant = {}): Promise<string> {
+  const server = await serve(catalogConnector(variant), { port: 0, host: '127.0.0.1' });
+  servers.push(server);
+  return server.url;
+}
+
+type Via = 'in-process' | 'over HTTP';
+
+const run = async (
+  variant: Variant = {},
+  via: Via = 'in-process',
+  platform: ConformanceOptions['platform'] = via === 'in-process'
+    ? undefined
+    : { operations: SERVED },
+) =>
   runConformance(
     {
-      target: catalogConnector(variant),
+      target: via === 'in-process' ? catalogConnector(variant) : await served(variant),
       config: { url: 'https://acme.example', apiKey: { value: 'key-1234-abcd', sensitive: true } },
+      ...(platform === undefined ? {} : { platform }),
     },
-    {
-      only: [
-        'platform.configuration-info',
-        'platform.paging',
-        'platform.history-order',
-        'platform.parameters',
-      ],
-    },
+    { only: CHECKS },
   );
 
-describe('the platform checks', () => {
+const statuses = (results: readonly { id: string; status: string }[]) =>
+  results.map((result) => [result.id, result.status]);
+
+// The same checks, with the same messages, whether the kit serves the connector or reaches it by URL with
+// the list of what it serves (issue 17).
+describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via) => {
   it('pass for a connector that keeps the catalog', async () => {
-    expect((await run()).map((result) => [result.id, result.status])).toEqual([
-      ['platform.configuration-info', 'passed'],
-      ['platform.paging', 'passed'],
-      ['platform.history-order', 'passed'],
-      ['platform.parameters', 'passed'],
-    ]);
+    expect(statuses(await run({}, via))).toEqual(CHECKS.map((id) => [id, 'passed']));
   });
 
   it.each([
@@ -119,7 +158,13 @@ describe('the platform checks', () => {
         ],
       },
       'platform.configuration-info',
-      "The configuration field 'apiKey' is required, but the connector metadata has no field with internalName 'apiKey'",
+      {
+        'in-process':
+          "The configuration field 'apiKey' is required, but the connector metadata has no field with internalName 'apiKey'",
+        // Over HTTP the kit cannot read the connector's fields: the configuration's entries stand for them.
+        'over HTTP':
+          "The configuration holds 'apiKey', but the connector metadata has no field with internalName 'apiKey'",
+      },
     ],
     [
       'a secret field shown as plain text',
@@ -130,7 +175,12 @@ describe('the platform checks', () => {
         ],
       },
       'platform.configuration-info',
-      "'apiKey' is a secret field, but the connector metadata shows it as TEXT_BOX",
+      {
+        'in-process':
+          "'apiKey' is a secret field, but the connector metadata shows it as TEXT_BOX: make it PASSWORD",
+        'over HTTP':
+          "'apiKey' is sent as sensitive, but the connector metadata shows it as TEXT_BOX: make it PASSWORD",
+      },
     ],
     [
       'server info naming no metadata field',
@@ -162,11 +212,133 @@ describe('the platform checks', () => {
       'platform.history-order',
       'revisionDateTime "2026-11-01T08:00:00Z" does not follow the declared pattern "yyyy-MM-dd HH:mm"',
     ],
-  ] satisfies [string, Variant, string, string][])(
+  ] satisfies [string, Variant, string, string | Record<Via, string>][])(
     'fail for %s, saying what to fix',
     async (_what, variant, id, message) => {
-      const result = (await run(variant)).find((entry) => entry.id === id);
-      expect(result).toMatchObject({ status: 'failed', message: expect.stringContaining(message) });
+      const result = (await run(variant, via)).find((entry) => entry.id === id);
+      expect(result).toMatchObject({
+        status: 'failed',
+        message: expect.stringContaining(typeof message === 'string' ? message : message[via]),
+      });
     },
   );
+});
+
+describe('the platform checks of a target the kit does not serve', () => {
+  it('are skipped without the list, saying which option to set', async () => {
+    const results = await run({}, 'over HTTP', {});
+    expect(results).toEqual(
+      CHECKS.map((id) => ({
+        id,
+        name: expect.any(String),
+        status: 'skipped',
+        message:
+          'the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI)',
+      })),
+    );
+  });
+
+  it('check only what the list names, and say what it leaves out', async () => {
+    const results = await run({ noCap: true, ignoreWindow: true }, 'over HTTP', {
+      operations: ['connectorMetadata'],
+    });
+    expect(results.map((result) => [result.id, result.status, result.message])).toEqual([
+      ['platform.configuration-info', 'passed', undefined],
+      ['platform.paging', 'skipped', 'platform.operations lists no platform.projects'],
+      ['platform.history-order', 'skipped', 'platform.operations lists no platform.entityHistory'],
+      [
+        'platform.parameters',
+        'skipped',
+        'platform.operations lists no platform operation with a required parameter',
+      ],
+    ]);
+  });
+
+  it('find an operation the connector moved off the catalog path where platform.paths says', async () => {
+    const historyPath = '/entities/:entityTypeId/revisions';
+    const moved = await run({ historyPath }, 'over HTTP', {
+      operations: SERVED,
+      paths: { entityHistory: historyPath },
+    });
+    expect(statuses(moved)).toEqual(CHECKS.map((id) => [id, 'passed']));
+    // Looked for at the catalog's path, it is not there: the list is what the checks call.
+    const unmoved = await run({ historyPath }, 'over HTTP');
+    expect(unmoved.find((result) => result.id === 'platform.history-order')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('platform.entityHistory answered 404'),
+    });
+  });
+
+  it('run for a core handler given the list', async () => {
+    const results = await runConformance(
+      {
+        target: createHandler(catalogConnector()),
+        config: { url: 'https://acme.example', apiKey: { value: 'key-1234', sensitive: true } },
+        platform: { operations: SERVED },
+      },
+      { only: CHECKS },
+    );
+    expect(statuses(results)).toEqual(CHECKS.map((id) => [id, 'passed']));
+  });
+});
+
+describe('the platform operations option', () => {
+  const options = (
+    platform: NonNullable<ConformanceOptions['platform']>,
+    target: ConnectorTarget = catalogConnector(),
+  ): ConformanceOptions => ({
+    target,
+    config: { url: 'https://acme.example', apiKey: { value: 'key-1234', sensitive: true } },
+    platform,
+  });
+
+  it.each([
+    [
+      { operations: ['project' as PlatformOperationName] },
+      "platform.operations names 'project', which is no platform operation of the catalog (did you mean 'projects'?)",
+    ],
+    [
+      { operations: ['toString' as PlatformOperationName] },
+      "platform.operations names 'toString', which is no platform operation of the catalog (the names: connectorMetadata, serverInfo, projects,",
+    ],
+    [
+      { operations: 'projects' as unknown as PlatformOperationName[] },
+      'platform.operations must be a list of catalog names',
+    ],
+    [
+      { operations: ['projects'], paths: ['/v2/projects'] as never },
+      'platform.paths must map names to paths',
+    ],
+    [
+      { operations: ['projects'], paths: { entityHistory: '/entities/:entityTypeId/revisions' } },
+      "platform.paths moves 'entityHistory', which platform.operations does not list",
+    ],
+    [
+      { operations: ['entityHistory'], paths: { entityHistory: '/entities/:typeId/revisions' } },
+      'platform.paths puts \'entityHistory\' at "/entities/:typeId/revisions": give its path after the base, starting with "/" and naming the parameters of "/entities/:entityTypeId/history" (:entityTypeId)',
+    ],
+  ] satisfies [NonNullable<ConformanceOptions['platform']>, string][])(
+    'is refused before any check runs when it is wrong: %j',
+    async (platform, message) => {
+      const url = await served();
+      await expect(runConformance(options(platform, url))).rejects.toThrow(
+        expect.objectContaining({ name: 'TypeError', message: expect.stringContaining(message) }),
+      );
+    },
+  );
+
+  it('must agree with a connector the kit serves, so options shared with a run over HTTP cannot drift', async () => {
+    const agreeing = await runConformance(options({ operations: SERVED }), { only: CHECKS });
+    expect(statuses(agreeing)).toEqual(CHECKS.map((id) => [id, 'passed']));
+    await expect(
+      runConformance(
+        options({
+          operations: ['connectorMetadata', 'serverInfo', 'projects', 'users'],
+          paths: { projects: '/all-projects' },
+        }),
+      ),
+    ).rejects.toThrow(
+      "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'entityHistory', 'entityTypes' and 'entityType', which the connector declares",
+    );
+  });
 });

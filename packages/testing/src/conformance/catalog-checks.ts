@@ -11,28 +11,15 @@ import type { SimulatorResponse } from '../simulator-types.js';
 import { type ConformanceCheck } from './check-helpers.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import type { ConformanceRun } from './conformance-run.js';
+import type { DeclaredOperation as Declared } from './declared-operations.js';
 
-/** A platform operation the connector declares, and where it serves it. */
-interface Declared {
-  readonly method: string;
-  readonly pattern: string;
-}
+/** Why the platform checks cannot run against a URL or a handler without `platform.operations` (issue 17). */
+const UNLISTED =
+  'the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI)';
 
-/** The platform operations a connector served by the kit declares, by name; none for another target. */
-function declaredOperations(run: ConformanceRun): Map<PlatformOperationName, Declared> {
-  const declared = new Map<PlatformOperationName, Declared>();
-  if (!run.servesConnector) return declared;
-  const { routes } = (run.options.target as Connector).compiled;
-  for (const route of routes) {
-    const catalog = route.target.kind === 'operation' ? route.target.operation.catalog : undefined;
-    if (catalog !== undefined)
-      declared.set(catalog, { method: route.method, pattern: route.pattern });
-  }
-  return declared;
-}
-
-const NOT_A_CONNECTOR =
-  'the kit lists the platform operations only of a connector it serves itself (target: the connector)';
+/** Why a check is skipped when the operation it needs is not served: "the connector declares no …". */
+const noneServed = (run: ConformanceRun, what: string) =>
+  `${run.platformOperations?.source === 'list' ? 'platform.operations lists' : 'the connector declares'} ${what}`;
 
 /** Fills a route pattern's parameters from `params`, the others with a placeholder id. */
 const pathOf = (pattern: string, params: Readonly<Record<string, string>> = {}) =>
@@ -71,7 +58,7 @@ async function callDeclared(
 async function scope(
   run: ConformanceRun,
   platform: PlatformSimulator,
-  declared: Map<PlatformOperationName, Declared>,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
 ): Promise<{ projectId: string; entityTypeId: string } | undefined> {
   let projectId = run.options.platform?.projectId;
   const projects = declared.get('projects');
@@ -98,20 +85,52 @@ async function scope(
     : { projectId, entityTypeId };
 }
 
+/** A configuration field the connector metadata must show, and how to name it in a failure. */
+interface FormField {
+  readonly key: string;
+  readonly required: boolean;
+  /** Why it must be shown. */
+  readonly needs: string;
+  /** Why it must be a PASSWORD field, when it must. */
+  readonly secret: string | undefined;
+}
+
+/**
+ * The fields the metadata must show: those the connector declares when the kit serves it, else the entries
+ * of the valid configuration (each stands for a field the user filled in on the platform's form).
+ */
+function formFields(run: ConformanceRun): FormField[] {
+  if (run.servesConnector)
+    return (run.options.target as Connector).compiled.configFields.map((field) => ({
+      key: field.key,
+      required: !field.optional,
+      needs: `The configuration field '${field.key}' is required`,
+      secret: field.secret ? `'${field.key}' is a secret field` : undefined,
+    }));
+  return run
+    .simulator()
+    .config.filter((entry) => entry.key !== 'suppressNotification')
+    .map((entry) => ({
+      key: entry.key,
+      required: true,
+      needs: `The configuration holds '${entry.key}'`,
+      secret: entry.sensitive ? `'${entry.key}' is sent as sensitive` : undefined,
+    }));
+}
+
 /** The checks of the platform operations a connector declares from the catalog. */
 export const catalogChecks: readonly ConformanceCheck[] = [
   {
     id: 'platform.configuration-info',
     name: 'connector metadata and server info have the documented shape and agree with the configuration',
     async run(run) {
-      const declared = declaredOperations(run);
-      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
+      const declared = run.platformOperations?.routes;
+      if (declared === undefined) return { skipped: UNLISTED };
       const metadataRoute = declared.get('connectorMetadata');
       const serverInfoRoute = declared.get('serverInfo');
       if (metadataRoute === undefined && serverInfoRoute === undefined)
         return {
-          skipped:
-            'the connector declares neither platform.connectorMetadata nor platform.serverInfo',
+          skipped: noneServed(run, 'neither platform.connectorMetadata nor platform.serverInfo'),
         };
       const platform = run.simulator();
       const metadataNames = new Set<string>();
@@ -124,16 +143,15 @@ export const catalogChecks: readonly ConformanceCheck[] = [
         };
         for (const field of metadata.fields) metadataNames.add(field.internalName);
         // The form the user fills in and the configuration the connector reads must be the same fields.
-        const { configFields } = (run.options.target as Connector).compiled;
-        for (const field of configFields) {
+        for (const field of formFields(run)) {
           const shown = metadata.fields.find((entry) => entry.internalName === field.key);
-          if (shown === undefined && !field.optional)
+          if (shown === undefined && field.required)
             throw new ConformanceFailure(
-              `The configuration field '${field.key}' is required, but the connector metadata has no field with internalName '${field.key}': the user can never fill it in.`,
+              `${field.needs}, but the connector metadata has no field with internalName '${field.key}': the user can never fill it in.`,
             );
-          if (shown !== undefined && field.secret && shown.fieldType !== 'PASSWORD')
+          if (shown !== undefined && field.secret !== undefined && shown.fieldType !== 'PASSWORD')
             throw new ConformanceFailure(
-              `'${field.key}' is a secret field, but the connector metadata shows it as ${shown.fieldType}: make it PASSWORD, so the platform masks it and sends it as sensitive.`,
+              `${field.secret}, but the connector metadata shows it as ${shown.fieldType}: make it PASSWORD, so the platform masks it and sends it as sensitive.`,
             );
         }
       }
@@ -154,10 +172,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
     id: 'platform.paging',
     name: 'a list answers exactly the window asked for, and 400 without startIndex or over the server-info maxResults',
     async run(run) {
-      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
-      const declared = declaredOperations(run);
+      const declared = run.platformOperations?.routes;
+      if (declared === undefined) return { skipped: UNLISTED };
       const projects = declared.get('projects');
-      if (projects === undefined) return { skipped: 'the connector declares no platform.projects' };
+      if (projects === undefined) return { skipped: noneServed(run, 'no platform.projects') };
       const platform = run.simulator();
       const window = async (startIndex: number, maxResults: number) =>
         expectShape(
@@ -207,11 +225,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
     id: 'platform.history-order',
     name: 'entity history comes oldest first: by revision time, then entity id, then revision id',
     async run(run) {
-      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
-      const declared = declaredOperations(run);
+      const declared = run.platformOperations?.routes;
+      if (declared === undefined) return { skipped: UNLISTED };
       const history = declared.get('entityHistory');
-      if (history === undefined)
-        return { skipped: 'the connector declares no platform.entityHistory' };
+      if (history === undefined) return { skipped: noneServed(run, 'no platform.entityHistory') };
       const platform = run.simulator();
       const where = await scope(run, platform, declared);
       if (where === undefined)
@@ -286,15 +303,15 @@ export const catalogChecks: readonly ConformanceCheck[] = [
     id: 'platform.parameters',
     name: 'every platform operation answers 400 to a required parameter left out',
     async run(run) {
-      if (!run.servesConnector) return { skipped: NOT_A_CONNECTOR };
-      const declared = declaredOperations(run);
+      const declared = run.platformOperations?.routes;
+      if (declared === undefined) return { skipped: UNLISTED };
       const required = [...declared].filter(([name]) => {
         const query = (PLATFORM_OPERATIONS[name] as { readonly query?: z.ZodType }).query;
         return query !== undefined && !query.safeParse({}).success;
       });
       if (required.length === 0)
         return {
-          skipped: 'the connector declares no platform operation with a required parameter',
+          skipped: noneServed(run, 'no platform operation with a required parameter'),
         };
       const platform = run.simulator();
       for (const [name, route] of required) {

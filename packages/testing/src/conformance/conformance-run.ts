@@ -1,7 +1,8 @@
-import type { HandlerOptions, ParameterEntry } from '@connector-sdk/core';
+import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@connector-sdk/core';
 import { SessionMasker } from '../session-masker.js';
 import { capturingLogger } from './capturing-logger.js';
 import { ConformanceFailure } from './conformance-failure.js';
+import { declaredOperations, type DeclaredOperations } from './declared-operations.js';
 import {
   PlatformSimulator,
   type CallRequest,
@@ -54,11 +55,45 @@ export interface ConformanceOptions {
    * connector target the kit captures them itself).
    */
   readonly logLines?: () => readonly string[];
-  /**
-   * Where the platform checks read entities and history: a project and an entity type of the end system.
-   * @default the first project and entity type the connector lists
-   */
-  readonly platform?: { readonly projectId?: string; readonly entityTypeId?: string };
+  /** What the platform checks need to know: where to read, and which platform operations a URL serves. */
+  readonly platform?: {
+    /**
+     * The project the platform checks read entities and history in.
+     * @default the first project the connector lists
+     */
+    readonly projectId?: string;
+    /**
+     * The entity type the platform checks read entities and history of.
+     * @default the first entity type the connector lists in the project
+     */
+    readonly entityTypeId?: string;
+    /**
+     * The platform operations the connector serves, by catalog name (`PLATFORM_OPERATIONS` of
+     * `@connector-sdk/core`), for a target the kit cannot read them from: a URL or a handler. With the list,
+     * the platform checks run as they do for a connector the kit serves; without it, they are skipped and
+     * say so. For a connector target the kit reads them from the connector, and a list given too must agree
+     * with it (options shared with a run over HTTP then cannot drift from the connector). An unknown name
+     * is an error before any check runs.
+     *
+     * @default none: for a URL or a handler, the platform checks are skipped
+     * @example
+     * ```ts
+     * platform: { operations: ['connectorMetadata', 'serverInfo', 'projects', 'entityHistory'] }
+     * ```
+     */
+    readonly operations?: readonly PlatformOperationName[];
+    /**
+     * Where the connector serves listed operations that it moved off the catalog's path (the builder's
+     * `path` option): name → path after the versioned base, with the catalog path's parameters.
+     *
+     * @default each at the catalog's path
+     * @example
+     * ```ts
+     * paths: { entityHistory: '/entities/:entityTypeId/revisions' }
+     * ```
+     */
+    readonly paths?: Readonly<Partial<Record<PlatformOperationName, string>>>;
+  };
 }
 
 /** A response as the run recorded it, unmasked, for the secret check. */
@@ -86,9 +121,16 @@ export class ConformanceRun {
   readonly #transport: Transport;
 
   readonly #masker = new SessionMasker();
+  /** The platform operations the target serves; `undefined` when the kit cannot know them. */
+  readonly platformOperations: DeclaredOperations | undefined;
 
+  /** @throws TypeError when `platform.operations` names an unknown operation or disagrees with the connector */
   constructor(options: ConformanceOptions) {
     this.options = options;
+    this.platformOperations = declaredOperations(
+      isConnectorTarget(options.target) ? options.target : undefined,
+      options.platform,
+    );
     this.#transport = this.transportFor(options.handlerOptions ?? {});
     for (const config of [options.config, options.invalidConfig, options.wrongCredentials])
       if (config !== undefined) this.#masker.learn(this.simulator(config).config);

@@ -29,6 +29,8 @@ export interface RunConformanceOptions {
  * @param options - the connector and the configurations to try
  * @param runOptions - which checks, and a progress callback
  * @returns one result per check
+ * @throws TypeError before any check runs when `platform.operations` or `platform.paths` names an unknown
+ * operation or a path that does not fit it, or disagrees with the connector the kit serves
  * @example
  * ```ts
  * const results = await runConformance({ target: 'http://127.0.0.1:3000', config });
