@@ -3,6 +3,7 @@
 import { createPlatformSimulator } from '@connector-sdk/testing';
 import { expect, it } from 'vitest';
 import { connector as endSystemClientGuide } from './end-system-client.js';
+import { trackerConnector as platformOperationsGuide } from './platform-operations.js';
 import { connector as shared } from './shared.js';
 
 it.each([
@@ -10,6 +11,11 @@ it.each([
     'end-system-client.md',
     endSystemClientGuide,
     { url: 'https://acme.example', apiToken: { value: 'tok-1', sensitive: true } },
+  ],
+  [
+    'platform-operations.md',
+    platformOperationsGuide,
+    { url: 'https://tracker.example', token: { value: 'tok-1', sensitive: true } },
   ],
   ['shared stand-in', shared, { url: 'https://acme.example' }],
 ] as const)('the connector of %s initializes', async (_page, connector, config) => {

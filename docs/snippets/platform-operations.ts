@@ -1,5 +1,6 @@
-// The connector of docs/platform-operations.md: the required platform operations for an issue tracker's REST
-// API (the fake end system in platform-operations.test.ts speaks it).
+// The connector of docs/platform-operations.md: the platform operations for an issue tracker's REST API (the fake
+// tracker in fake-tracker.ts speaks it). The required ones are here, the optional ones in
+// platform-optional-operations.ts.
 // #region connector
 import {
   ValidationError,
@@ -9,35 +10,14 @@ import {
   foldSearchQuery,
   readWindow,
   secret,
-  type Logger,
   type PlatformAnswer,
 } from '@connector-sdk/core';
-import { createEndSystemClient } from '@connector-sdk/core/http';
-
-/** The tracker's API as the session's user. */
-const tracker = (call: {
-  session: { Authorization: string; 'X-Tracker-Url': string };
-  signal: AbortSignal;
-  log: Logger;
-}) =>
-  createEndSystemClient({
-    baseUrl: call.session['X-Tracker-Url'],
-    headers: { Authorization: call.session.Authorization },
-    signal: call.signal,
-    log: call.log,
-  });
-
-/** The page size the platform may ask for at most; server-info says it, readWindow enforces it. */
-const MAX_RESULTS = 100;
+import { optionalOperations } from './platform-optional-operations.js';
+import { MAX_RESULTS, TIME_ZONE, tracker, type Issue } from './tracker-api.js';
 
 /** The platform's field ids → the tracker's search parameters: only these fields can be searched. */
 const SEARCHABLE: Record<string, string> = { updated: 'updatedAfter', id: 'ids' };
 
-interface Issue {
-  id: string;
-  summary: string;
-  updated: string;
-}
 const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({ fields: { ...issue } });
 
 /** What the user fills in: the connector reads it, and the platform's form shows it (describeConfig). */
@@ -57,6 +37,8 @@ export const trackerConnector = defineConnector({
     // #region configuration-info
     connectorMetadata: platform.connectorMetadata(() => ({
       enableFeatures: ['CRITERIA'],
+      // platform.users below finds users by user name and by email too, not only by display name.
+      additionalMetadata: { userSearchOnUserNameSupported: true, userSearchOnEmailSupported: true },
       // One entry per config field, its type and required flag from the declaration: they cannot disagree.
       fields: describeConfig(config, {
         url: { displayName: 'Tracker URL' },
@@ -64,7 +46,7 @@ export const trackerConnector = defineConnector({
       }),
     })),
     serverInfo: platform.serverInfo(() => ({
-      timeZone: 'UTC',
+      timeZone: TIME_ZONE,
       maxResults: MAX_RESULTS,
       integrationUserInfo: { fieldInternalName: 'url', userDataType: 'USERNAME_AS_USER' },
     })),
@@ -146,6 +128,9 @@ export const trackerConnector = defineConnector({
       return { nextPageLinkSupported: false, entities: issues.map(asEntity) };
     }),
     // #endregion search
+
+    // Sub-steps, users, comments, links and history, when the tracker has them.
+    ...optionalOperations(platform),
   }),
 });
 // #endregion connector
