@@ -55,46 +55,6 @@ const LOGIN_RULES: readonly ErrorRule[] = [
 
 const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number() });
 
-/** A node of a flow: any of Node-RED's node properties, with at least a type. */
-const NodeSchema = z.looseObject({ id: z.string().min(1).optional(), type: z.string().min(1) });
-
-/**
- * A flow id in the path: Node-RED makes 16 hex digits (older versions `1a2b3c4d.5e6f7a`). Kept to word
- * characters, dots and dashes, and never `.` or `..`, so an id cannot step out of `/flow/` on Node-RED's side.
- */
-export const FlowParamsSchema = z.object({
-  id: z
-    .string()
-    .max(100)
-    .regex(/^(?!\.{1,2}$)[\w.-]+$/, { error: 'must be a Node-RED flow id' }),
-});
-
-/** The input of creating or replacing a flow (a tab): a label and its nodes. */
-export const FlowInputSchema = z.strictObject({
-  label: z.string().trim().min(1).max(200),
-  info: z.string().max(10_000).optional(),
-  disabled: z.boolean().optional(),
-  nodes: z.array(NodeSchema).max(1_000).default([]),
-  configs: z.array(NodeSchema).max(1_000).optional(),
-});
-
-/** A flow as the connector's callers see it in a list. */
-export interface FlowSummary {
-  readonly id: string;
-  readonly label: string;
-  readonly disabled: boolean;
-  readonly info: string;
-}
-
-/** One node as `GET /flows` lists it: tabs, subflows and nodes all in one array. */
-const ListedNodeSchema = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  label: z.string().optional(),
-  disabled: z.boolean().optional(),
-  info: z.string().optional(),
-});
-
 function client(target: NodeRedTarget, token: string | undefined, rules: readonly ErrorRule[]) {
   return createEndSystemClient({
     baseUrl: target.url,
@@ -105,7 +65,26 @@ function client(target: NodeRedTarget, token: string | undefined, rules: readonl
   });
 }
 
-function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
+/**
+ * The end-system client of a logged-in session: Node-RED's answers on every call made with a token (see
+ * {@link SESSION_RULES}).
+ *
+ * @param target - the admin root, signal and logger
+ * @param token - the bearer token from {@link login}
+ * @returns the client, its base URL the admin root
+ */
+export const sessionClient = (target: NodeRedTarget, token: string) =>
+  client(target, token, SESSION_RULES);
+
+/**
+ * Checks what Node-RED answered against the shape it documents: another shape is a 502, not a crash later.
+ *
+ * @param schema - the documented shape
+ * @param body - what Node-RED answered
+ * @param what - the answer, in words, for the error message
+ * @returns the parsed answer
+ */
+export function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
   if (!result.success) throw new EndSystemError(`Node-RED answered ${what} in an unknown shape`);
   return result.data;
@@ -144,51 +123,5 @@ export async function login(
  * @param token - the bearer token
  */
 export async function revoke(target: NodeRedTarget, token: string): Promise<void> {
-  await client(target, token, SESSION_RULES).post('auth/revoke', { json: { token } });
-}
-
-/**
- * The flow operations of a logged-in session.
- *
- * @param target - the admin root, signal and logger
- * @param token - the bearer token from {@link login}
- * @returns list, get, create, update and delete of flows
- */
-export function flows(target: NodeRedTarget, token: string) {
-  const api = client(target, token, SESSION_RULES);
-  const path = (id: string) => `flow/${encodeURIComponent(id)}`;
-  return {
-    /** Every flow (tab), without its nodes. */
-    async list(): Promise<FlowSummary[]> {
-      const all = parsed(
-        z.array(ListedNodeSchema),
-        await api.get('flows', { headers: { 'Node-RED-API-Version': 'v1' } }).json(),
-        'the flow list',
-      );
-      return all
-        .filter((node) => node.type === 'tab')
-        .map((tab) => ({
-          id: tab.id,
-          label: tab.label ?? '',
-          disabled: tab.disabled ?? false,
-          info: tab.info ?? '',
-        }));
-    },
-    /** One flow with its nodes and config nodes, as Node-RED has it. */
-    get: (id: string): Promise<unknown> => api.get(path(id)).json(),
-    /** Adds a flow; Node-RED answers its new id. */
-    async create(flow: z.output<typeof FlowInputSchema>): Promise<{ id: string }> {
-      const body = await api.post('flow', { json: flow }).json();
-      return parsed(z.object({ id: z.string() }), body, 'the new flow');
-    },
-    /** Replaces a flow's label, info and nodes. */
-    async update(id: string, flow: z.output<typeof FlowInputSchema>): Promise<{ id: string }> {
-      const body = await api.put(path(id), { json: { ...flow, id } }).json();
-      return parsed(z.object({ id: z.string() }), body, 'the updated flow');
-    },
-    /** Deletes a flow and its nodes; Node-RED answers 204. */
-    async remove(id: string): Promise<void> {
-      await api.delete(path(id));
-    },
-  };
+  await sessionClient(target, token).post('auth/revoke', { json: { token } });
 }

@@ -22,12 +22,19 @@ it('answers 401 once Node-RED expires the token; the platform initializes again 
       password: { value: nodeRed.password, sensitive: true },
     },
   });
+  // Any call that reaches Node-RED with the token: a search of the flows.
+  const search = () =>
+    platform.callOperation('searchEntities', {
+      params: { entityTypeId: 'flow' },
+      query: { projectId: 'node-red', startIndex: '0', maxResults: '10' },
+      body: { query: { field: 'disabled', condition: 'EQUALS', value: false } },
+    });
   await platform.initialize();
-  expect((await platform.call({ path: '/flows' })).status).toBe(200);
+  expect((await search()).status).toBe(200);
 
   await new Promise((resolve) => setTimeout(resolve, TOKEN_LIFETIME_SECONDS * 1_000 + 500));
   const seen = platform.transcript.length;
-  expect((await platform.call({ path: '/flows' })).status).toBe(200);
+  expect((await search()).status).toBe(200);
 
   const exchanges = platform.transcript.slice(seen) as ExchangeEntry[];
   expect(exchanges.map((entry) => `${entry.step} ${entry.response.status}`)).toEqual([
