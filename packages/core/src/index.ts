@@ -35,6 +35,7 @@ export type {
   OperationMethod,
   OperationSchemas,
   OperationStatus,
+  ParsedBody,
   ParsedInput,
   PathParams,
   RawQuery,
@@ -47,6 +48,7 @@ export {
   type CatalogEntry,
   type CatalogPath,
   type CatalogQuery,
+  type CatalogUpload,
   type PlatformAnswer,
   type PlatformBuilders,
   type PlatformOperationBuilder,
@@ -54,6 +56,8 @@ export {
   type PlatformOperationName,
   type PlatformOperationOptions,
 } from './platform/catalog.js';
+export type { FileContent } from './files/file-content.js';
+export type { UploadBody, UploadSpec, UploadedFile } from './files/upload.js';
 export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/java-date.js';
 export {
   describeConfig,

@@ -6,7 +6,7 @@ import {
   type Connector,
   type HandlerOptions,
 } from '@connector-sdk/core';
-import { discardRest, readRequestText } from './read-request-text.js';
+import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
 export interface FetchHandlerOptions extends HandlerOptions {
@@ -105,6 +105,7 @@ export function createFetchHandler(
       query: url.searchParams,
       headers: requestHeaders,
       text: () => readRequestText(request, limits),
+      bytes: () => requestBytes(request, limits),
       signal: request.signal,
     });
     // A body the route did not read is thrown away, within bounds, so that the server running the handler can
@@ -116,7 +117,7 @@ export function createFetchHandler(
     }
     // A copy: some servers add headers to the init object, and core's are frozen.
     // A 204 must be made without a body, not even an empty one.
-    return new Response(answer.status === 204 ? null : answer.body, {
+    return new Response(answer.stream ?? (answer.status === 204 ? null : answer.body), {
       status: answer.status,
       headers: { ...answer.headers },
     });

@@ -132,3 +132,68 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
     throw new ValidationError('The request body is not valid UTF-8', { code: 'INVALID_JSON' });
   }
 }
+
+/**
+ * A fetch `Request` body's bytes as they arrive, for an operation that streams its body (an upload): no size
+ * bound here (the handler applies its own), but at most `limits.timeoutMs` between two chunks. Stopping early
+ * throws the rest away within `limits.linger`, as for any body not read.
+ *
+ * @internal
+ */
+export function requestBytes(request: Request, limits: BodyLimits): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      if (request.body === null)
+        return [][Symbol.iterator]() as unknown as AsyncIterator<Uint8Array>;
+      if (request.bodyUsed || request.body.locked)
+        throw new ConnectorError(
+          'BAD_REQUEST',
+          'The request body was already read before the connector; pass it an unread Request (request.clone())',
+        );
+      const reader = request.body.getReader();
+      let done = false;
+      const stop = () => {
+        if (!done) {
+          done = true;
+          void discardRest(reader, limits.linger);
+        }
+      };
+      return {
+        next: async () => {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const late = new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () =>
+                reject(
+                  new ConnectorError(
+                    'REQUEST_TIMEOUT',
+                    `The request body stopped arriving for ${limits.timeoutMs} ms`,
+                  ),
+                ),
+              limits.timeoutMs,
+            );
+          });
+          try {
+            const next = await Promise.race([reader.read(), late]);
+            if (next.done) done = true;
+            return next.done
+              ? { done: true, value: undefined }
+              : { done: false, value: next.value };
+          } catch (error) {
+            stop();
+            if (error instanceof ConnectorError) throw error;
+            throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', {
+              cause: error,
+            });
+          } finally {
+            clearTimeout(timer);
+          }
+        },
+        return: () => {
+          stop();
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      };
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ConnectorRequest } from '@connector-sdk/core';
+import { ConnectorError, type ConnectorRequest } from '@connector-sdk/core';
 import { readBody, type BodyLimits } from './read-body.js';
 
 /** What a framework built on the node binding already knows about a request. */
@@ -78,6 +78,62 @@ export class NodeConnectorRequest implements ConnectorRequest {
       this.bodyAbandoned = true;
       throw error;
     });
+  }
+
+  /**
+   * The body's bytes as they arrive, for an operation that streams its body (an upload): no size bound here
+   * (the handler applies its own), but at most `timeoutMs` between two chunks. Stopping early leaves the rest
+   * unread: the connection then closes gracefully after the answer, as for any body not read.
+   */
+  bytes(): AsyncIterable<Uint8Array> {
+    const text = this.#text;
+    if (text)
+      return (async function* fromText() {
+        yield Buffer.from(await text());
+      })();
+    const request = this.#request;
+    const timeoutMs = this.#limits.timeoutMs;
+    const abandon = () => {
+      if (!request.complete) this.bodyAbandoned = true;
+    };
+    return {
+      [Symbol.asyncIterator]: () => {
+        const chunks = request.iterator({ destroyOnReturn: false });
+        return {
+          next: async () => {
+            let timer: NodeJS.Timeout | undefined;
+            const late = new Promise<never>((_, reject) => {
+              timer = setTimeout(() => {
+                abandon();
+                reject(
+                  new ConnectorError(
+                    'REQUEST_TIMEOUT',
+                    `The request body stopped arriving for ${timeoutMs} ms`,
+                  ),
+                );
+              }, timeoutMs);
+              timer.unref();
+            });
+            try {
+              return (await Promise.race([chunks.next(), late])) as IteratorResult<Uint8Array>;
+            } catch (error) {
+              abandon();
+              if (error instanceof ConnectorError) throw error;
+              throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', {
+                cause: error,
+              });
+            } finally {
+              clearTimeout(timer);
+            }
+          },
+          return: async () => {
+            abandon();
+            await chunks.return?.();
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
   }
 
   /** Fires when the client goes away before the answer is written. */

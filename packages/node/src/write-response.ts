@@ -1,4 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { ConnectorResponse } from '@connector-sdk/core';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 
@@ -9,6 +12,15 @@ function write(
 ): void {
   // One writeHead with every header (writeHead builds the head at once, so Content-Length must be in it, or
   // Node falls back to chunked encoding): the cheapest way through node:http (issue 8).
+  if (answer.stream) {
+    // Sent as it is made (chunked): a failure part-way destroys the response, so the client sees a cut-off
+    // body, never a short one that looks whole; a client that goes away cancels the stream.
+    response.writeHead(answer.status, { ...answer.headers, ...extraHeaders });
+    pipeline(Readable.fromWeb(answer.stream as NodeReadableStream<Uint8Array>), response).catch(
+      () => response.destroy(),
+    );
+    return;
+  }
   // A 204 has no body, and so no Content-Length (RFC 9110 §8.6).
   const length =
     answer.status === 204 ? {} : { 'content-length': String(Buffer.byteLength(answer.body)) };
@@ -32,7 +44,11 @@ export function writeResponse(
   answer: ConnectorResponse,
   extraHeaders?: Readonly<Record<string, string>>,
 ): void {
-  if (response.headersSent || response.destroyed) return;
+  if (response.headersSent || response.destroyed) {
+    // Nobody will read a streamed answer: let its source (an end-system download) go.
+    answer.stream?.cancel().catch(() => undefined);
+    return;
+  }
   try {
     write(response, answer, extraHeaders);
   } catch {

@@ -21,7 +21,7 @@ export type PlatformParams<K extends PlatformOperationName> = PathParams<
 export type PlatformCallInput<K extends PlatformOperationName> = {
   /** The query as the platform writes it: text values (`startIndex: '0'`, `entityTypeId: 'null'`). */
   readonly query?: Readonly<Record<string, string>>;
-  /** The JSON body of the operations that take one. */
+  /** The JSON body of the operations that take one; a `FormData` for an attachment upload. */
   readonly body?: unknown;
   /** Where the connector serves it, when it moved the catalog's path. */
   readonly path?: string;
@@ -86,8 +86,19 @@ export async function callPlatform<K extends PlatformOperationName>(
     ...(input.body === undefined ? {} : { body: input.body }),
   });
   const schema = (entry as { readonly answer?: z.ZodType }).answer;
-  const text = (entry as { readonly answerAs?: 'text' }).answerAs === 'text';
-  const answer = text ? response.text : response.body;
+  const answerAs = (entry as { readonly answerAs?: 'text' | 'base64' }).answerAs;
+  if (answerAs === 'base64' && response.status === 200) {
+    // A file's content, in base64 text: decoded as the platform decodes it, refused when it is not base64.
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(response.text) || response.text.length % 4 !== 0)
+      throw new SimulatorError(
+        `platform.${name} answered text that is not base64 (${response.text.length} characters)`,
+      );
+    return {
+      ...response,
+      answer: new Uint8Array(Buffer.from(response.text, 'base64')) as PlatformAnswer<K>,
+    };
+  }
+  const answer = answerAs === 'text' ? response.text : response.body;
   if (response.status === 200 && schema !== undefined) {
     const result = schema.safeParse(answer);
     if (!result.success)

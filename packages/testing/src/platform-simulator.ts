@@ -62,6 +62,22 @@ function errorCode(body: unknown): string | undefined {
 }
 
 /**
+ * A call's body as it goes on the wire: a `FormData` as `multipart/form-data` (an attachment upload, encoded as
+ * fetch encodes it), anything else as JSON.
+ */
+async function wireBody(
+  body: unknown,
+): Promise<{ readonly bytes: string | Uint8Array; readonly contentType: string }> {
+  if (!(body instanceof FormData))
+    return { bytes: JSON.stringify(body) ?? '', contentType: 'application/json' };
+  const encoded = new Response(body);
+  return {
+    bytes: new Uint8Array(await encoded.arrayBuffer()),
+    contentType: encoded.headers.get('content-type') ?? 'multipart/form-data',
+  };
+}
+
+/**
  * Drives a connector as the platform does: initialize with the configuration, keep the session entries and
  * replay them as headers on every later call, initialize again once on a 401, wait and retry on a 403 that
  * announces a wait, clean up at the end. Every response is checked against the contract, and every
@@ -169,13 +185,14 @@ export class PlatformSimulator {
         path: this.#path(request.path),
         query: request.query ?? {},
         headers: {
-          ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(request.body === undefined ? {} : { 'content-type': body.contentType }),
           ...Object.fromEntries(extra),
           ...session,
         },
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.body === undefined ? {} : { body: body.bytes }),
       };
     };
+    const body = await wireBody(request.body);
     let response = await this.#sendWaiting('call', wire, 'call', undefined);
     if (response.status === 401) {
       await this.#requireSession('the session expired (401): initialize again');
@@ -394,7 +411,14 @@ export class PlatformSimulator {
         method: request.method,
         url,
         headers: this.#masker.headers(request.headers),
-        ...(request.body === undefined ? {} : { body: this.#masker.body(request.body) }),
+        ...(request.body === undefined
+          ? {}
+          : {
+              body:
+                typeof request.body === 'string'
+                  ? this.#masker.body(request.body)
+                  : `(${request.body.byteLength} bytes of ${request.headers['content-type'] ?? 'a body'})`,
+            }),
       },
       response: {
         status: wire.status,

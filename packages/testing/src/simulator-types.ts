@@ -51,7 +51,10 @@ export interface CallRequest {
   readonly path: string;
   /** Query parameters. */
   readonly query?: Readonly<Record<string, string>>;
-  /** A JSON body, serialised by the simulator. */
+  /**
+   * The body: a `FormData` is sent as `multipart/form-data` (an attachment upload); anything else is
+   * serialised as JSON.
+   */
   readonly body?: unknown;
   /** Extra request headers. */
   readonly headers?: Readonly<Record<string, string>>;

@@ -15,8 +15,8 @@ export interface WireRequest {
   readonly query: Readonly<Record<string, string>>;
   /** Request headers. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body as sent, if any. */
-  readonly body?: string;
+  /** The body as sent, if any: text, or bytes (a multipart upload). */
+  readonly body?: string | Uint8Array;
 }
 
 /** A response as the simulator received it, before any check. */
@@ -98,12 +98,23 @@ function handlerTransport(handle: ConnectorHandler): Transport {
       path,
       query,
       headers,
-      text: () => Promise.resolve(request.body ?? ''),
+      text: () =>
+        Promise.resolve(
+          typeof request.body === 'string' || request.body === undefined
+            ? (request.body ?? '')
+            : Buffer.from(request.body).toString('utf8'),
+        ),
+      bytes: async function* bytes() {
+        if (request.body !== undefined)
+          yield typeof request.body === 'string' ? Buffer.from(request.body) : request.body;
+      },
     });
     const responseHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers))
       responseHeaders[name.toLowerCase()] = value;
-    return { status: response.status, headers: responseHeaders, text: response.body };
+    // A streamed answer (a file's content) is read whole, as a client on the wire would.
+    const text = response.stream ? await new Response(response.stream).text() : response.body;
+    return { status: response.status, headers: responseHeaders, text };
   };
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Logger } from '../logging/logger.js';
 import type { Cache } from '../store/cache.js';
+import type { UploadBody, UploadSpec } from '../files/upload.js';
 import {
   platformBuilders,
   type PlatformBuilders,
@@ -89,6 +90,7 @@ export interface OperationSchemas<
   TQuery extends z.ZodType | undefined,
   TBody extends z.ZodType | undefined,
   TAnswer extends z.ZodType | undefined = undefined,
+  TUpload extends UploadSpec | undefined = undefined,
 > {
   /** Validates the path parameters (strings in, anything out). */
   readonly params?: TParams;
@@ -96,6 +98,13 @@ export interface OperationSchemas<
   readonly query?: TQuery;
   /** Validates the parsed JSON body. */
   readonly body?: TBody;
+  /**
+   * The body is `multipart/form-data` with one file part, streamed to the handler as `body.file` (the
+   * platform's attachment uploads): the text fields it names, the file part's name, and which fields are
+   * required. A request of another content type is a 415, a malformed body or a missing field a 400, a body
+   * over the handler's `maxUploadBytes` a 413. Not with `body`.
+   */
+  readonly upload?: TUpload;
   /**
    * The shape of the answer, which also types what the handler returns. With the handler option
    * `validateAnswers` (the testing kit turns it on) an answer of another shape is a 500
@@ -106,11 +115,19 @@ export interface OperationSchemas<
   /** The success status: 200 with the answer as the body, or 204 with no body (the answer is ignored). @default 200 */
   readonly status?: OperationStatus;
   /**
-   * How the answer is sent: as JSON, or as text (`text/plain; charset=utf-8`; the handler returns a string).
+   * How the answer is sent: as JSON; as text (`text/plain; charset=utf-8`; the handler returns a string); or as
+   * a file's content in base64 text (`base64`; the handler returns `FileContent`: bytes, a `Blob` or a stream,
+   * encoded and sent as it arrives, never held whole).
    * @default 'json'
    */
-  readonly answerAs?: 'json' | 'text';
+  readonly answerAs?: 'json' | 'text' | 'base64';
 }
+
+/** What the handler receives as `body`: the upload when the operation declares one, else the parsed JSON. */
+export type ParsedBody<
+  TBody extends z.ZodType | undefined,
+  TUpload extends UploadSpec | undefined,
+> = TUpload extends UploadSpec<infer R, infer O> ? UploadBody<R, O> : ParsedInput<TBody, unknown>;
 
 /** What a handler may return: the input of the answer schema (or a promise of it), or anything without one. */
 export type HandlerAnswer<T extends z.ZodType | undefined> = T extends z.ZodType
@@ -136,7 +153,8 @@ export interface Operation<TSession> {
     z.ZodType | undefined,
     z.ZodType | undefined,
     z.ZodType | undefined,
-    z.ZodType | undefined
+    z.ZodType | undefined,
+    UploadSpec | undefined
   >;
   /** The platform operation it implements, when it was made with a `platform` builder. */
   readonly catalog?: PlatformOperationName;
@@ -156,15 +174,16 @@ export interface OperationBuilder<TSession> {
     TQuery extends z.ZodType | undefined = undefined,
     TBody extends z.ZodType | undefined = undefined,
     TAnswer extends z.ZodType | undefined = undefined,
+    const TUpload extends UploadSpec | undefined = undefined,
   >(
     path: P,
-    schemas: OperationSchemas<TParams, TQuery, TBody, TAnswer>,
+    schemas: OperationSchemas<TParams, TQuery, TBody, TAnswer, TUpload>,
     handler: (
       context: OperationContext<
         TSession,
         ParsedInput<TParams, PathParams<P>>,
         ParsedInput<TQuery, RawQuery>,
-        ParsedInput<TBody, unknown>
+        ParsedBody<TBody, TUpload>
       >,
     ) => HandlerAnswer<TAnswer>,
   ): Operation<TSession>;
@@ -204,16 +223,33 @@ export interface OperationBuilders<TSession> {
  *
  * @internal
  */
-export function checkAnswerOptions(operation: string, schemas: Operation<never>['schemas']): void {
-  const { status, answerAs } = schemas;
+export function checkAnswerOptions(
+  operation: string,
+  method: OperationMethod,
+  schemas: Operation<never>['schemas'],
+): void {
+  const { status, answerAs, upload } = schemas;
   if (status !== undefined && status !== 200 && status !== 204)
     throw new TypeError(`Operation ${operation}: status must be 200 or 204, not ${String(status)}`);
-  if (answerAs !== undefined && answerAs !== 'json' && answerAs !== 'text')
+  if (answerAs !== undefined && answerAs !== 'json' && answerAs !== 'text' && answerAs !== 'base64')
     throw new TypeError(
-      `Operation ${operation}: answerAs must be 'json' or 'text', not ${String(answerAs)}`,
+      `Operation ${operation}: answerAs must be 'json', 'text' or 'base64', not ${String(answerAs)}`,
     );
   if (status === 204 && answerAs !== undefined)
     throw new TypeError(`Operation ${operation}: a 204 has no body, so answerAs does not apply`);
+  if (upload === undefined) return;
+  if (method === 'GET' || method === 'DELETE')
+    throw new TypeError(`Operation ${operation}: a ${method} has no body to upload`);
+  if (schemas.body !== undefined)
+    throw new TypeError(`Operation ${operation}: an upload has no JSON body; give upload or body`);
+  const names = [upload.file, ...(upload.required ?? []), ...(upload.optional ?? [])];
+  if (
+    names.some((name) => typeof name !== 'string' || name === '') ||
+    new Set(names).size !== names.length
+  )
+    throw new TypeError(
+      `Operation ${operation}: the upload's file and field names must be distinct, non-empty strings`,
+    );
 }
 
 function builder(method: OperationMethod): OperationBuilder<never> {
@@ -223,7 +259,7 @@ function builder(method: OperationMethod): OperationBuilder<never> {
     if (typeof handler !== 'function') {
       throw new TypeError(`Operation ${method} ${path} needs a handler function`);
     }
-    checkAnswerOptions(`${method} ${path}`, schemas);
+    checkAnswerOptions(`${method} ${path}`, method, schemas);
     return { method, path, schemas, handler };
   }) as OperationBuilder<never>;
 }

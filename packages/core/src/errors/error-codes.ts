@@ -22,6 +22,11 @@ export const ERROR_STATUS = {
   /** The path, query or body of a later operation failed the operation's schema. */
   INVALID_INPUT: 400,
   /**
+   * A `multipart/form-data` body (an attachment upload) is malformed: no boundary, a part without a name, a
+   * part's headers too large, a second file, too many parts, or a file part that says base64 and is not.
+   */
+  INVALID_MULTIPART: 400,
+  /**
    * The request path has a dot segment (`.`, `..`), a backslash, or a percent-encoded `/`, `\` or `.`: servers
    * and proxies on the way may read such a path differently, so it never reaches a route.
    */

@@ -17,6 +17,12 @@ export const DEFAULT_BODY_LIMITS = Object.freeze({
   lingerMs: 5_000,
   /** Most bytes of a refused or unread body thrown away (64 MiB). */
   lingerBytes: 67_108_864,
+  /** Most bytes of an upload's multipart body (100 MiB). */
+  maxUploadBytes: 104_857_600,
+  /** Most bytes of one text field of an upload (64 KiB). */
+  maxUploadFieldBytes: 65_536,
+  /** Most bytes of an upload's file read ahead to reach a field sent after it (1 MiB). */
+  uploadReadAheadBytes: 1_048_576,
 });
 
 /**

@@ -36,6 +36,13 @@ export interface ConnectorRequest {
    * `PAYLOAD_TOO_LARGE`; the handler answers it like any other error.
    */
   readonly text?: (() => Promise<string>) | undefined;
+  /**
+   * Reads the raw body as bytes, as they arrive. Called only for operations that stream their body (uploads),
+   * instead of {@link text}; the size bound is the handler's (`maxUploadBytes`). Iterating may throw a
+   * `ConnectorError` such as `REQUEST_TIMEOUT`. Stopping early leaves the rest of the body unread: the binding
+   * discards it after the answer, as for a body never read.
+   */
+  readonly bytes?: (() => AsyncIterable<Uint8Array>) | undefined;
   /** Fires when the client disconnects. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -49,8 +56,14 @@ export interface ConnectorResponse {
    * `text/plain; charset=utf-8` for an operation that answers text); none for a 204.
    */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body, serialised; empty for a 204, which a binding must send without a body. */
+  /** The body, serialised; empty for a 204, which a binding must send without a body, and when {@link stream} is set. */
   readonly body: string;
+  /**
+   * A body sent as it is made, for an operation that answers a file (base64 text): the binding writes it
+   * without a `Content-Length` and, should it fail part-way, cuts the connection off so that the client never
+   * takes a partial body for a whole one; it cancels it when the client goes away.
+   */
+  readonly stream?: ReadableStream<Uint8Array>;
 }
 
 /** The core handler: one function from request to response that never throws. */

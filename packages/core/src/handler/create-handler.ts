@@ -12,6 +12,7 @@ import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
+import { DEFAULT_BODY_LIMITS } from './body-limits.js';
 import { contextCaches } from './context-caches.js';
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
@@ -123,7 +124,16 @@ export function createHandler(
     initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,
     maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
     validateAnswers: options.validateAnswers ?? false,
+    uploadLimits: {
+      maxBytes: options.maxUploadBytes ?? DEFAULT_BODY_LIMITS.maxUploadBytes,
+      maxFieldBytes: DEFAULT_BODY_LIMITS.maxUploadFieldBytes,
+      readAheadBytes: DEFAULT_BODY_LIMITS.uploadReadAheadBytes,
+      maxParts: 16,
+      maxHeaderBytes: 8192,
+    },
   };
+  if (!(runtime.uploadLimits.maxBytes >= 1))
+    throw new TypeError('maxUploadBytes must be a positive number of bytes');
 
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
   const services: ScopeServices = {
@@ -255,15 +265,7 @@ export function createHandler(
     let failure: ConnectorError | undefined;
     try {
       const result = await dispatch(request, state);
-      response =
-        result instanceof OperationReply
-          ? {
-              status: result.status,
-              headers:
-                result.contentType === undefined ? {} : { 'content-type': result.contentType },
-              body: result.body,
-            }
-          : jsonResponse(result);
+      response = result instanceof OperationReply ? result.response() : jsonResponse(result);
     } catch (caught) {
       failure = toConnectorError(caught, connector.adapter.mapError?.bind(connector.adapter));
       response = errorResponse(failure, state.redactor, errorAnswers);

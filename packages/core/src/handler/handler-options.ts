@@ -83,4 +83,14 @@ export interface HandlerOptions {
    * @default false
    */
   readonly validateAnswers?: boolean;
+  /**
+   * Most bytes of an upload's `multipart/form-data` body (the platform's attachment create and update), checked
+   * as it arrives; a larger one is a `413 PAYLOAD_TOO_LARGE`. The file is streamed to connector code, never held
+   * whole, so this bounds what one upload may send, not memory. The JSON body limit of the bindings
+   * (`bodyLimit`) does not apply to uploads. On `@connector-sdk/node`'s `serve`, also raise `requestTimeoutMs`
+   * for files that take longer than it to arrive.
+   *
+   * @default 104_857_600 (100 MiB)
+   */
+  readonly maxUploadBytes?: number;
 }

@@ -2,6 +2,7 @@ import type { PendingCache } from '../store/cache.js';
 import type { CompiledConnector } from '../connector/compile-connector.js';
 import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
+import type { UploadLimits } from '../files/upload.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionReader } from './read-session.js';
@@ -31,4 +32,6 @@ export interface HandlerRuntime {
   readonly maxHeaderBytes: number;
   /** Whether operations' answers are checked against their `answer` schemas. */
   readonly validateAnswers: boolean;
+  /** The bounds of an upload's body. */
+  readonly uploadLimits: UploadLimits;
 }

@@ -63,7 +63,7 @@ describe('answers', () => {
 
   it.each([
     [{ status: 201 }, 'status must be 200 or 204, not 201'],
-    [{ answerAs: 'xml' }, "answerAs must be 'json' or 'text', not xml"],
+    [{ answerAs: 'xml' }, "answerAs must be 'json', 'text' or 'base64', not xml"],
     [{ status: 204, answerAs: 'text' }, 'a 204 has no body, so answerAs does not apply'],
   ])('refuses %j when the connector is defined', (options, message) => {
     expect(() =>

@@ -2,13 +2,15 @@ import type { z } from 'zod';
 import type { Operation } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { openSession } from './open-session.js';
 import { readJsonBody } from './read-json-body.js';
 import { describeProblem } from './read-fields.js';
 import { OperationContextImpl, type RequestScope } from './request-scope.js';
 import type { RawQuery } from '../connector/operation.js';
+import { base64Stream } from '../files/file-content.js';
+import { Upload } from '../files/upload.js';
 
 /** Zod's issues as `'where.path' message` sentences. */
 function describeIssues(issues: readonly z.core.$ZodIssue[], where: string): string[] {
@@ -35,8 +37,17 @@ export class OperationReply {
   constructor(
     readonly status: number,
     readonly contentType: string | undefined,
-    readonly body: string,
+    readonly body: string | ReadableStream<Uint8Array>,
   ) {}
+
+  /** The answer as the handler gives it to a binding. */
+  response(): ConnectorResponse {
+    const headers: Record<string, string> =
+      this.contentType === undefined ? {} : { 'content-type': this.contentType };
+    return typeof this.body === 'string'
+      ? { status: this.status, headers, body: this.body }
+      : { status: this.status, headers, body: '', stream: this.body };
+  }
 }
 
 const TEXT = 'text/plain; charset=utf-8';
@@ -77,26 +88,57 @@ export async function serveOperation(
   const { operation, params, query } = input;
   const session = await openSession(runtime, request, state, { query });
   const { schemas } = operation;
+  const parsedParams = parseInput(schemas.params, params, 'path');
+  const parsedQuery = parseInput(schemas.query, query, 'query');
+  if (schemas.upload !== undefined) {
+    const upload = await Upload.open(request, schemas.upload, runtime.uploadLimits);
+    try {
+      const answer = await run(upload.body()).catch((error: unknown) => {
+        // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
+        // end-system call (the end system's request body was the file).
+        throw upload.failure ?? error;
+      });
+      if (upload.failure) throw upload.failure;
+      return answer;
+    } finally {
+      await upload.close();
+    }
+  }
   const readsBody =
     schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-  const context = new OperationContextImpl(state, {
-    session: session.values,
-    params: parseInput(schemas.params, params, 'path'),
-    query: parseInput(schemas.query, query, 'query'),
-    body: parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'),
-    sdkSessionId: session.sdkSessionId,
-    systemId: session.systemId,
-    headers: request.headers,
-  });
-  const answer: unknown = await operation.handler(context as never);
-  if (schemas.status === 204) return new OperationReply(204, undefined, '');
-  if (runtime.validateAnswers && schemas.answer !== undefined)
-    checkAnswer(schemas.answer, answer, input.name);
-  if (schemas.answerAs !== 'text') return answer ?? {};
-  if (typeof answer !== 'string')
-    throw new ConnectorError(
-      'INVALID_OPERATION_RESULT',
-      `Operation "${input.name}" answers text, but returned ${answer === null ? 'null' : typeof answer}`,
-    );
-  return new OperationReply(200, TEXT, answer);
+  return run(parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'));
+
+  async function run(body: unknown): Promise<unknown> {
+    const context = new OperationContextImpl(state, {
+      session: session.values,
+      params: parsedParams,
+      query: parsedQuery,
+      body,
+      sdkSessionId: session.sdkSessionId,
+      systemId: session.systemId,
+      headers: request.headers,
+    });
+    const answer: unknown = await operation.handler(context as never);
+    if (schemas.status === 204) return new OperationReply(204, undefined, '');
+    if (runtime.validateAnswers && schemas.answer !== undefined)
+      checkAnswer(schemas.answer, answer, input.name);
+    if (schemas.answerAs === 'base64')
+      return new OperationReply(
+        200,
+        TEXT,
+        await base64Stream(answer, input.name, (error) => {
+          state.log.error(
+            { err: error, operation: input.name },
+            'the file answer failed part-way; the connection was cut off',
+          );
+        }),
+      );
+    if (schemas.answerAs !== 'text') return answer ?? {};
+    if (typeof answer !== 'string')
+      throw new ConnectorError(
+        'INVALID_OPERATION_RESULT',
+        `Operation "${input.name}" answers text, but returned ${answer === null ? 'null' : typeof answer}`,
+      );
+    return new OperationReply(200, TEXT, answer);
+  }
 }

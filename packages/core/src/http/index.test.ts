@@ -8,6 +8,7 @@ it('exports exactly the public API of the http subpath', () => {
       "EgressRefusedError",
       "createEndSystemClient",
       "extractErrorInfo",
+      "multipartBody",
     ]
   `);
 });

@@ -11,3 +11,4 @@ export {
 } from './map-end-system-error.js';
 export type { NotJsonRule } from './not-json.js';
 export { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
+export { multipartBody, type MultipartBody, type MultipartPart } from './multipart-body.js';

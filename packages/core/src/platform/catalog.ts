@@ -5,11 +5,15 @@ import type {
   OperationContext,
   OperationMethod,
   OperationStatus,
+  ParsedBody,
   ParsedInput,
   PathParams,
   RawQuery,
 } from '../connector/operation.js';
+import { isFileContent, type FileContent } from '../files/file-content.js';
+import type { UploadSpec } from '../files/upload.js';
 import {
+  AttachmentSchema,
   CommentCreatedSchema,
   CommentInputSchema,
   CommentsPageSchema,
@@ -48,7 +52,8 @@ export interface CatalogEntry {
   readonly body?: z.ZodType;
   readonly answer?: z.ZodType;
   readonly status?: OperationStatus;
-  readonly answerAs?: 'text';
+  readonly answerAs?: 'text' | 'base64';
+  readonly upload?: UploadSpec;
 }
 
 const entry = <const E extends CatalogEntry>(definition: E): E => definition;
@@ -58,6 +63,15 @@ const attachmentScope = {
   attachmentType: z.string().optional(),
   typeItemId: z.string().optional(),
 };
+/** The documented multipart body of attachment create and update; the platform sends the comment last. */
+const attachmentUpload = {
+  file: 'file',
+  required: ['fileName'],
+  optional: ['fileComment'],
+} as const satisfies UploadSpec;
+const fileContent = z.custom<FileContent>(isFileContent, {
+  error: 'must be the file content: bytes, a Blob or a stream of bytes',
+});
 
 /**
  * The later operations the platform documents, by the name of their builder (`platform.getEntity(…)`), in the
@@ -188,6 +202,27 @@ export const PLATFORM_OPERATIONS = {
     }),
     answer: CommentsPageSchema,
   }),
+  attachmentContent: entry({
+    method: 'GET',
+    path: '/entities/:entityTypeId/attachments/content',
+    query: z.object({ projectId: projectId.optional(), contentUri: z.string().min(1) }),
+    answer: fileContent,
+    answerAs: 'base64',
+  }),
+  createAttachment: entry({
+    method: 'POST',
+    path: '/entities/:entityTypeId/:entityId/attachments',
+    query: z.object(attachmentScope),
+    upload: attachmentUpload,
+    answer: AttachmentSchema,
+  }),
+  updateAttachment: entry({
+    method: 'PUT',
+    path: '/entities/:entityTypeId/:entityId/attachments',
+    query: z.object({ attachmentId: z.string().min(1), ...attachmentScope }),
+    upload: attachmentUpload,
+    answer: AttachmentSchema,
+  }),
   deleteAttachment: entry({
     method: 'DELETE',
     path: '/entities/:entityTypeId/:entityId/attachments',
@@ -275,6 +310,10 @@ export type CatalogBody<E> = E extends { readonly body: infer B extends z.ZodTyp
 export type CatalogAnswer<E> = E extends { readonly answer: infer A extends z.ZodType }
   ? A
   : undefined;
+/** The upload of catalog entry `E`, or `undefined` when its body is JSON or absent. */
+export type CatalogUpload<E> = E extends { readonly upload: infer U extends UploadSpec }
+  ? U
+  : undefined;
 /** The path pattern of catalog entry `E`. */
 export type CatalogPath<E> = E extends { readonly path: infer P extends string } ? P : string;
 
@@ -283,7 +322,7 @@ export type PlatformOperationContext<TSession, E> = OperationContext<
   TSession,
   PathParams<CatalogPath<E>>,
   ParsedInput<CatalogQuery<E>, RawQuery>,
-  ParsedInput<CatalogBody<E>, unknown>
+  ParsedBody<CatalogBody<E>, CatalogUpload<E>>
 >;
 
 /**
@@ -335,6 +374,7 @@ function platformBuilder(name: PlatformOperationName): PlatformOperationBuilder<
           answer: definition.answer,
           status: definition.status,
           answerAs: definition.answerAs,
+          upload: definition.upload,
         }).filter(([, value]) => value !== undefined),
       ),
       handler: handler as Operation<never>['handler'],
