@@ -3,7 +3,13 @@
 // changes a status alone, comments, links, one rank order, users, and a feed of changes listed issue by issue.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Issue, TrackerChange as Change, TrackerComment } from './tracker-api.js';
+import { Readable } from 'node:stream';
+import type {
+  Issue,
+  TrackerAttachment,
+  TrackerChange as Change,
+  TrackerComment,
+} from './tracker-api.js';
 
 /** The token the tests configure, and the tracker user it belongs to. */
 export const TOKEN = 'tracker-token-1';
@@ -36,6 +42,7 @@ export async function startFakeTracker(): Promise<FakeTracker> {
   const comments = new Map<string, TrackerComment[]>();
   const links: { from: string; type: string; to: string; comment?: string | undefined }[] = [];
   const rank: string[] = [];
+  const files = new Map<string, { attachment: TrackerAttachment; bytes: Uint8Array }>();
   const changes: Change[] = [];
   let lastId = 0;
   let clock = Date.parse('2026-11-25T09:00:00.000Z');
@@ -74,6 +81,7 @@ export async function startFakeTracker(): Promise<FakeTracker> {
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: 'no' });
+    if (await attachments(req, res, url, send)) return;
     let text = '';
     for await (const chunk of req) text += String(chunk);
     const body = (text === '' ? {} : JSON.parse(text)) as Record<string, string>;
@@ -200,6 +208,57 @@ export async function startFakeTracker(): Promise<FakeTracker> {
     return send(200, issue);
   }
 
+  /** The attachment routes, which read their multipart or empty bodies themselves; `false` for other routes. */
+  async function attachments(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    send: (status: number, body?: unknown) => void,
+  ): Promise<boolean> {
+    const upload = /^\/issues\/([^/]+)\/attachments$/.exec(url.pathname);
+    const one = /^\/attachments\/([^/]+)(\/content)?$/.exec(url.pathname);
+    if (upload === null && one === null) return false;
+    const stored = one ? files.get(decodeURIComponent(one[1] as string)) : undefined;
+    if (one && stored === undefined) {
+      send(404, { message: 'no such attachment' });
+      return true;
+    }
+    if (req.method === 'GET' && one?.[2] !== undefined && stored) {
+      res.writeHead(200, { 'content-type': stored.attachment.type });
+      res.end(stored.bytes);
+      return true;
+    }
+    if (req.method === 'DELETE' && stored) {
+      files.delete(stored.attachment.id);
+      send(204);
+      return true;
+    }
+    // A new file (POST on an issue) or new content for one (PUT on an attachment), as multipart/form-data.
+    const issue = upload ? decodeURIComponent(upload[1] as string) : stored?.attachment.issue;
+    if (issue === undefined || !issues.has(issue)) {
+      send(404, { message: 'no such issue' });
+      return true;
+    }
+    const form = await new Response(Readable.toWeb(req) as ReadableStream, {
+      headers: { 'content-type': req.headers['content-type'] ?? '' },
+    }).formData();
+    const file = form.get('file');
+    if (!(file instanceof File)) {
+      send(400, { message: 'no file' });
+      return true;
+    }
+    const attachment: TrackerAttachment = {
+      id: stored?.attachment.id ?? `F-${files.size + 1}`,
+      issue,
+      name: file.name,
+      type: file.type || 'application/octet-stream',
+      size: file.size,
+      created: now(),
+    };
+    files.set(attachment.id, { attachment, bytes: new Uint8Array(await file.arrayBuffer()) });
+    send(stored ? 200 : 201, attachment);
+    return true;
+  }
   const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return {

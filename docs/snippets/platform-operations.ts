@@ -12,6 +12,7 @@ import {
   secret,
   type PlatformAnswer,
 } from '@connector-sdk/core';
+import { attachmentOperations } from './attachment-operations.js';
 import { optionalOperations } from './platform-optional-operations.js';
 import { MAX_RESULTS, TIME_ZONE, tracker, type Issue } from './tracker-api.js';
 
@@ -131,6 +132,7 @@ export const trackerConnector = defineConnector({
 
     // Sub-steps, users, comments, links and history, when the tracker has them.
     ...optionalOperations(platform),
+    ...attachmentOperations(platform),
   }),
 });
 // #endregion connector

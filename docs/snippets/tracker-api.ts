@@ -70,3 +70,14 @@ export interface TrackerChange {
   fields?: Record<string, [from: unknown, to: unknown]>;
   comment?: TrackerComment;
 }
+
+/** An attachment as the tracker answers it. */
+export interface TrackerAttachment {
+  id: string;
+  issue: string;
+  name: string;
+  type: string;
+  size: number;
+  /** ISO 8601. */
+  created: string;
+}

@@ -366,6 +366,7 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.paging',
         'platform.history-order',
         'platform.parameters',
+        'platform.uploads',
       ].map((id) => ({
         id,
         name: expect.any(String),

@@ -23,6 +23,8 @@ interface Variant {
   readonly revisions?: readonly [string, string, string][];
   /** Serve entity history off the catalog's path. */
   readonly historyPath?: string;
+  /** Serve attachment create with a free-form builder that reads no body, at the catalog's path. */
+  readonly freeFormUpload?: boolean;
 }
 
 /** Revisions as [revisionDateTime, entityId, revisionId], in the declared pattern, in the right order. */
@@ -41,7 +43,16 @@ function catalogConnector(variant: Variant = {}) {
     config: { url: field.url(), apiKey: field.secret(), label: field.string().optional() },
     session: { Authorization: field.secret() },
     initialize: ({ config }) => ({ Authorization: secret(`Key ${config.apiKey}`) }),
-    operations: ({ platform }) => ({
+    operations: ({ platform, post }) => ({
+      createAttachment:
+        variant.freeFormUpload === true
+          ? post('/entities/:entityTypeId/:entityId/attachments', () => ({ id: 'a-1' }))
+          : platform.createAttachment(async ({ body }) => ({
+              id: 'a-1',
+              contentUri: 'a-1',
+              fileName: body.fileName,
+              size: (await body.file.bytes()).length,
+            })),
       metadata: platform.connectorMetadata(() => ({
         enableFeatures: [],
         fields: variant.metadataFields ?? [
@@ -99,6 +110,7 @@ const CHECKS = [
   'platform.paging',
   'platform.history-order',
   'platform.parameters',
+  'platform.uploads',
 ];
 
 /** What the catalog connector serves: the list a run over HTTP needs. */
@@ -109,6 +121,7 @@ const SERVED: PlatformOperationName[] = [
   'entityType',
   'entityHistory',
   'projects',
+  'createAttachment',
 ];
 
 const servers: ConnectorServer[] = [];
@@ -224,6 +237,21 @@ describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via)
   );
 });
 
+describe('the upload check', () => {
+  it('fails for an attachment upload served without the catalog builder, saying what to fix', async () => {
+    // The SDK reads a catalog upload itself, so only a connector reached by URL can break it.
+    const result = (await run({ freeFormUpload: true }, 'over HTTP')).find(
+      (entry) => entry.id === 'platform.uploads',
+    );
+    expect(result).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(
+        'platform.createAttachment (POST /entities/:entityTypeId/:entityId/attachments) answered 400 to a body without fileName, but its message does not name fileName',
+      ),
+    });
+  });
+});
+
 describe('the platform checks of a target the kit does not serve', () => {
   it('are skipped without the list, saying which option to set', async () => {
     const results = await run({}, 'over HTTP', {});
@@ -250,6 +278,11 @@ describe('the platform checks of a target the kit does not serve', () => {
         'platform.parameters',
         'skipped',
         'platform.operations lists no platform operation with a required parameter',
+      ],
+      [
+        'platform.uploads',
+        'skipped',
+        'platform.operations lists neither platform.createAttachment nor platform.updateAttachment',
       ],
     ]);
   });
@@ -338,7 +371,7 @@ describe('the platform operations option', () => {
         }),
       ),
     ).rejects.toThrow(
-      "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'entityHistory', 'entityTypes' and 'entityType', which the connector declares",
+      "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'createAttachment', 'entityHistory', 'entityTypes' and 'entityType', which the connector declares",
     );
   });
 });

@@ -17,6 +17,12 @@ import type { DeclaredOperation as Declared } from './declared-operations.js';
 const UNLISTED =
   'the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI)';
 
+/** The platform operations whose body is a multipart upload. */
+const UPLOADS = [
+  'createAttachment',
+  'updateAttachment',
+] as const satisfies readonly PlatformOperationName[];
+
 /** Why a check is skipped when the operation it needs is not served: "the connector declares no …". */
 const noneServed = (run: ConformanceRun, what: string) =>
   `${run.platformOperations?.source === 'list' ? 'platform.operations lists' : 'the connector declares'} ${what}`;
@@ -325,6 +331,63 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           [400],
           `platform.${name} (${route.method} ${route.pattern}) without its query`,
           'Let the catalog builder parse the query; do not read parameters yourself.',
+        );
+      }
+      return undefined;
+    },
+  },
+  {
+    id: 'platform.uploads',
+    name: 'attachment uploads answer 400 without fileName and 415 to a body that is not multipart',
+    async run(run) {
+      const declared = run.platformOperations?.routes;
+      if (declared === undefined) return { skipped: UNLISTED };
+      const uploads = UPLOADS.flatMap((name) => {
+        const route = declared.get(name);
+        return route === undefined ? [] : [[name, route] as const];
+      });
+      if (uploads.length === 0)
+        return {
+          skipped: noneServed(
+            run,
+            'neither platform.createAttachment nor platform.updateAttachment',
+          ),
+        };
+      const platform = run.simulator();
+      // Both are refused before connector code runs, so nothing is uploaded to the end system.
+      const query = { projectId: 'conformance-project', attachmentId: 'conformance-id' };
+      for (const [name, route] of uploads) {
+        const what = `platform.${name} (${route.method} ${route.pattern})`;
+        const withoutName = new FormData();
+        withoutName.append('file', new Blob(['conformance']), 'conformance.txt');
+        const missing = await platform.call({
+          method: route.method,
+          path: pathOf(route.pattern),
+          query,
+          body: withoutName,
+        });
+        run.expectStatus(
+          missing,
+          [400],
+          `${what} with a multipart body without fileName`,
+          'Serve it with the catalog builder, which reads the multipart body and checks its fields.',
+        );
+        const message = (missing.body as { errors?: { message?: string } }).errors?.message ?? '';
+        if (!message.includes('fileName'))
+          throw new ConformanceFailure(
+            `${what} answered 400 to a body without fileName, but its message does not name fileName: "${message.slice(0, 200)}".`,
+          );
+        const json = await platform.call({
+          method: route.method,
+          path: pathOf(route.pattern),
+          query,
+          body: { fileName: 'conformance.txt', file: 'conformance' },
+        });
+        run.expectStatus(
+          json,
+          [415],
+          `${what} with a JSON body`,
+          'The platform uploads multipart/form-data: serve it with the catalog builder.',
         );
       }
       return undefined;
