@@ -367,6 +367,7 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.history-order',
         'platform.parameters',
         'platform.uploads',
+        'platform.entity-types',
       ].map((id) => ({
         id,
         name: expect.any(String),

@@ -23,6 +23,8 @@ interface Variant {
   readonly revisions?: readonly [string, string, string][];
   /** Serve entity history off the catalog's path. */
   readonly historyPath?: string;
+  /** More of the entity type's metadata. */
+  readonly typeMetadata?: Record<string, unknown>;
   /** Serve attachment create with a free-form builder that reads no body, at the catalog's path. */
   readonly freeFormUpload?: boolean;
 }
@@ -72,6 +74,8 @@ function catalogConnector(variant: Variant = {}) {
       ]),
       entityType: platform.entityType(() => ({
         history: { revisionDateFormat: 'yyyy-MM-dd HH:mm' },
+        fields: [{ internalName: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' }],
+        ...variant.typeMetadata,
       })),
       entityHistory: platform.entityHistory(
         ({ query }) => {
@@ -111,6 +115,7 @@ const CHECKS = [
   'platform.history-order',
   'platform.parameters',
   'platform.uploads',
+  'platform.entity-types',
 ];
 
 /** What the catalog connector serves: the list a run over HTTP needs. */
@@ -214,6 +219,22 @@ describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via)
       "projects with maxResults=6, over server-info's 5 answered 200",
     ],
     [
+      'an entity type with a date pattern that cannot be read',
+      {
+        typeMetadata: {
+          fields: [{ internalName: 'due', dataType: 'DATE', dateFormat: "yyyy-MM-dd 'at" }],
+        },
+      },
+      'platform.entity-types',
+      `Entity type 'issue': fields.0.dateFormat "yyyy-MM-dd 'at" cannot be read as a Java date pattern`,
+    ],
+    [
+      'an entity type with dynamic sub-steps and no sub-steps operation',
+      { typeMetadata: { multiStepUpdate: 'DYNAMIC_SUB_STEPS' } },
+      'platform.entity-types',
+      "Entity type 'issue' declares multiStepUpdate 'DYNAMIC_SUB_STEPS', so the platform calls platform.subStepsForUpdate, which the connector does not serve",
+    ],
+    [
       'history out of order',
       { revisions: [REVISIONS[0], REVISIONS[2], REVISIONS[1]] as [string, string, string][] },
       'platform.history-order',
@@ -284,6 +305,7 @@ describe('the platform checks of a target the kit does not serve', () => {
         'skipped',
         'platform.operations lists neither platform.createAttachment nor platform.updateAttachment',
       ],
+      ['platform.entity-types', 'skipped', 'platform.operations lists no platform.entityTypes'],
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { catalogChecks } from './catalog-checks.js';
+import { entityTypeCheck } from './entity-type-checks.js';
 import type { ConformanceCheck } from './check-helpers.js';
 import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
@@ -16,6 +17,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   ...initializeChecks,
   ...sessionChecks,
   ...catalogChecks,
+  entityTypeCheck,
   secretsCheck,
   logSecretsCheck,
 ];

@@ -1,0 +1,90 @@
+import { PLATFORM_OPERATIONS, type PlatformOperationName, type z } from '@connector-sdk/core';
+import type { PlatformSimulator } from '../platform-simulator.js';
+import type { SimulatorResponse } from '../simulator-types.js';
+import { ConformanceFailure } from './conformance-failure.js';
+import type { ConformanceRun } from './conformance-run.js';
+import type { DeclaredOperation as Declared } from './declared-operations.js';
+
+// What the platform checks share: why they skip, how they call a declared operation, how they check its answer.
+
+/** Why the platform checks cannot run against a URL or a handler without `platform.operations` (issue 17). */
+export const UNLISTED =
+  'the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI)';
+
+/** Why a check is skipped when the operation it needs is not served: "the connector declares no …". */
+export const noneServed = (run: ConformanceRun, what: string) =>
+  `${run.platformOperations?.source === 'list' ? 'platform.operations lists' : 'the connector declares'} ${what}`;
+
+/** Fills a route pattern's parameters from `params`, the others with a placeholder id. */
+export const pathOf = (pattern: string, params: Readonly<Record<string, string>> = {}) =>
+  pattern.replace(/:([A-Za-z_$][\w$]*)/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? 'conformance-id'),
+  );
+
+/** Fails unless the answer has the shape the platform operation declares, naming the wrong values. */
+export function expectShape(name: PlatformOperationName, response: SimulatorResponse): unknown {
+  const schema = (PLATFORM_OPERATIONS[name] as { readonly answer?: z.ZodType }).answer;
+  if (response.status !== 200)
+    throw new ConformanceFailure(
+      `platform.${name} answered ${response.status}${response.code === undefined ? '' : ` ${response.code}`}; expected 200 with its answer.`,
+    );
+  if (schema === undefined) return response.body;
+  const result = schema.safeParse(response.body);
+  if (result.success) return response.body;
+  const problems = result.error.issues
+    .slice(0, 5)
+    .map((issue) => `'${['answer', ...issue.path].join('.')}': ${issue.message}`);
+  throw new ConformanceFailure(
+    `platform.${name} answered what the platform cannot read: ${problems.join('; ')}. Answer the documented shape (see PLATFORM_OPERATIONS).`,
+  );
+}
+
+/** Calls a declared platform operation at its path, ids filled from `params`. */
+export async function callDeclared(
+  platform: PlatformSimulator,
+  declared: Declared,
+  query: Readonly<Record<string, string>> = {},
+  params: Readonly<Record<string, string>> = {},
+): Promise<SimulatorResponse> {
+  return platform.call({ method: declared.method, path: pathOf(declared.pattern, params), query });
+}
+
+/** A project and entity type to read history in: from the options, else the first ones the connector lists. */
+/** A project to read in: from the options, else the first one the connector lists. */
+export async function projectToRead(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
+): Promise<string | undefined> {
+  const projectId = run.options.platform?.projectId;
+  const projects = declared.get('projects');
+  if (projectId !== undefined || projects === undefined) return projectId;
+  const listed = expectShape(
+    'projects',
+    await callDeclared(platform, projects, { startIndex: '0', maxResults: '1' }),
+  ) as { id: string | number }[];
+  return listed[0] === undefined ? undefined : String(listed[0].id);
+}
+
+/** A project and entity type to read history in: from the options, else the first ones the connector lists. */
+export async function scope(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
+): Promise<{ projectId: string; entityTypeId: string } | undefined> {
+  const projectId = await projectToRead(run, platform, declared);
+  let entityTypeId = run.options.platform?.entityTypeId;
+  const types = declared.get('entityTypes');
+  if (entityTypeId === undefined && types !== undefined && projectId !== undefined) {
+    const listed = expectShape(
+      'entityTypes',
+      await callDeclared(platform, types, { projectId }),
+    ) as {
+      id: string;
+    }[];
+    entityTypeId = listed[0]?.id;
+  }
+  return projectId === undefined || entityTypeId === undefined
+    ? undefined
+    : { projectId, entityTypeId };
+}
