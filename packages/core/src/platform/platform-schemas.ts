@@ -206,6 +206,8 @@ export const EntityTypeSchema = z.looseObject({
       revisionUserDataType: UserDataType.optional(),
       separateHistoryApis: z.array(z.literal(['ATTACHMENTS', 'COMMENTS', 'LINKS'])).optional(),
       revisionDateFormat: z.string().optional(),
+      /** Revision ids are numbers, so the platform orders them as numbers ("10" after "9"). */
+      isRevisionIdNumeric: z.boolean().optional(),
     })
     .optional(),
   searchEntityInfo: z

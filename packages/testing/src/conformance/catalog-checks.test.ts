@@ -241,6 +241,17 @@ describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via)
       'History revision 3 (A-2/2) comes after A-3/1 but sorts before it',
     ],
     [
+      'numeric revision ids in number order, without saying they are numbers',
+      {
+        revisions: [
+          ['2026-11-01 08:00', 'A-1', '9'],
+          ['2026-11-01 08:00', 'A-1', '10'],
+        ],
+      },
+      'platform.history-order',
+      'History revision 2 (A-1/10) comes after A-1/9 but sorts before it',
+    ],
+    [
       'history times in another pattern',
       { revisions: [['2026-11-01T08:00:00Z', 'A-1', '1']] },
       'platform.history-order',
@@ -256,6 +267,21 @@ describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via)
       });
     },
   );
+});
+
+describe('the history order', () => {
+  it('takes revision ids as numbers when the entity type says so (isRevisionIdNumeric)', async () => {
+    const results = await run({
+      typeMetadata: {
+        history: { revisionDateFormat: 'yyyy-MM-dd HH:mm', isRevisionIdNumeric: true },
+      },
+      revisions: [
+        ['2026-11-01 08:00', 'A-1', '9'],
+        ['2026-11-01 08:00', 'A-1', '10'],
+      ],
+    });
+    expect(results.find((result) => result.id === 'platform.history-order')?.status).toBe('passed');
+  });
 });
 
 describe('the upload check', () => {

@@ -18,6 +18,9 @@ import {
   scope,
 } from './platform-check-helpers.js';
 
+/** Text order by UTF-16 code units: the same on every machine, whatever its locale. */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /** The platform operations whose body is a multipart upload. */
 const UPLOADS = [
   'createAttachment',
@@ -178,6 +181,8 @@ export const catalogChecks: readonly ConformanceCheck[] = [
       // The pattern revision times are written in, from the entity type's metadata when it says.
       let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
       let timeZone = 'UTC';
+      // Revision ids compare as text unless the entity type says they are numbers ("10" after "9").
+      let numericRevisions = false;
       const typeRoute = declared.get('entityType');
       if (typeRoute !== undefined) {
         const type = expectShape(
@@ -188,8 +193,9 @@ export const catalogChecks: readonly ConformanceCheck[] = [
             { projectId: where.projectId },
             { entityTypeId: where.entityTypeId },
           ),
-        ) as { history?: { revisionDateFormat?: string } };
+        ) as { history?: { revisionDateFormat?: string; isRevisionIdNumeric?: boolean } };
         pattern = type.history?.revisionDateFormat ?? pattern;
+        numericRevisions = type.history?.isRevisionIdNumeric === true;
       }
       const infoRoute = declared.get('serverInfo');
       if (infoRoute !== undefined)
@@ -228,8 +234,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
         const [a, b] = [keyed[i - 1], keyed[i]] as [(typeof keyed)[number], (typeof keyed)[number]];
         const order =
           a.time - b.time ||
-          a.entityId.localeCompare(b.entityId) ||
-          a.revisionId.localeCompare(b.revisionId);
+          byCodeUnits(a.entityId, b.entityId) ||
+          (numericRevisions
+            ? Number(a.revisionId) - Number(b.revisionId)
+            : byCodeUnits(a.revisionId, b.revisionId));
         if (order > 0)
           throw new ConformanceFailure(
             `History revision ${i + 1} (${b.entityId}/${b.revisionId}) comes after ${a.entityId}/${a.revisionId} but sorts before it: answer revisions by revisionDateTime, then entityId, then revisionId, ascending.`,
