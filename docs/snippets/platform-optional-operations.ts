@@ -5,10 +5,9 @@ import {
   formatJavaDate,
   parseJavaDate,
   readWindow,
-  type PLATFORM_OPERATIONS,
   type PlatformAnswer,
   type PlatformBuilders,
-  type PlatformOperationContext,
+  type PlatformContext,
 } from '@connector-sdk/core';
 import {
   DATE_FORMAT,
@@ -81,10 +80,7 @@ const asRevision = (
 });
 
 /** What a history handler receives: the four history operations take the same query. */
-type HistoryCall = PlatformOperationContext<
-  TrackerSession,
-  (typeof PLATFORM_OPERATIONS)['entityHistory']
->;
+type HistoryCall = PlatformContext<TrackerSession, 'entityHistory'>;
 
 /** One kind of the tracker's changes as the platform's history: its filters, its order, the window asked for. */
 async function readHistory(

@@ -51,6 +51,7 @@ export {
   type CatalogUpload,
   type PlatformAnswer,
   type PlatformBuilders,
+  type PlatformContext,
   type PlatformOperationBuilder,
   type PlatformOperationContext,
   type PlatformOperationName,

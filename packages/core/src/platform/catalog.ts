@@ -326,6 +326,20 @@ export type PlatformOperationContext<TSession, E> = OperationContext<
 >;
 
 /**
+ * What the handler of a platform operation receives, by the operation's name, for a helper that several
+ * handlers share.
+ *
+ * @example
+ * ```ts
+ * async function readHistory({ query, session }: PlatformContext<Session, 'entityHistory'>) { … }
+ * ```
+ */
+export type PlatformContext<TSession, K extends PlatformOperationName> = PlatformOperationContext<
+  TSession,
+  (typeof PLATFORM_OPERATIONS)[K]
+>;
+
+/**
  * What the handler of a platform operation returns, such as `PlatformAnswer<'getEntity'>` (`{ fields, … }`);
  * `unknown` for the operations that answer 204.
  */
