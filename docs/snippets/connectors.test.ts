@@ -4,7 +4,7 @@ import { createPlatformSimulator } from '@connector-sdk/testing';
 import { expect, it } from 'vitest';
 import { connector as endSystemClientGuide } from './end-system-client.js';
 import { trackerConnector as platformOperationsGuide } from './platform-operations.js';
-import { connector as shared } from './shared.js';
+import { connector as bindingsGuide } from './connector.js';
 
 it.each([
   [
@@ -17,7 +17,11 @@ it.each([
     platformOperationsGuide,
     { url: 'https://tracker.example', token: { value: 'tok-1', sensitive: true } },
   ],
-  ['shared stand-in', shared, { url: 'https://acme.example' }],
+  [
+    'bindings.md and deploying.md',
+    bindingsGuide,
+    { url: 'https://acme.example', token: { value: 'tok-1', sensitive: true } },
+  ],
 ] as const)('the connector of %s initializes', async (_page, connector, config) => {
   const platform = createPlatformSimulator({ target: connector, config });
   const answer = await platform.initialize();

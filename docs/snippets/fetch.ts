@@ -1,13 +1,14 @@
-import { Hono } from 'hono';
-import { connector, logger } from './shared.js';
-
-const app = new Hono();
 // #region snippet
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
 import { createFetchHandler } from '@connector-sdk/fetch';
+import pino from 'pino';
+import { connector } from './connector.js';
 
-const handler = createFetchHandler(connector, { logger });
+const handler = createFetchHandler(connector, { logger: pino() });
 
-export default { fetch: handler }; // a server that calls fetch(request)
-
-app.all('/sdk/*', (c) => handler(c.req.raw, c.env)); // in a Hono app (c.env: see the path rule)
+// In a Hono app; on Node, c.env carries the raw request target for the path rule (below).
+const app = new Hono();
+app.all('/sdk/*', (c) => handler(c.req.raw, c.env));
+serve({ fetch: app.fetch, port: 3000, hostname: '127.0.0.1' });
 // #endregion snippet

@@ -1,10 +1,11 @@
-import type { ServerOptions } from 'node:https';
-import { connector, logger } from './shared.js';
-
-declare const tlsOptions: ServerOptions;
 // #region snippet
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import { createRequestListener } from '@connector-sdk/node';
+import pino from 'pino';
+import { connector } from './connector.js';
 
-createServer(tlsOptions, createRequestListener(connector, { logger })).listen(8443);
+// Your certificate and key (placeholders: use your own paths).
+const tls = { cert: readFileSync('tls/cert.pem'), key: readFileSync('tls/key.pem') };
+createServer(tls, createRequestListener(connector, { logger: pino() })).listen(8443);
 // #endregion snippet

@@ -13,7 +13,7 @@ const connector = defineConnector({
     return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
   },
   operations: ({ get }) => ({
-    getIssue: get('/issues/:id', ({ session, params }) => fetchIssue(session, params.id)),
+    getIssue: get('/issues/:id', ({ session, params }) => fetchIssue(session, params.id)), // yours too
   }),
 });
 

@@ -1,5 +1,4 @@
 import { defineConnector, field, z } from '@connector-sdk/core';
-import { connector, logger } from './shared.js';
 
 declare function loadFields(session: Record<string, unknown>): Promise<string[]>;
 
@@ -29,6 +28,10 @@ export const cached = defineConnector({
 // #region serve
 import { serve } from '@connector-sdk/node';
 import { connectRedisStore } from '@connector-sdk/redis';
+import pino from 'pino';
+import { connector } from './connector.js';
+
+const logger = pino();
 
 // Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store refuses to start without one.
 const store = await connectRedisStore({ url: process.env.REDIS_URL, logger });

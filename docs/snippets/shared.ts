@@ -1,7 +1,5 @@
-// Stand-ins the snippets refer to, so that every snippet type-checks as a whole file.
-import { defineConnector, field, silentLogger } from '@connector-sdk/core';
-
-export const logger = silentLogger;
+// Stand-ins for the README's quick start, which calls an end system the reader writes: `login` and
+// `fetchIssue` are their placeholders.
 
 export interface AcmeConfig {
   readonly url: string;
@@ -11,11 +9,3 @@ export interface AcmeConfig {
 
 export declare function login(config: AcmeConfig): Promise<string>;
 export declare function fetchIssue(session: Record<string, unknown>, id: string): Promise<unknown>;
-
-export const connector = defineConnector({
-  name: 'snippet',
-  version: '1.0.0',
-  config: { url: field.url() },
-  session: { 'X-Acme-Url': field.url(), Authorization: field.secret() },
-  initialize: ({ config }) => ({ 'X-Acme-Url': config.url, Authorization: 'Bearer x' }),
-});
