@@ -42,7 +42,7 @@ export function guideClients(baseUrl: string): void {
         { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
         {
           status: 400,
-          body: (body) => isLocked(body),
+          body: (body) => isLocked(body), // isLocked: yours, reads the end system's answer
           code: 'FORBIDDEN',
           message: 'The issue is locked',
         },

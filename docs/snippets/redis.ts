@@ -12,6 +12,7 @@ export const cached = defineConnector({
   operations: ({ get }) => ({
     // One end-system call per system every 10 minutes, whichever instance serves the request.
     getFields: get('/fields', ({ session, systemCache }) =>
+      // loadFields: your end-system call
       systemCache.getOrSet('fields', () => loadFields(session), {
         ttlMs: 10 * 60_000,
         schema: z.array(z.string()),
