@@ -1,5 +1,5 @@
-// The testing guide's code, run as a real test: the connector is the testing kit's own fixture.
-import type { ParameterEntry } from '@connector-sdk/core';
+// The testing guide's code for the kit's own fake end system, run as a real test: the connector is one written
+// for that fake's API (the kit's own fixture).
 import { recordsConnector as connector } from '../../packages/testing/test/records-connector.js';
 
 // #region fake
@@ -32,26 +32,6 @@ describeConformance(() => ({
   expireSession: () => fake.expireTokens(),
 }));
 // #endregion conformance
-
-declare function revokeAtAcme(session: readonly ParameterEntry[]): Promise<void>;
-
-// #region real-end-system
-import { describe } from 'vitest';
-
-const acme = process.env.ACME_URL;
-describe.skipIf(acme === undefined)('against the real Acme', () => {
-  describeConformance(() => ({
-    target: connector,
-    config: {
-      url: acme ?? '',
-      username: process.env.ACME_USER ?? '',
-      password: { value: process.env.ACME_PASSWORD ?? '', sensitive: true },
-    },
-    operation: { method: 'POST', path: '/records', body: { title: 'A record' } },
-    expireSession: (session) => revokeAtAcme(session), // your end system's logout or revoke call
-  }));
-});
-// #endregion real-end-system
 
 // #region simulator
 import { createManualClock, createPlatformSimulator } from '@connector-sdk/testing';
