@@ -1,9 +1,10 @@
-import { createPlatformSimulator } from '@connector-sdk/testing';
+// #region conformance
 import { describeConformance } from '@connector-sdk/testing/vitest';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { notesConnector } from '../src/connector.js';
 import { startFakeNotesApi, type FakeNotesApi } from './fake-notes-api.js';
 
+// The fake of the end system's API (change it to answer as your end system does).
 let api: FakeNotesApi;
 beforeAll(async () => {
   api = await startFakeNotesApi();
@@ -23,8 +24,13 @@ describeConformance(() => ({
   invalidConfig: { ...config(), url: 'not a url' },
   wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
   operation: { method: 'POST', path: '/notes', body: { text: 'From the conformance kit' } },
+  // Make the end system drop a session: the kit checks 401, initialize again, the call works again.
   expireSession: () => api.expireTokens(),
 }));
+// #endregion conformance
+
+import { createPlatformSimulator } from '@connector-sdk/testing';
+import { expect, it } from 'vitest';
 
 it('walks the lifecycle as the platform does: notes, an expired token, cleanup logs out', async () => {
   const platform = createPlatformSimulator({
