@@ -9,6 +9,10 @@ const clock = createManualClock(Date.now());
 let tracker: RunningTracker;
 beforeAll(async () => {
   tracker = await startTracker({ rateLimit: { limit: 3, windowMs: 60_000 }, now: clock.now });
+  // Some history for the kit's history-order check, which the tracker's changelog lists newest first.
+  const first = tracker.store.createIssue('DEMO', { summary: 'Seeded' }, 'bob').id;
+  tracker.store.createIssue('DEMO', { summary: 'Seeded too' }, 'bob');
+  tracker.store.updateIssue(first, { status: 'closed' }, 'bob');
 });
 afterAll(() => tracker.close());
 
@@ -121,18 +125,27 @@ it('serves issues as the platform entities: create, get, update, search, comment
     code: 'VALIDATION_FAILED',
   });
 
-  await platform.call({
+  const added = await platform.call({
     method: 'POST',
     path: `/entities/issue/${id}/comments`,
     query: inDemo,
     body: { body: 'From the platform' },
   });
-  const comments = await platform.call({
-    path: `/entities/issue/${id}/comments`,
-    query: { ...inDemo, startIndex: '0', maxResults: '10', afterTime: 'null' },
+  // Its creation date in the pattern the issue type declares for comments, not the tracker's ISO 8601.
+  const { createdDate } = added.body as { createdDate: string };
+  expect(createdDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0000$/);
+  const comments = (afterTime: string) =>
+    platform.call({
+      path: `/entities/issue/${id}/comments`,
+      query: { ...inDemo, startIndex: '0', maxResults: '10', afterTime },
+    });
+  expect((await comments('null')).body).toMatchObject({
+    comments: [{ body: 'From the platform', author: 'alice', createdDate }],
   });
-  expect(comments.body).toMatchObject({
-    comments: [{ body: 'From the platform', author: 'alice' }],
+  expect((await comments(createdDate)).body).toMatchObject({ comments: [] });
+  expect(await comments(new Date().toISOString())).toMatchObject({
+    status: 400,
+    code: 'VALIDATION_FAILED',
   });
 
   const remove = (deletionType: string) =>

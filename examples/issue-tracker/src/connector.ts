@@ -31,7 +31,7 @@ export const trackerConnector = defineConnector({
   },
 
   operations: ({ get, post, platform }) => ({
-    // The platform's documented operations: configuration info, issues as entities, comments.
+    // The platform's documented operations: configuration info, issues as entities, comments, history.
     ...trackerPlatformOperations(platform),
     // Operations of this connector's own, for callers that are not the platform's sync.
     listIssues: get(

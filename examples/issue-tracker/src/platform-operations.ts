@@ -1,41 +1,20 @@
-// The platform's documented operations for the tracker: configuration info, issues as entities (get, create,
-// update, search, delete) and their comments. The connector's own operations are in connector.ts.
+// The platform's documented operations for the tracker: configuration info, the issue entity type, issues as
+// entities (get, create, update, search, delete), and beside them their comments (platform-comments.ts) and
+// history (platform-history.ts). The connector's own operations are in connector.ts.
 import {
   ValidationError,
   describeConfig,
   foldSearchQuery,
   readWindow,
-  type Logger,
   type PlatformAnswer,
   type PlatformBuilders,
 } from '@connector-sdk/core';
-import { trackerClient } from './tracker-client.js';
+import { COMMENT, trackerCommentOperations } from './platform-comments.js';
+import { DATE_FORMAT, SERVER_INFO } from './platform-formats.js';
+import { trackerHistoryOperations } from './platform-history.js';
+import { trackerFor, type TrackerSession } from './tracker-client.js';
 import { trackerConfig } from './tracker-config.js';
 import type { Issue } from './tracker/tracker-store.js';
-
-/** The session as later calls read it (see `session` in connector.ts). */
-export interface TrackerSession {
-  readonly Authorization: string;
-  readonly 'X-Tracker-Url': string;
-  readonly 'X-Tracker-Project'?: string | undefined;
-}
-
-interface Call {
-  readonly session: TrackerSession;
-  readonly signal: AbortSignal;
-  readonly log: Logger;
-}
-
-const tracker = ({ session, signal, log }: Call) =>
-  trackerClient({
-    url: session['X-Tracker-Url'],
-    authorization: session.Authorization,
-    signal,
-    log,
-  });
-
-/** The most items one page of a list may hold; server info says so, readWindow enforces it. */
-const MAX_RESULTS = 100;
 
 /** An issue as the platform sees an entity: its fields by field id. */
 const entity = ({ comments, ...fields }: Issue): PlatformAnswer<'getEntity'> => ({
@@ -64,21 +43,17 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
         options: { displayName: 'Options', tooltip: 'JSON, such as {"defaultProject":"DEMO"}' },
       }),
     })),
-    serverInfo: platform.serverInfo(() => ({
-      timeZone: 'UTC',
-      maxResults: MAX_RESULTS,
-      integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
-    })),
+    serverInfo: platform.serverInfo(() => SERVER_INFO),
     projects: platform.projects(({ query, ...call }) =>
       readWindow(
         query,
         {
           all: async () =>
-            (await tracker(call).get('projects').json<{ key: string; name: string }[]>()).map(
+            (await trackerFor(call).get('projects').json<{ key: string; name: string }[]>()).map(
               ({ key, name }) => ({ id: key, name }),
             ),
         },
-        { maxResults: MAX_RESULTS },
+        { maxResults: SERVER_INFO.maxResults },
       ),
     ),
     entityTypes: platform.entityTypes(() => [
@@ -88,7 +63,17 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       id: 'issue',
       name: 'Issue',
       multiStepUpdate: 'NO_SUB_STEPS',
-      recovery: { type: 'COMPARISON_BASED' },
+      // The tracker keeps a changelog of every change: the platform can recover from history, which makes
+      // entity history required (platform-history.ts).
+      recovery: { type: 'HISTORY_BASED' },
+      history: {
+        type: 'FIELD_BASED',
+        revisionDateFormat: DATE_FORMAT,
+        revisionUserDataType: 'USERNAME_AS_USER',
+        // Comments have a history API of their own, so entity history leaves them out.
+        separateHistoryApis: ['COMMENTS'],
+      },
+      comments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: COMMENT },
       searchEntityInfo: {
         sortableFields: ['CREATED_UPDATED_TIME', 'ENTITY_ID'],
         dateTimeFormat: "yyyy-MM-dd'T'HH:mm:ss.SSSX",
@@ -108,25 +93,27 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
     })),
 
     getEntity: platform.getEntity(async ({ params, ...call }) =>
-      entity(await tracker(call).get(issuePath(params.entityId)).json<Issue>()),
+      entity(await trackerFor(call).get(issuePath(params.entityId)).json<Issue>()),
     ),
     createEntity: platform.createEntity(async ({ query, body, ...call }) =>
       entity(
-        await tracker(call)
+        await trackerFor(call)
           .post(`projects/${encodeURIComponent(query.projectId)}/issues`, { json: body.fields })
           .json<Issue>(),
       ),
     ),
     updateEntity: platform.updateEntity(async ({ params, body, ...call }) =>
       entity(
-        await tracker(call).patch(issuePath(params.entityId), { json: body.fields }).json<Issue>(),
+        await trackerFor(call)
+          .patch(issuePath(params.entityId), { json: body.fields })
+          .json<Issue>(),
       ),
     ),
     // SOFT_DELETE removes the issue; ARCHIVE closes it, as the tracker has no archive.
     deleteEntity: platform.deleteEntity(async ({ params, query, ...call }) => {
       if (query.deletionType === 'ARCHIVE')
-        await tracker(call).patch(issuePath(params.entityId), { json: { status: 'closed' } });
-      else await tracker(call).delete(issuePath(params.entityId));
+        await trackerFor(call).patch(issuePath(params.entityId), { json: { status: 'closed' } });
+      else await trackerFor(call).delete(issuePath(params.entityId));
     }),
     searchEntities: platform.searchEntities(async ({ query, body, ...call }) => {
       // The tracker searches by change time (after, before, until) and by keys, all of them at once: that is
@@ -168,43 +155,19 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
         {
           offset: async (offset, limit) =>
             (
-              await tracker(call)
+              await trackerFor(call)
                 .get('issues', {
                   searchParams: { ...filters, project: query.projectId, offset, limit },
                 })
                 .json<{ issues: Issue[] }>()
             ).issues,
         },
-        { maxResults: MAX_RESULTS },
+        { maxResults: SERVER_INFO.maxResults },
       );
       return { nextPageLinkSupported: false, entities: issues.map(entity) };
     }),
 
-    // (named apart from the connector's own addComment, which connector.ts spreads beside these)
-    addEntityComment: platform.addComment(async ({ params, body, ...call }) => {
-      const issue = await tracker(call)
-        .post(`${issuePath(params.entityId)}/comments`, { json: { text: body.body } })
-        .json<Issue>();
-      const comment = issue.comments.at(-1);
-      return { id: comment?.id, createdDate: comment?.created };
-    }),
-    entityComments: platform.getComments(async ({ params, query, ...call }) => {
-      const { comments } = await tracker(call).get(issuePath(params.entityId)).json<Issue>();
-      const after = query.afterTime ?? '';
-      const window = await readWindow(
-        query,
-        { all: () => comments.filter((comment) => comment.created > after) },
-        { maxResults: MAX_RESULTS },
-      );
-      return {
-        nextPageLinkSupported: false,
-        comments: window.map(({ id, text, author, created }) => ({
-          id,
-          body: text,
-          author,
-          createdDate: created,
-        })),
-      };
-    }),
+    ...trackerCommentOperations(platform),
+    ...trackerHistoryOperations(platform),
   };
 }

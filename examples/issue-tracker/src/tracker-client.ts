@@ -37,3 +37,31 @@ export function trackerClient({ url, authorization, signal, log }: TrackerCallCo
     },
   });
 }
+
+/** The session as the connector's later calls read it (see `session` in connector.ts). */
+export interface TrackerSession {
+  readonly Authorization: string;
+  readonly 'X-Tracker-Url': string;
+  readonly 'X-Tracker-Project'?: string | undefined;
+}
+
+/** What a tracker call made for one platform request needs: its session, its abort signal, its logger. */
+export interface SessionCall {
+  readonly session: TrackerSession;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+/**
+ * A client for the tracker, as the session of one platform request.
+ *
+ * @param call - the request's session, signal and logger
+ * @returns the client
+ */
+export const trackerFor = ({ session, signal, log }: SessionCall) =>
+  trackerClient({
+    url: session['X-Tracker-Url'],
+    authorization: session.Authorization,
+    signal,
+    log,
+  });

@@ -7,7 +7,11 @@ import { Fault, TrackerStore, type TrackerOptions } from './tracker-store.js';
  * `{ "fault": { "id", "text" } }`):
  * - `POST /api/session` `{ login, password }` → 201 `{ token, ttl }`; `DELETE /api/session` logs out.
  * - With `Authorization: Bearer <token>`: `GET /api/projects`, `GET|POST /api/projects/:key/issues`,
- *   `GET /api/issues/:id`, `POST /api/issues/:id/comments`.
+ *   `GET /api/issues` (search), `GET|PATCH|DELETE /api/issues/:id`, `POST /api/issues/:id/comments`.
+ * - With the token too, `GET /api/changelog?project=&issue=&since=&until=&page=&perPage=`: every change to
+ *   the issues (created, updated with each field's `from` and `to`, commented), newest first, `perPage` (up to
+ *   100) a page from page 1: `{ page, perPage, total, entries }`. `since` and `until` are ISO 8601 instants,
+ *   both included.
  * - 401 `TOKEN_EXPIRED` when a token is too old, 429 with `Retry-After` past the per-token rate limit,
  *   422 for invalid input, 404 for unknown projects and issues.
  */
@@ -30,6 +34,38 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
     // answered below
   }
   throw new Fault(400, 'MALFORMED_REQUEST', 'The body must be a JSON object');
+}
+
+/** A whole-number parameter, or a 400 naming it. */
+function whole(url: URL, name: string, fallback: number, min = 0): number {
+  const value = Number(url.searchParams.get(name) ?? fallback);
+  if (!Number.isInteger(value) || value < min)
+    throw new Fault(400, 'BAD_PARAMETER', `${name} must be a whole number from ${min}`);
+  return value;
+}
+
+/** An instant parameter (ISO 8601) in milliseconds, or a 400 naming it. */
+function instant(url: URL, name: string): number | undefined {
+  const text = url.searchParams.get(name);
+  if (text === null) return undefined;
+  const value = Date.parse(text);
+  if (Number.isNaN(value))
+    throw new Fault(400, 'BAD_PARAMETER', `${name} must be an ISO 8601 instant`);
+  return value;
+}
+
+/** One page of the changelog, newest first. */
+function changelogPage(store: TrackerStore, url: URL) {
+  const page = whole(url, 'page', 1, 1);
+  const perPage = Math.min(whole(url, 'perPage', 20, 1), 100);
+  const entries = store.changelog({
+    project: url.searchParams.get('project') ?? undefined,
+    issue: url.searchParams.get('issue') ?? undefined,
+    since: instant(url, 'since'),
+    until: instant(url, 'until'),
+  });
+  const first = (page - 1) * perPage;
+  return { page, perPage, total: entries.length, entries: entries.slice(first, first + perPage) };
 }
 
 async function route(store: TrackerStore, req: IncomingMessage): Promise<[number, unknown]> {
@@ -58,16 +94,11 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
     return [200, { issues }];
   }
   if (project !== undefined && method === 'POST')
-    return [201, store.createIssue(project, await readJson(req))];
+    return [201, store.createIssue(project, await readJson(req), user)];
+  if (path === '/api/changelog' && method === 'GET') return [200, changelogPage(store, url)];
   if (path === '/api/issues' && method === 'GET') {
     // Search: every parameter optional, all must hold; offset and limit page the result.
-    const number = (name: string, fallback: number) => {
-      const value = Number(url.searchParams.get(name) ?? fallback);
-      if (!Number.isInteger(value) || value < 0)
-        throw new Fault(400, 'BAD_PARAMETER', `${name} must be a whole number`);
-      return value;
-    };
-    const offset = number('offset', 0);
+    const offset = whole(url, 'offset', 0);
     const found = store.search({
       project: url.searchParams.get('project') ?? undefined,
       updatedAfter: url.searchParams.get('updatedAfter') ?? undefined,
@@ -75,12 +106,12 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
       updatedUntil: url.searchParams.get('updatedUntil') ?? undefined,
       ids: url.searchParams.get('ids')?.split(',') ?? undefined,
     });
-    return [200, { issues: found.slice(offset, offset + Math.min(number('limit', 50), 100)) }];
+    return [200, { issues: found.slice(offset, offset + Math.min(whole(url, 'limit', 50), 100)) }];
   }
   const [, id, comments] = /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
   if (id !== undefined && comments === undefined && method === 'GET') return [200, store.issue(id)];
   if (id !== undefined && comments === undefined && method === 'PATCH')
-    return [200, store.updateIssue(id, await readJson(req))];
+    return [200, store.updateIssue(id, await readJson(req), user)];
   if (id !== undefined && comments === undefined && method === 'DELETE') {
     store.deleteIssue(id);
     return [204, undefined];

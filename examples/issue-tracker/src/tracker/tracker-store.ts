@@ -1,4 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import {
+  Changelog,
+  changedFields,
+  type ChangelogEntry,
+  type ChangelogFilter,
+  type IssueComment,
+} from './tracker-changelog.js';
 
 /** An issue in the sample tracker. */
 export interface Issue {
@@ -9,12 +16,7 @@ export interface Issue {
   readonly status: 'open' | 'closed';
   /** When it last changed, as an ISO 8601 instant. */
   readonly updated: string;
-  readonly comments: readonly {
-    readonly id: string;
-    readonly author: string;
-    readonly text: string;
-    readonly created: string;
-  }[];
+  readonly comments: readonly IssueComment[];
 }
 
 /** What a search of the tracker takes: all optional, all must hold. */
@@ -62,9 +64,13 @@ interface Token {
   calls: number;
 }
 
-/** The tracker's data and rules, without HTTP: accounts, tokens, a rate limit per token, projects, issues. */
+/**
+ * The tracker's data and rules, without HTTP: accounts, tokens, a rate limit per token, projects, issues and
+ * the changelog of every change to them.
+ */
 export class TrackerStore {
   readonly issues = new Map<string, Issue>();
+  readonly #changelog = new Changelog();
   readonly #tokens = new Map<string, Token>();
   readonly #options: TrackerOptions;
   #nextId = 1;
@@ -123,7 +129,8 @@ export class TrackerStore {
     return [...this.#tokens.values()].filter((state) => state.expiresAt > this.#now()).length;
   }
 
-  createIssue(project: string, input: Record<string, unknown>): Issue {
+  /** Creates an issue in a project, as `author` (a login). */
+  createIssue(project: string, input: Record<string, unknown>, author: string): Issue {
     this.project(project);
     if (typeof input.summary !== 'string' || input.summary.trim() === '')
       throw new Fault(422, 'INVALID_ISSUE', 'An issue needs a summary');
@@ -137,6 +144,7 @@ export class TrackerStore {
       comments: [],
     };
     this.issues.set(issue.id, issue);
+    this.#record(issue, { author, action: 'created', items: changedFields(undefined, issue) });
     return issue;
   }
 
@@ -146,23 +154,43 @@ export class TrackerStore {
     return new Date(this.#lastStamp).toISOString();
   }
 
-  /** Changes an issue's summary, description or status. */
-  updateIssue(id: string, input: Record<string, unknown>): Issue {
+  /** Changes an issue's summary, description or status, as `author` (a login). */
+  updateIssue(id: string, input: Record<string, unknown>, author: string): Issue {
     const issue = this.issue(id);
     const { summary, description, status } = input;
     if (summary !== undefined && (typeof summary !== 'string' || summary.trim() === ''))
       throw new Fault(422, 'INVALID_ISSUE', 'A summary cannot be empty');
     if (status !== undefined && status !== 'open' && status !== 'closed')
       throw new Fault(422, 'INVALID_ISSUE', 'A status is open or closed');
-    const updated: Issue = {
+    const changed: Issue = {
       ...issue,
       ...(summary === undefined ? {} : { summary }),
       ...(typeof description === 'string' ? { description } : {}),
       ...(status === undefined ? {} : { status }),
-      updated: this.#stamp(),
     };
+    // Setting what is already there changes nothing: not the time of the last change, not the changelog.
+    const items = changedFields(issue, changed);
+    if (items.length === 0) return issue;
+    const updated = { ...changed, updated: this.#stamp() };
     this.issues.set(id, updated);
+    this.#record(updated, { author, action: 'updated', items });
     return updated;
+  }
+
+  /** Records a change to an issue, at the time the issue was last changed. */
+  #record(issue: Issue, change: Pick<ChangelogEntry, 'author' | 'action' | 'items' | 'comment'>) {
+    this.#changelog.record({
+      issue: issue.id,
+      project: issue.project,
+      at: issue.updated,
+      ...change,
+    });
+  }
+
+  /** The changelog entries that match, newest first. */
+  changelog(filter: ChangelogFilter): ChangelogEntry[] {
+    if (filter.project !== undefined) this.project(filter.project);
+    return this.#changelog.list(filter);
   }
 
   /** Deletes an issue for good. */
@@ -204,6 +232,7 @@ export class TrackerStore {
     const comment = { id: String(issue.comments.length + 1), author, text, created: this.#stamp() };
     const updated = { ...issue, comments: [...issue.comments, comment], updated: comment.created };
     this.issues.set(id, updated);
+    this.#record(updated, { author, action: 'commented', items: [], comment });
     return updated;
   }
 }
