@@ -71,8 +71,8 @@ for (const node of nodes) {
       `const m = await import(${JSON.stringify(entry)}); ${test}`,
     ]);
   }
-  // The end-system client does real work both ways: it loads ky (ESM only) and undici, and refuses the cloud
-  // metadata address before connecting (a CommonJS build once got ky's namespace instead of ky).
+  // The end-system client does real work both ways: it loads undici, and refuses the cloud
+  // metadata address before connecting (a CommonJS build once got a dependency's namespace instead of it).
   const call = `const c = m.createEndSystemClient({ baseUrl: 'http://169.254.169.254', retry: { limit: 0 } });
     await c.get('latest').json().then(() => { throw new Error('called'); }, (e) => {
       if (e.code !== 'EGRESS_REFUSED') throw e;

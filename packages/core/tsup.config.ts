@@ -3,6 +3,6 @@ import { packageBuild } from '../../tsup.shared.js';
 
 export default defineConfig({
   ...packageBuild,
-  // The end-system client is its own entry, so connectors that do not use it never load ky.
+  // The end-system client is its own entry, so connectors that do not use it never load it (nor undici).
   entry: { index: 'src/index.ts', 'http/index': 'src/http/index.ts' },
 });

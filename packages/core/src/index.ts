@@ -1,3 +1,15 @@
+/**
+ * What a connector is written with: `defineConnector` and `field` for its definition, the error classes it
+ * throws, `secret` for values that must never reach a log, the platform operations' catalog, and
+ * `createHandler`, the framework-agnostic engine that the bindings (`@connector-sdk/node`, `/express`, `/fetch`)
+ * serve.
+ *
+ * ```ts
+ * import { defineConnector, field, secret } from '@connector-sdk/core';
+ * ```
+ *
+ * @module @connector-sdk/core
+ */
 export {
   ErrorBodySchema,
   ParameterEntrySchema,

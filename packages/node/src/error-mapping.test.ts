@@ -161,12 +161,14 @@ describe('a successful answer that is not JSON (issue 21, item 3)', () => {
 });
 
 describe('a successful answer that is not JSON, read from the response or remapped', () => {
-  it('is a 502 with its size when the response was awaited first and read later', async () => {
+  it('names the call too when the response was awaited first and read later', async () => {
     const { status, errors } = await get('/page-response');
     expect(status).toBe(502);
     expect(errors).toMatchObject({
       code: 'END_SYSTEM_ERROR',
-      detail: 'The answer of 5026 characters is not JSON',
+      detail: expect.stringMatching(
+        /^GET http:\/\/127\.0\.0\.1:\d+\/page answered 200 text\/html, 5026 characters, not JSON$/,
+      ),
     });
   });
 

@@ -4,7 +4,7 @@ const ATTACHED = Symbol.for('@connector-sdk/core.attachedConnectorError');
 
 /**
  * Attaches the connector error an error should be answered with, without changing the error itself (its
- * class still drives, for example, ky's retry decisions). {@link toConnectorError} answers with the attached
+ * class still drives, for example, the client's retry decisions). {@link toConnectorError} answers with the attached
  * error.
  *
  * @param error - an error about to be thrown

@@ -1,4 +1,4 @@
-import type { KyInstance } from 'ky';
+import type { EndSystemClient } from './index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, field, secret } from '../index.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
@@ -8,7 +8,7 @@ import { createEndSystemClient, type EndSystemClientOptions } from './index.js';
 
 type Options = Omit<EndSystemClientOptions, 'baseUrl' | 'headers' | 'signal' | 'log'>;
 let clientOptions: Options = {};
-let action: (client: KyInstance) => Promise<unknown> = (client) => client.get('item').json();
+let action: (client: EndSystemClient) => Promise<unknown> = (client) => client.get('item').json();
 let end: Awaited<ReturnType<typeof startEndSystem>>;
 const TOKEN = 'Bearer s3ss10n-t0ken';
 

@@ -1,194 +1,44 @@
-import kyExport, { isHTTPError, type HTTPError, type KyInstance } from 'ky';
 import { attachConnectorError } from '../errors/attached-error.js';
-import { EndSystemError, ValidationError } from '../errors/errors.js';
+import { EndSystemError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
-import { silentLogger, type Logger } from '../logging/logger.js';
-import { mapEndSystemError, type ErrorMappingOptions } from './map-end-system-error.js';
+import { silentLogger } from '../logging/logger.js';
+import { mapEndSystemError } from './map-end-system-error.js';
 import { readErrorBody } from './read-error-body.js';
-import { retryAfterMs } from './retry-after.js';
 import { egressDispatcher } from './egress-dispatcher.js';
-import { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
-import { NotJsonError, withNotJsonDetail } from './not-json.js';
+import type {
+  EndSystemCallOptions,
+  EndSystemClient,
+  ResponsePromise,
+  SearchParamsInput,
+} from './end-system-client-types.js';
+import { HTTPError } from './http-error.js';
+import { readJson } from './not-json.js';
+import { retryDelay, type RetryPolicy } from './retry-delay.js';
 import { safeUrl } from './safe-url.js';
-import { looksSecret } from '../security/redactor.js';
-import { secretSinkOf, type SecretSink } from '../security/secret-sink.js';
-
-/** When and how the client retries a failed call. */
-export interface EndSystemRetryOptions {
-  /** Retries after the first attempt. @default 2 */
-  readonly limit?: number;
-  /** Also retry POST and PATCH (only when the end system makes them safe to repeat). @default false */
-  readonly unsafeMethods?: boolean;
-  /** End-system statuses that are retried (network errors always are). @default [429, 503] */
-  readonly statusCodes?: readonly number[];
-  /** Longest wait between attempts; a longer `Retry-After` is passed on to the platform instead. @default 5_000 */
-  readonly maxDelayMs?: number;
-}
-
-/** Options of {@link createEndSystemClient}. */
-export interface EndSystemClientOptions {
-  /** The end system's base URL; request paths are relative to it. */
-  readonly baseUrl: string;
-  /** Headers for every call, typically `{ Authorization: session.Authorization }`. Undefined values are left out. */
-  readonly headers?: Readonly<Record<string, string | undefined>>;
-  /** The platform request's signal (`context.signal`): a disconnect cancels the end-system call. */
-  readonly signal?: AbortSignal;
-  /** Where each call is logged (`context.log`, which already redacts the request's secrets). @default silent */
-  readonly log?: Logger;
-  /** Time allowed for one attempt, in milliseconds. @default 10_000 */
-  readonly timeoutMs?: number;
-  /**
-   * Time allowed for everything done through this client, retries and waits included, from its first call, in
-   * milliseconds: the budget of one platform request. @default 30_000
-   */
-  readonly deadlineMs?: number;
-  /** The `User-Agent` sent. @default 'connector-sdk' */
-  readonly userAgent?: string;
-  /** Retry rules. */
-  readonly retry?: EndSystemRetryOptions;
-  /** How failures become platform answers: extra rules, a custom extractor, the longest wait passed on. */
-  readonly errors?: ErrorMappingOptions;
-  /**
-   * Recognises a session that expired although the end system answered 2xx (some report it in the body); such
-   * an answer is treated as a 401.
-   */
-  readonly sessionExpired?: (body: unknown, response: Response) => boolean;
-  /**
-   * Where the client may connect, judged on the address it connects to (after DNS, on every redirect). By
-   * default link-local and cloud-metadata addresses are refused and loopback and private ones allowed; a
-   * refused address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
-   */
-  readonly egress?: EgressPolicy | undefined;
-}
-
-/**
- * ky is ESM only. The CommonJS build `require`s it, and Node hands back its module namespace where the default
- * export is expected, so `ky.create` was undefined for every `require('@connector-sdk/core/http')` user.
- */
-const ky: typeof kyExport =
-  (kyExport as unknown as { readonly default?: typeof kyExport }).default ?? kyExport;
+import { secretSinkOf } from '../security/secret-sink.js';
+import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
+import type { EndSystemClientOptions } from './end-system-client-options.js';
+import {
+  checkBaseUrl,
+  registerCredentials,
+  registerUrlCredentials,
+} from './request-credentials.js';
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
 
-/**
- * Registers what a request sends as credentials with the platform request's redactor, before it is sent
- * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
- * query parameters.
- */
-function registerCredentials(request: Request, sink: SecretSink): void {
-  for (const [name, value] of request.headers) if (looksSecret(name)) sink.add(value);
-  const query = request.url.indexOf('?');
-  if (query === -1) return;
-  for (const [name, value] of new URLSearchParams(request.url.slice(query + 1)))
-    if (looksSecret(name)) sink.add(value);
-}
-
-/**
- * Refuses a base URL whose query or fragment would take the place of every request's path: with
- * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
- * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
- *
- * @throws ValidationError with code `INVALID_CONFIGURATION`
- */
-function checkBaseUrl(baseUrl: string): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new ValidationError("The end system's base URL is not an absolute URL", {
-      code: 'INVALID_CONFIGURATION',
-    });
-  }
-  if (url.search !== '' || url.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
-    throw new ValidationError(
-      "The end system's base URL has a query or a fragment, which would swallow every request's path",
-      { code: 'INVALID_CONFIGURATION' },
-    );
-  }
-}
-
-/**
- * Registers the user name and password of a base URL. Not from each request: ky builds its `Request` first,
- * and a `Request` refuses a URL with credentials, quoting it in the error.
- */
-function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return;
-  }
-  for (const part of url.password === '' ? [] : [url.password, url.username]) {
-    sink.add(part);
-    try {
-      sink.add(decodeURIComponent(part));
-    } catch {
-      // A malformed escape: the part as written is registered already.
-    }
-  }
-}
-
-const timeoutError = (message: string) => new DOMException(message, 'TimeoutError');
-
-/**
- * Aborts `controller` after `ms` with a `TimeoutError`. The timer usually outlives the request, so it holds the
- * controller only weakly and is made outside the client's closures: a timer callback made inside
- * {@link createEndSystemClient} kept the whole finished client (ky instance, signals, logger) in memory until it
- * fired, about 4 KB per call for 30 s, which a soak saw as a growing heap (issue 9).
- */
-function abortAfter(controller: AbortController, ms: number): void {
-  const target = new WeakRef(controller);
-  const timer = setTimeout(
-    () => target.deref()?.abort(timeoutError(`No answer within ${ms} ms`)),
-    ms,
-  );
-  timer.unref();
-}
-
-/** The attempts following each platform signal, held weakly: see {@link followAbort}. */
-const followers = new WeakMap<AbortSignal, Set<WeakRef<AbortController>>>();
-
-/**
- * Aborts `controller` when `signal` aborts, with its reason, also after the attempt has its answer (its body
- * may still be read). One listener per signal, whatever the number of clients and calls sharing it: a
- * listener each piled up on the platform's signal (and Node warns past ten). Controllers are held weakly, so
- * a finished attempt is not kept alive by the request it served.
- */
-function followAbort(signal: AbortSignal, controller: AbortController): void {
-  let attempts = followers.get(signal);
-  if (attempts === undefined) {
-    const registered = new Set<WeakRef<AbortController>>();
-    attempts = registered;
-    followers.set(signal, registered);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const attempt of registered) attempt.deref()?.abort(signal.reason);
-        registered.clear();
-      },
-      { once: true },
-    );
-  } else if (attempts.size >= 64 && (attempts.size & (attempts.size - 1)) === 0) {
-    // At each power of two, drop the attempts already collected, so a long request's set stays small.
-    for (const attempt of attempts) if (attempt.deref() === undefined) attempts.delete(attempt);
-  }
-  attempts.add(new WeakRef(controller));
-}
-
-/** The egress refusal a failed fetch reports as its cause, if it is one. */
-function egressRefusal(error: unknown): EgressRefusedError | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    if (current instanceof EgressRefusedError) return current;
-    current = current.cause;
-  }
-  return undefined;
+/** What one call sends, the same for each of its attempts. */
+interface Sent {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body: RequestInit['body'];
+  readonly duplex?: 'half';
 }
 
 /** Statuses whose responses must not have a body. */
 const NULL_BODY = new Set([204, 205, 304]);
 
 /**
- * Creates a ky instance for one end system, with the SDK's defaults: base URL, JSON, auth headers, a user
+ * Creates the HTTP client of one end system, with the SDK's defaults: base URL, JSON, auth headers, a user
  * agent, a per-attempt timeout and an overall deadline, the platform's abort signal, safe retries (idempotent
  * methods on 429/503 and network errors, backoff with jitter, `Retry-After` honoured up to a cap), a log line per
  * call, and failures that reach the platform as the right contract error:
@@ -208,11 +58,13 @@ const NULL_BODY = new Set([204, 205, 304]);
  * | an address the egress policy refuses | 502 `EGRESS_REFUSED`                          |
  *
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
- * Thrown errors stay ky's own (`HTTPError`, `TimeoutError`), with the contract error attached for the handler.
- * Create one client per platform request: it carries that request's signal, logger and deadline.
+ * Thrown errors are an {@link HTTPError} (`response`, `request`) or a `TimeoutError`, with the contract error
+ * attached for the handler. Create one client per platform request: it carries that request's signal, logger
+ * and deadline, and costs next to nothing to make (every call goes straight to `fetch`, one `Request` and one
+ * `AbortController` an attempt).
  *
  * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy
- * @returns a ky instance
+ * @returns the client: `client.get(path, options)`, `.post`, `.put`, `.patch`, `.delete`, `.head`
  * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not absolute or has a query or fragment
  * @throws TypeError when a range of `egress` is not an address or CIDR range
  * @example
@@ -228,48 +80,50 @@ const NULL_BODY = new Set([204, 205, 304]);
  * }),
  * ```
  */
-export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
+export function createEndSystemClient(options: EndSystemClientOptions): EndSystemClient {
   checkBaseUrl(options.baseUrl);
+  const prefix = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   const dispatcher = egressDispatcher(options.egress);
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) registerUrlCredentials(options.baseUrl, secrets);
   const retry = options.retry ?? {};
-  const maxDelayMs = retry.maxDelayMs ?? 5_000;
+  const policy: RetryPolicy = {
+    limit: retry.limit ?? 2,
+    methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
+    statusCodes: [...(retry.statusCodes ?? [429, 503])],
+    maxDelayMs: retry.maxDelayMs ?? 5_000,
+  };
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const statusCodes = [...(retry.statusCodes ?? [429, 503])];
   const deadlineMs = options.deadlineMs ?? 30_000;
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': options.userAgent ?? 'connector-sdk',
   };
   for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[name.toLowerCase()] = value;
   }
 
   // The deadline starts with the first call, so a client made ahead of its calls loses no time.
   let deadlineAt: number | undefined;
-  const startDeadline = () => {
-    deadlineAt ??= Date.now() + deadlineMs;
-  };
+  // A silent logger (the handler's, when none was given) costs no log line's work: not even the safe URL.
+  const logs = log.info !== silentLogger.info;
   const deadlineError = () => timeoutError(`No answer within the deadline of ${deadlineMs} ms`);
 
   /**
    * One attempt: its own timeout and a log line. Failures are answered by core's mapping (a failed fetch is a
    * 502 or 504, a `TimeoutError` a 504).
    */
-  const fetchAttempt = async (
-    input: Request | URL | string,
-    init?: RequestInit,
-  ): Promise<Response> => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    if (secrets) registerCredentials(request, secrets);
-    const url = safeUrl(request.url);
+  const fetchAttempt = async (url: string, sent: Sent): Promise<Response> => {
+    if (secrets) registerCredentials(url, sent.headers, secrets);
+    // For log lines and details only: parsed when one is written.
+    let shown: string | undefined;
+    const safe = () => (shown ??= safeUrl(url));
     // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
     // hanging up (also while the body is read). `AbortSignal.any` and `AbortSignal.timeout` did this with four
-    // signals per call, which on Node 20 cost more than a quarter of the client's time (issue 8). No signal
-    // goes to ky (it would add one more `AbortSignal.any`): nothing is sent once the platform is gone or the
-    // deadline has passed, but a retry's backoff (200–400 ms by default) is waited out.
+    // signals per call, which on Node 20 cost more than a quarter of the client's time (issue 8). Nothing is
+    // sent once the platform is gone or the deadline has passed, but a retry's backoff (200–400 ms by default)
+    // is waited out.
     const attempt = new AbortController();
     const left = deadlineAt === undefined ? timeoutMs : deadlineAt - Date.now();
     const started = performance.now();
@@ -279,23 +133,26 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       if (left <= 0) throw deadlineError();
       abortAfter(attempt, Math.min(timeoutMs, left));
       if (options.signal) followAbort(options.signal, attempt);
-      // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option.
+      // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option. One
+      // `Request` per attempt, made by fetch itself.
       const init = {
+        ...sent,
         signal: attempt.signal,
         dispatcher: await dispatcher,
       } as unknown as RequestInit;
-      const response = await fetch(request, init);
-      log.info(
-        {
-          endSystem: {
-            method: request.method,
-            url,
-            status: response.status,
-            durationMs: durationMs(),
+      const response = await fetch(url, init);
+      if (logs)
+        log.info(
+          {
+            endSystem: {
+              method: sent.method,
+              url: safe(),
+              status: response.status,
+              durationMs: durationMs(),
+            },
           },
-        },
-        'end-system call',
-      );
+          'end-system call',
+        );
       return response;
     } catch (error) {
       const refused = egressRefusal(error);
@@ -303,8 +160,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
         log.warn(
           {
             endSystem: {
-              method: request.method,
-              url,
+              method: sent.method,
+              url: safe(),
               error: 'EGRESS_REFUSED',
               address: refused.address,
               durationMs: durationMs(),
@@ -322,8 +179,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       log.warn(
         {
           endSystem: {
-            method: request.method,
-            url,
+            method: sent.method,
+            url: safe(),
             error: failure,
             cause,
             durationMs: durationMs(),
@@ -341,7 +198,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
               : `The end system could not be reached (${network.code})`,
             {
               code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
-              detail: `${request.method} ${url} failed: ${network.cause}`,
+              detail: `${sent.method} ${safe()} failed: ${network.cause}`,
               cause: error,
             },
           ),
@@ -351,7 +208,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
           error,
           new EndSystemError('The end system did not answer in time', {
             code: 'END_SYSTEM_TIMEOUT',
-            detail: `${request.method} ${url}: ${cause ?? 'no answer in time'}`,
+            detail: `${sent.method} ${safe()}: ${cause ?? 'no answer in time'}`,
             cause: error,
           }),
         );
@@ -380,7 +237,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       configurable: true,
       writable: true,
     });
-    // ky's message holds the raw URL, query credentials included.
+    // The message holds the raw URL, query credentials included.
     const url = safeUrl(request.url);
     error.message = error.message.replaceAll(request.url, url);
     if (error.stack) error.stack = error.stack.replaceAll(request.url, url);
@@ -396,7 +253,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   };
 
   /** Turns a 2xx that reports an expired session into a 401. */
-  const detectExpiry = async (_request: Request, _options: unknown, response: Response) => {
+  const detectExpiry = async (response: Response): Promise<Response> => {
     if (
       !options.sessionExpired ||
       !response.ok ||
@@ -422,56 +279,130 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
       : response;
   };
 
-  const client = ky.create({
-    prefixUrl: options.baseUrl,
-    headers,
-    // Per-attempt timeouts are `fetchAttempt`'s, so a timed-out attempt is told apart from the deadline.
-    timeout: false,
-    fetch: fetchAttempt,
-    parseJson: (text) => {
+  const notJson = options.errors?.notJson;
+
+  /** The URL of a call: the path under the base URL, with the call's query in place of any it wrote. */
+  const urlOf = (path: string, searchParams: SearchParamsInput | undefined): string => {
+    if (typeof path !== 'string')
+      throw new TypeError('An end-system call takes a path relative to the base URL, as a string');
+    if (path.startsWith('/'))
+      throw new TypeError(
+        `The path "${path.slice(0, 80)}" must not begin with a slash: it is relative to the base URL`,
+      );
+    const url = prefix + path;
+    if (searchParams === undefined) return url;
+    const query = queryText(searchParams);
+    const end = url.search(/[?#]|$/);
+    const hash = url.indexOf('#');
+    return `${url.slice(0, end)}${query === '' ? '' : `?${query}`}${hash === -1 ? '' : url.slice(hash)}`;
+  };
+
+  /** Every attempt of one call, its retries, the expiry check and the mapping of its failure. */
+  async function send(method: string, path: string, call: EndSystemCallOptions): Promise<Response> {
+    deadlineAt ??= Date.now() + deadlineMs;
+    const url = urlOf(path, call.searchParams);
+    const callHeaders: Record<string, string> = { ...headers };
+    for (const [name, value] of headerEntries(call.headers)) {
+      if (value === undefined) Reflect.deleteProperty(callHeaders, name.toLowerCase());
+      else callHeaders[name.toLowerCase()] = value;
+    }
+    let body = call.body;
+    if (call.json !== undefined) {
+      body = JSON.stringify(call.json);
+      callHeaders['content-type'] ??= 'application/json';
+    }
+    // A stream is read once: there is nothing to send again.
+    const streamed = body instanceof ReadableStream;
+    const limit = streamed
+      ? 0
+      : typeof call.retry === 'number'
+        ? call.retry
+        : (call.retry?.limit ?? policy.limit);
+    const sent: Sent = streamed
+      ? { method, headers: callHeaders, body, duplex: 'half' }
+      : { method, headers: callHeaders, body };
+    for (let retries = 0; ; retries++) {
+      let failure: unknown;
       try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        // Not a word of the body: a base URL pointed at another service (an internal page, a metadata
-        // endpoint) would otherwise have its answer read back through the error (issue 20, finding 3).
-        // `withNotJsonDetail` adds the call, status and content type once the response is at hand.
-        throw new NotJsonError(text.length, options.errors?.notJson);
+        let response = await fetchAttempt(url, sent);
+        response = await detectExpiry(response);
+        if (response.ok || call.throwHttpErrors === false) return response;
+        failure = new HTTPError(response, new Request(url, { method, headers: callHeaders }));
+      } catch (error) {
+        failure = error;
       }
-    },
-    retry: {
-      limit: retry.limit ?? 2,
-      methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
-      statusCodes,
-      afterStatusCodes: [429, 503],
-      maxRetryAfter: maxDelayMs,
-      backoffLimit: maxDelayMs,
-      delay: (attempt) => 200 * 2 ** (attempt - 1),
-      jitter: true,
-      shouldRetry: ({ error }) => {
-        if (
-          error.name === 'TimeoutError' ||
-          error instanceof EgressRefusedError ||
-          options.signal?.aborted
-        )
-          return false;
-        const retried = !isHTTPError(error) || statusCodes.includes(error.response.status);
-        // A call that would be retried but has no time left ends as a timeout (504), as when the deadline
-        // passes during an attempt; any other failure is answered as it is.
-        if (retried && deadlineAt !== undefined && Date.now() >= deadlineAt) throw deadlineError();
-        if (!isHTTPError(error)) return undefined;
-        // A wait longer than we may spend here goes back to the platform, which waits and resumes.
-        const wait = retryAfterMs(error.response.headers, Number.POSITIVE_INFINITY);
-        if (wait === undefined) return undefined;
-        return wait > maxDelayMs || (deadlineAt !== undefined && Date.now() + wait >= deadlineAt)
-          ? false
-          : undefined;
-      },
-    },
-    hooks: {
-      beforeRequest: [startDeadline],
-      afterResponse: [detectExpiry],
-      beforeError: [mapError],
-    },
-  });
-  return withNotJsonDetail(client, options.errors?.notJson);
+      const wait = retryDelay(
+        failure,
+        { ...policy, limit },
+        {
+          method,
+          retries,
+          deadlineAt,
+          aborted: options.signal?.aborted ?? false,
+          deadlineError,
+        },
+      );
+      if (wait === undefined)
+        throw failure instanceof HTTPError ? await mapError(failure) : failure;
+      if (failure instanceof HTTPError) void failure.response.body?.cancel().catch(() => undefined);
+      await sleep(wait);
+    }
+  }
+
+  /** A call's promise, with the shortcuts that read its body. */
+  const respond = (
+    method: string,
+    path: string,
+    call: EndSystemCallOptions = {},
+  ): ResponsePromise => {
+    const upper = method.toUpperCase();
+    const sent = send(upper, path, call).then((response) => {
+      // A response awaited first and read with `.json()` is refused the same way when it is not JSON.
+      Object.defineProperty(response, 'json', {
+        value: () => readJson(response, upper, notJson),
+        configurable: true,
+      });
+      return response;
+    });
+    return Object.assign(sent, {
+      json: <T>() => sent.then((response) => readJson(response, upper, notJson) as Promise<T>),
+      text: () => sent.then((response) => response.text()),
+      arrayBuffer: () => sent.then((response) => response.arrayBuffer()),
+      blob: () => sent.then((response) => response.blob()),
+      formData: () => sent.then((response) => response.formData()),
+    });
+  };
+
+  const client = ((path: string, call?: EndSystemCallOptions) =>
+    respond(call?.method ?? 'GET', path, call)) as EndSystemClient;
+  for (const method of ['get', 'post', 'put', 'patch', 'delete', 'head'] as const)
+    Object.defineProperty(client, method, {
+      value: (path: string, call?: EndSystemCallOptions) => respond(method, path, call),
+      enumerable: true,
+    });
+  return client;
 }
+
+/** The query of a call as text, `undefined` values left out. */
+function queryText(searchParams: SearchParamsInput): string {
+  if (typeof searchParams === 'string') return searchParams.replace(/^\?/, '');
+  if (searchParams instanceof URLSearchParams) return searchParams.toString();
+  const entries = Array.isArray(searchParams)
+    ? (searchParams as readonly (readonly [string, string | number | boolean])[])
+    : Object.entries(searchParams as Record<string, string | number | boolean | undefined>);
+  const query = new URLSearchParams();
+  for (const [name, value] of entries) if (value !== undefined) query.append(name, String(value));
+  return query.toString();
+}
+
+/** The headers of a call as pairs; `undefined` values mean "leave it out". */
+function headerEntries(
+  headers: EndSystemCallOptions['headers'],
+): Iterable<readonly [string, string | undefined]> {
+  if (headers === undefined) return [];
+  if (headers instanceof Headers) return headers.entries();
+  if (Array.isArray(headers)) return headers as readonly (readonly [string, string])[];
+  return Object.entries(headers as Record<string, string | undefined>);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -5,7 +5,7 @@ it('exports exactly the public API of the http subpath', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
       "DEFAULT_ERROR_RULES",
-      "EgressRefusedError",
+      "HTTPError",
       "createEndSystemClient",
       "extractErrorInfo",
       "multipartBody",

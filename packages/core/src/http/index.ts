@@ -1,8 +1,16 @@
-export {
-  createEndSystemClient,
-  type EndSystemClientOptions,
-  type EndSystemRetryOptions,
-} from './create-end-system-client.js';
+/**
+ * The end-system client: `createEndSystemClient` makes the HTTP client of one end system, whose failures reach
+ * the platform as the right contract error, and `multipartBody` builds an upload's body. It is a subpath of its
+ * own, so a connector that does not call its end system over HTTP never loads it.
+ *
+ * ```ts
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ * ```
+ *
+ * @module @connector-sdk/core/http
+ */
+export { createEndSystemClient } from './create-end-system-client.js';
+export type { EndSystemClientOptions, EndSystemRetryOptions } from './end-system-client-options.js';
 export { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
 export {
   DEFAULT_ERROR_RULES,
@@ -10,5 +18,13 @@ export {
   type ErrorRule,
 } from './map-end-system-error.js';
 export type { NotJsonRule } from './not-json.js';
-export { EgressRefusedError, type EgressPolicy } from './egress-policy.js';
+export type { EgressPolicy } from './egress-policy.js';
+export type {
+  EndSystemCall,
+  EndSystemCallOptions,
+  EndSystemClient,
+  ResponsePromise,
+  SearchParamsInput,
+} from './end-system-client-types.js';
+export { HTTPError, type CallDescription } from './http-error.js';
 export { multipartBody, type MultipartBody, type MultipartPart } from './multipart-body.js';

@@ -1,4 +1,3 @@
-import type { KyInstance, ResponsePromise } from 'ky';
 import { attachConnectorError } from '../errors/attached-error.js';
 import type { ErrorCode } from '../errors/error-codes.js';
 import { errorFor } from './map-end-system-error.js';
@@ -41,66 +40,46 @@ export class NotJsonError extends Error {
   }
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head'] as const;
-
 /**
- * Gives a successful answer that is not JSON, read with `.json()` of the call (`client.get(…).json()`), a
- * short detail — `GET https://… answered
- * 200 text/html, 5120 characters, not JSON` — and the code of `rule` (issue 21, item 3). The body itself is
- * never quoted: it may come from another service than the end system (issue 20, finding 3).
+ * The error of a successful answer that is not JSON, read with `.json()`: a short detail — `GET https://…
+ * answered 200 text/html, 5120 characters, not JSON` — and the code of `rule` (issue 21, item 3). The body
+ * itself is never quoted: it may come from another service than the end system (issue 20, finding 3).
  *
  * @internal
  */
-export function withNotJsonDetail(instance: KyInstance, rule: NotJsonRule | undefined): KyInstance {
-  /** Makes `json` of `target` (the response promise, or the response) answer a non-JSON body precisely. */
-  const patchJson = (
-    target: { json: () => Promise<unknown> },
-    response: () => Promise<Response>,
-    method: string,
-  ) => {
-    const json = target.json.bind(target);
-    target.json = async () => {
-      try {
-        return await json();
-      } catch (error) {
-        if (!(error instanceof NotJsonError)) throw error;
-        const answered = await response();
-        const type =
-          answered.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
-        throw attachConnectorError(
-          error,
-          errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? error.message, {
-            detail: `${method.toUpperCase()} ${safeUrl(answered.url)} answered ${answered.status} ${type}, ${error.characters} characters, not JSON`,
-            cause: error,
-          }),
-        );
-      }
-    };
-  };
-  const decorate = (promise: ResponsePromise, method: string): ResponsePromise => {
-    patchJson(promise as { json: () => Promise<unknown> }, () => promise, method);
-    return promise;
-  };
-  const methodOf = (
-    input: Parameters<KyInstance>[0],
-    options: Parameters<KyInstance>[1] | undefined,
-    fallback: string,
-  ) => options?.method ?? (input instanceof Request ? input.method : fallback);
-  const wrapped = ((input: Parameters<KyInstance>[0], options?: Parameters<KyInstance>[1]) =>
-    decorate(instance(input, options), methodOf(input, options, 'get'))) as KyInstance;
-  for (const method of METHODS) {
-    (wrapped as unknown as Record<string, unknown>)[method] = (
-      input: Parameters<KyInstance>[0],
-      options?: Parameters<KyInstance>[1],
-    ) => decorate(instance[method](input, options), method);
+export function notJsonFailure(
+  error: NotJsonError,
+  response: Response,
+  method: string,
+  rule: NotJsonRule | undefined,
+): NotJsonError {
+  const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+  return attachConnectorError(
+    error,
+    errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? error.message, {
+      detail: `${method.toUpperCase()} ${safeUrl(response.url)} answered ${response.status} ${type}, ${error.characters} characters, not JSON`,
+      cause: error,
+    }),
+  );
+}
+
+/**
+ * Parses a successful answer's text as JSON: an empty answer (or a 204) is `''`; text that is not
+ * JSON is a {@link NotJsonError} naming the call, never quoting the body.
+ *
+ * @internal
+ */
+export async function readJson(
+  response: Response,
+  method: string,
+  rule: NotJsonRule | undefined,
+): Promise<unknown> {
+  if (response.status === 204) return '';
+  const text = await response.text();
+  if (text === '') return '';
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw notJsonFailure(new NotJsonError(text.length, rule), response, method, rule);
   }
-  Object.assign(wrapped, {
-    create: (options: Parameters<KyInstance['create']>[0]) =>
-      withNotJsonDetail(instance.create(options), rule),
-    extend: (options: Parameters<KyInstance['extend']>[0]) =>
-      withNotJsonDetail(instance.extend(options), rule),
-    stop: instance.stop,
-    retry: instance.retry,
-  });
-  return wrapped;
 }

@@ -205,7 +205,7 @@ function textEncodings(value: string, work: { total: number } = { total: 0 }): s
     value,
     uri,
     form,
-    // `URLSearchParams` (a query built by ky or fetch) escapes more than encodeURIComponent: `!'()~`, which
+    // `URLSearchParams` (a query built by the client or fetch) escapes more than encodeURIComponent: `!'()~`, which
     // are all it adds.
     form.replace(/[!'()~]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`),
     ...urlKept(usv).flatMap((kept) => {

@@ -1,0 +1,51 @@
+import type { Logger } from '../logging/logger.js';
+import type { EgressPolicy } from './egress-policy.js';
+import type { ErrorMappingOptions } from './map-end-system-error.js';
+
+/** When and how the client retries a failed call. */
+export interface EndSystemRetryOptions {
+  /** Retries after the first attempt. @default 2 */
+  readonly limit?: number;
+  /** Also retry POST and PATCH (only when the end system makes them safe to repeat). @default false */
+  readonly unsafeMethods?: boolean;
+  /** End-system statuses that are retried (network errors always are). @default [429, 503] */
+  readonly statusCodes?: readonly number[];
+  /** Longest wait between attempts; a longer `Retry-After` is passed on to the platform instead. @default 5_000 */
+  readonly maxDelayMs?: number;
+}
+
+/** Options of `createEndSystemClient`. */
+export interface EndSystemClientOptions {
+  /** The end system's base URL; request paths are relative to it. */
+  readonly baseUrl: string;
+  /** Headers for every call, typically `{ Authorization: session.Authorization }`. Undefined values are left out. */
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  /** The platform request's signal (`context.signal`): a disconnect cancels the end-system call. */
+  readonly signal?: AbortSignal;
+  /** Where each call is logged (`context.log`, which already redacts the request's secrets). @default silent */
+  readonly log?: Logger;
+  /** Time allowed for one attempt, in milliseconds. @default 10_000 */
+  readonly timeoutMs?: number;
+  /**
+   * Time allowed for everything done through this client, retries and waits included, from its first call, in
+   * milliseconds: the budget of one platform request. @default 30_000
+   */
+  readonly deadlineMs?: number;
+  /** The `User-Agent` sent. @default 'connector-sdk' */
+  readonly userAgent?: string;
+  /** Retry rules. */
+  readonly retry?: EndSystemRetryOptions;
+  /** How failures become platform answers: extra rules, a custom extractor, the longest wait passed on. */
+  readonly errors?: ErrorMappingOptions;
+  /**
+   * Recognises a session that expired although the end system answered 2xx (some report it in the body); such
+   * an answer is treated as a 401.
+   */
+  readonly sessionExpired?: (body: unknown, response: Response) => boolean;
+  /**
+   * Where the client may connect, judged on the address it connects to (after DNS, on every redirect). By
+   * default link-local and cloud-metadata addresses are refused and loopback and private ones allowed; a
+   * refused address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
+   */
+  readonly egress?: EgressPolicy | undefined;
+}

@@ -1,0 +1,67 @@
+import { ValidationError } from '../errors/errors.js';
+import { looksSecret } from '../security/redactor.js';
+import type { SecretSink } from '../security/secret-sink.js';
+
+// What the end-system client checks and registers before it sends anything.
+
+/**
+ * Registers what a request sends as credentials with the platform request's redactor, before it is sent
+ * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
+ * query parameters.
+ */
+export function registerCredentials(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  sink: SecretSink,
+): void {
+  for (const name in headers) if (looksSecret(name)) sink.add(headers[name] as string);
+  const query = url.indexOf('?');
+  if (query === -1) return;
+  for (const [name, value] of new URLSearchParams(url.slice(query + 1)))
+    if (looksSecret(name)) sink.add(value);
+}
+
+/**
+ * Refuses a base URL whose query or fragment would take the place of every request's path: with
+ * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
+ * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
+ *
+ * @throws ValidationError with code `INVALID_CONFIGURATION`
+ */
+export function checkBaseUrl(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ValidationError("The end system's base URL is not an absolute URL", {
+      code: 'INVALID_CONFIGURATION',
+    });
+  }
+  if (url.search !== '' || url.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
+    throw new ValidationError(
+      "The end system's base URL has a query or a fragment, which would swallow every request's path",
+      { code: 'INVALID_CONFIGURATION' },
+    );
+  }
+}
+
+/**
+ * Registers the user name and password of a base URL. Not from each request: a `Request` refuses a URL with
+ * credentials, quoting it in the error.
+ */
+export function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return;
+  }
+  for (const part of url.password === '' ? [] : [url.password, url.username]) {
+    sink.add(part);
+    try {
+      sink.add(decodeURIComponent(part));
+    } catch {
+      // A malformed escape: the part as written is registered already.
+    }
+  }
+}
