@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
 import { bindings, type Running } from './bindings.js';
 import { attachmentsConnector, patternBytes } from './attachments-connector.js';
+import { parseResponses, rawExchange } from './raw-http.js';
 
 const MAX_UPLOAD = 6 * 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -144,5 +145,80 @@ describe.each(bindings)('$name: attachments', (binding) => {
     );
     expect(missing.status).toBe(404);
     ErrorBodySchema.parse(await missing.json());
+  });
+});
+
+/** An upload's head and body as a platform writes them, for a raw socket. */
+function rawUpload(
+  origin: string,
+  session: Record<string, string>,
+  body: Buffer,
+  declaredLength = body.length,
+): Buffer {
+  const head = [
+    'POST /sdk/api/1.0/entities/issue/A-1/attachments?projectId=DEMO HTTP/1.1',
+    `host: ${new URL(origin).host}`,
+    'content-type: multipart/form-data; boundary=b0und',
+    `content-length: ${declaredLength}`,
+    ...Object.entries(session).map(([name, value]) => `${name}: ${value}`),
+  ];
+  return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]);
+}
+
+const uploadBody = (file: string) =>
+  Buffer.from(
+    '--b0und\r\ncontent-disposition: form-data; name="fileName"\r\n\r\nraw.txt\r\n' +
+      `--b0und\r\ncontent-disposition: form-data; name="file"; filename="raw.txt"\r\n\r\n${file}\r\n` +
+      '--b0und--\r\n',
+  );
+
+// The connection an upload came on: answered in time when the body stalls, kept when the body was read whole.
+describe.each(bindings)('$name: the connection of an upload', (binding) => {
+  let running: Running;
+  let session: Record<string, string>;
+
+  beforeAll(async () => {
+    running = await binding.start(attachmentsConnector, { bodyTimeoutMs: 400 });
+    const response = await fetch(`${running.origin}/sdk/api/1.0/initialize/s-1?systemId=sys-1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ key: 'url', value: 'https://files.example', sensitive: false }]),
+    });
+    const entries = ParameterListSchema.parse(await response.json());
+    session = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+  });
+  afterAll(() => running.close());
+
+  it('answers 408 when the upload stops arriving, within the body timeout', async () => {
+    const whole = uploadBody('x'.repeat(10_000));
+    const started = performance.now();
+    const { responses } = await rawExchange(
+      running.origin,
+      // The head and the start of the file, then nothing.
+      (socket) =>
+        socket.write(rawUpload(running.origin, session, whole.subarray(0, 300), whole.length)),
+      (received) => parseResponses(received).length > 0,
+    );
+    expect(responses[0]).toMatchObject({ status: 408 });
+    expect(JSON.parse(responses[0]?.body ?? '{}')).toMatchObject({
+      errors: { code: 'REQUEST_TIMEOUT' },
+    });
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('keeps the connection after an upload read to its end', async () => {
+    const one = rawUpload(running.origin, session, uploadBody('first'));
+    const two = rawUpload(running.origin, session, uploadBody('second!'));
+    const { responses } = await rawExchange(
+      running.origin,
+      (socket) => {
+        socket.write(one);
+        socket.write(two);
+      },
+      (received) => parseResponses(received).length >= 2,
+    );
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(responses[0]?.headers.connection).not.toBe('close');
+    expect(JSON.parse(responses[1]?.body ?? '{}')).toMatchObject({ fileName: 'raw.txt', size: 7 });
   });
 });

@@ -14,6 +14,14 @@ const connector = defineConnector({
   initialize: ({ config }) => ({ 'X-Url': config.url }),
   operations: ({ post }) => ({
     echo: post('/echo', { body: z.unknown() }, ({ body }) => ({ body })),
+    upload: post(
+      '/upload',
+      { upload: { file: 'file', required: ['fileName'] } },
+      async ({ body }) => ({
+        fileName: body.fileName,
+        bytes: [...(await body.file.bytes())],
+      }),
+    ),
   }),
 });
 const entries = JSON.stringify([{ key: 'url', value: 'https://a.example', sensitive: false }]);
@@ -33,6 +41,42 @@ describe.each([
   ['Express 5', express5],
   ['Express 4', express4],
 ])('%s', (_name, express) => {
+  it.each([
+    ['express.raw()', 'raw', 200],
+    ['express.text()', 'text', 400],
+  ] as const)(
+    'serves an upload after %s only when the bytes survived it',
+    async (_parser, parser, status) => {
+      const app = express();
+      app.use(express[parser]({ type: '*/*' }));
+      app.use('/sdk/api/1.0', connectorMiddleware(connector));
+      const origin = await start(app as unknown as RequestListener);
+      const init = await fetch(`${origin}/sdk/api/1.0/initialize/s?systemId=x`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: entries,
+      });
+      const session = Object.fromEntries(
+        ((await init.json()) as { key: string; value: string }[]).map((e) => [e.key, e.value]),
+      );
+      const form = new FormData();
+      form.append('fileName', 'bin.dat');
+      form.append('file', new Blob([new Uint8Array([0, 255, 128, 10])]), 'bin.dat');
+      const response = await fetch(`${origin}/sdk/api/1.0/upload`, {
+        method: 'POST',
+        headers: session,
+        body: form,
+      });
+      expect(response.status).toBe(status);
+      const answer = (await response.json()) as unknown;
+      if (status === 200) expect(answer).toEqual({ fileName: 'bin.dat', bytes: [0, 255, 128, 10] });
+      else
+        expect(ErrorBodySchema.parse(answer).errors.message).toContain(
+          'read the upload as text, which loses its bytes',
+        );
+    },
+  );
+
   it.each(['/sdk/api/1.0', '/connectors/acme/1.0'])(
     'serves the connector mounted at the versioned base %s',
     async (mount) => {

@@ -6,6 +6,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 const failing = (error: ConnectorError): NodeRequestOverrides => ({
   text: () => Promise.reject(error),
+  bytes: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }) }),
 });
 const tooLarge = (limit: number) =>
   failing(
@@ -46,7 +47,17 @@ export function readParsedBody(
   const { body } = request;
   if (typeof body === 'string' || Buffer.isBuffer(body)) {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    return bytes.length > bodyLimit ? tooLarge(bodyLimit) : { text: () => decode(bytes) };
+    if (bytes.length > bodyLimit) return tooLarge(bodyLimit);
+    // Raw bytes (express.raw()) still make an upload; text (express.text()) has lost them: the node binding
+    // refuses an upload read as text.
+    return Buffer.isBuffer(body)
+      ? {
+          text: () => decode(bytes),
+          bytes: async function* rawBytes() {
+            yield bytes;
+          },
+        }
+      : { text: () => decode(bytes) };
   }
   if (body !== undefined && JSON_TYPE.test(request.headers['content-type'] ?? '')) {
     // Without Content-Length the parsed value is all there is to measure.

@@ -10,6 +10,8 @@ export interface NodeRequestOverrides {
   readonly body?: unknown;
   /** Reads the body as text, when a framework already read it. */
   readonly text?: (() => Promise<string>) | undefined;
+  /** The body's bytes, when a framework already read it as bytes (`express.raw()`). */
+  readonly bytes?: (() => AsyncIterable<Uint8Array>) | undefined;
 }
 
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
@@ -47,6 +49,7 @@ export class NodeConnectorRequest implements ConnectorRequest {
   readonly #response: ServerResponse;
   readonly #limits: BodyLimits;
   readonly #text: (() => Promise<string>) | undefined;
+  readonly #bytes: (() => AsyncIterable<Uint8Array>) | undefined;
   #controller: AbortController | undefined;
 
   constructor(
@@ -66,6 +69,7 @@ export class NodeConnectorRequest implements ConnectorRequest {
     this.headers = plainHeaders(request.headers);
     this.body = overrides?.body;
     this.#text = overrides?.text;
+    this.#bytes = overrides?.bytes;
     this.#request = request;
     this.#response = response;
     this.#limits = options.limits;
@@ -86,53 +90,89 @@ export class NodeConnectorRequest implements ConnectorRequest {
    * unread: the connection then closes gracefully after the answer, as for any body not read.
    */
   bytes(): AsyncIterable<Uint8Array> {
-    const text = this.#text;
-    if (text)
-      return (async function* fromText() {
-        yield Buffer.from(await text());
-      })();
+    const overridden = this.#bytes;
+    if (overridden) return overridden();
+    if (this.#text)
+      return failingBytes(
+        new ConnectorError(
+          'BAD_REQUEST',
+          'A middleware before the connector read the upload as text, which loses its bytes; mount the connector before it',
+        ),
+      );
     const request = this.#request;
     const timeoutMs = this.#limits.timeoutMs;
     const abandon = () => {
       if (!request.complete) this.bodyAbandoned = true;
     };
-    return {
-      [Symbol.asyncIterator]: () => {
-        const chunks = request.iterator({ destroyOnReturn: false });
-        return {
-          next: async () => {
-            let timer: NodeJS.Timeout | undefined;
-            const late = new Promise<never>((_, reject) => {
-              timer = setTimeout(() => {
-                abandon();
-                reject(
-                  new ConnectorError(
-                    'REQUEST_TIMEOUT',
-                    `The request body stopped arriving for ${timeoutMs} ms`,
-                  ),
-                );
-              }, timeoutMs);
-              timer.unref();
-            });
-            try {
-              return (await Promise.race([chunks.next(), late])) as IteratorResult<Uint8Array>;
-            } catch (error) {
-              abandon();
-              if (error instanceof ConnectorError) throw error;
-              throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', {
-                cause: error,
-              });
-            } finally {
-              clearTimeout(timer);
-            }
-          },
-          return: async () => {
-            abandon();
-            await chunks.return?.();
-            return { done: true, value: undefined };
-          },
+    const cutOff = (cause?: unknown) =>
+      new ConnectorError('BAD_REQUEST', 'The request body was cut off', { cause });
+    // Read with `read()` and listeners removed after each chunk, as readBody does: nothing is left waiting on
+    // the request, so a body that stalls is answered 408 at once (an async iterator of the stream kept its
+    // return() waiting behind the read that never came).
+    const next = (): Promise<IteratorResult<Uint8Array>> => {
+      const chunk = request.read() as Buffer | null;
+      if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
+      if (request.readableEnded) return Promise.resolve({ done: true, value: undefined });
+      if (request.destroyed || request.readableAborted) {
+        abandon();
+        return Promise.reject(cutOff());
+      }
+      return new Promise((resolve, reject) => {
+        const finish = () => {
+          clearTimeout(timer);
+          request
+            .off('readable', onReadable)
+            .off('end', onEnd)
+            .off('error', onError)
+            .off('close', onClose);
         };
-      },
+        const onReadable = () => {
+          const value = request.read() as Buffer | null;
+          if (value === null) return;
+          finish();
+          resolve({ done: false, value });
+        };
+        const onEnd = () => {
+          finish();
+          resolve({ done: true, value: undefined });
+        };
+        const onError = (error: Error) => {
+          finish();
+          abandon();
+          reject(cutOff(error));
+        };
+        const onClose = () => {
+          if (request.readableEnded) return;
+          finish();
+          abandon();
+          reject(cutOff());
+        };
+        const timer = setTimeout(() => {
+          finish();
+          abandon();
+          reject(
+            new ConnectorError(
+              'REQUEST_TIMEOUT',
+              `The request body stopped arriving for ${timeoutMs} ms`,
+            ),
+          );
+        }, timeoutMs);
+        timer.unref();
+        request
+          .on('readable', onReadable)
+          .on('end', onEnd)
+          .on('error', onError)
+          .on('close', onClose);
+      });
+    };
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next,
+        return: () => {
+          abandon();
+          return Promise.resolve({ done: true, value: undefined });
+        },
+      }),
     };
   }
 
@@ -152,4 +192,11 @@ export class NodeConnectorRequest implements ConnectorRequest {
     }
     return this.#controller.signal;
   }
+}
+
+/** A body that fails as soon as it is read. */
+function failingBytes(error: ConnectorError): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(error) }),
+  };
 }

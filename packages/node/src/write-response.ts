@@ -17,7 +17,12 @@ function write(
     // body, never a short one that looks whole; a client that goes away cancels the stream.
     response.writeHead(answer.status, { ...answer.headers, ...extraHeaders });
     pipeline(Readable.fromWeb(answer.stream as NodeReadableStream<Uint8Array>), response).catch(
-      () => response.destroy(),
+      () => {
+        // A reset, not a close: an HTTP/1.0 client reads to the close, and would take what came as whole.
+        const socket = response.socket;
+        if (socket && !socket.destroyed) socket.resetAndDestroy();
+        else response.destroy();
+      },
     );
     return;
   }

@@ -242,7 +242,12 @@ export function checkAnswerOptions(
     throw new TypeError(`Operation ${operation}: a ${method} has no body to upload`);
   if (schemas.body !== undefined)
     throw new TypeError(`Operation ${operation}: an upload has no JSON body; give upload or body`);
-  const names = [upload.file, ...(upload.required ?? []), ...(upload.optional ?? [])];
+  const fields = [...(upload.required ?? []), ...(upload.optional ?? [])];
+  if (fields.includes('file') || fields.includes('field'))
+    throw new TypeError(
+      `Operation ${operation}: an upload's text fields cannot be named "file" or "field" (the body's file and field())`,
+    );
+  const names = [upload.file, ...fields];
   if (
     names.some((name) => typeof name !== 'string' || name === '') ||
     new Set(names).size !== names.length

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createHandler, EndSystemError, type FileContent } from '../index.js';
+import { createHandler, EndSystemError, silentLogger, type FileContent } from '../index.js';
 import { bareConnector } from '../../test/acme-connector.js';
 import { withSession } from '../../test/sessions.js';
 import { Base64Decoder, Base64Encoder } from './base64-stream.js';
@@ -141,5 +141,64 @@ describe('base64 streams', () => {
     const cut = new Base64Decoder();
     cut.write(Buffer.from('YWJj' + 'YW'));
     expect(() => cut.end()).toThrow('not valid base64');
+  });
+});
+
+describe('file answers and the client going away', () => {
+  it('logs nothing when the platform goes away while a read is pending, and cancels the source', async () => {
+    const errors: unknown[] = [];
+    const logger = {
+      ...silentLogger,
+      error: (...args: unknown[]) => {
+        errors.push(args);
+      },
+    };
+    let release: (() => void) | undefined;
+    let cancelled = false;
+    const slow = bareConnector(({ get }) => ({
+      download: get(
+        '/download',
+        { answerAs: 'base64' },
+        () =>
+          new ReadableStream<Uint8Array>({
+            start: (controller) => controller.enqueue(bytes.subarray(0, 30)),
+            pull: () => new Promise<void>((resolve) => (release = resolve)),
+            cancel: () => {
+              cancelled = true;
+            },
+          }),
+      ),
+    }));
+    const response = await withSession(createHandler(slow, { logger }))({
+      method: 'GET',
+      path: '/sdk/api/1.0/download',
+      headers: {},
+    });
+    const reader = (response.stream as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const pending = reader.read();
+    await reader.cancel();
+    release?.();
+    await pending.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(cancelled).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('lets the source go when it gives something other than bytes', async () => {
+    let cancelled = false;
+    content = () =>
+      new ReadableStream<unknown>({
+        start: (controller) => {
+          controller.enqueue(bytes.subarray(0, 30));
+          controller.enqueue('text, not bytes');
+        },
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+    const response = await download();
+    await expect(new Response(response.stream).text()).rejects.toThrow();
+    expect(cancelled).toBe(true);
   });
 });

@@ -89,11 +89,17 @@ export async function base64Stream(
   const read = async (): Promise<Uint8Array | undefined> => {
     const next = await source.next();
     if (next.done) return undefined;
-    if (!(next.value instanceof Uint8Array)) throw notBytes(name, next.value);
+    if (!(next.value instanceof Uint8Array)) {
+      // The SDK's own refusal: the source still runs, and must be let go.
+      void Promise.resolve(source.return?.()).catch(() => undefined);
+      throw notBytes(name, next.value);
+    }
     return next.value;
   };
   let first: Uint8Array | undefined = await read();
   let ended = false;
+  // Set when the client went away: a read that finishes after that is nobody's failure.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -101,6 +107,7 @@ export async function base64Stream(
           for (;;) {
             const chunk = first ?? (await read());
             first = undefined;
+            if (cancelled) return;
             if (chunk === undefined) {
               ended = true;
               const rest = encoder.end();
@@ -115,12 +122,14 @@ export async function base64Stream(
             }
           }
         } catch (error) {
+          if (cancelled) return;
           onFailure(error);
           // The server under a binding may print what the stream failed with: never the end system's words.
           controller.error(CUT_OFF());
         }
       },
       async cancel() {
+        cancelled = true;
         if (!ended) await source.return?.();
       },
     },

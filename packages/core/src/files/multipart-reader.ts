@@ -24,6 +24,14 @@ export interface MultipartLimits {
 }
 
 const CRLF = Buffer.from('\r\n');
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
+/** A media type, as a part's Content-Type must be to be passed on; anything else is taken as bytes. */
+const MEDIA_TYPE =
+  /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*;\s*[^;\s=]+=(?:[^;\s"]+|"[^"]*"))*$/;
+/** Most bytes after the closing boundary read and thrown away, so that the request ends and its connection is kept. */
+const MAX_EPILOGUE = 4096;
 const HEADER_END = Buffer.from('\r\n\r\n');
 const BOUNDARY = /^[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]$/;
 
@@ -75,8 +83,12 @@ function parseHead(block: Buffer): PartHead {
   for (const line of text.split('\r\n')) {
     if (line === '') continue;
     const colon = line.indexOf(':');
-    if (colon <= 0) throw malformed('a part has a header line without a name');
-    headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    if (colon <= 0 || !HEADER_NAME.test(line.slice(0, colon)))
+      throw malformed('a part has a header line without a valid name');
+    // A line break or other control character inside a value could become a header of its own where
+    // connector code passes the value on (to an end system's upload).
+    if (CONTROL.test(line)) throw malformed('a part header holds a control character');
+    headers.set(line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim());
   }
   const disposition = headers.get('content-disposition');
   if (disposition === undefined || !/^form-data\s*(?:;|$)/i.test(disposition))
@@ -87,7 +99,9 @@ function parseHead(block: Buffer): PartHead {
   return {
     name,
     fileName: parameters.get('filename*') ?? parameters.get('filename'),
-    contentType: headers.get('content-type'),
+    contentType: MEDIA_TYPE.test(headers.get('content-type') ?? '')
+      ? headers.get('content-type')
+      : undefined,
     transferEncoding: headers.get('content-transfer-encoding')?.toLowerCase(),
   };
 }
@@ -149,6 +163,19 @@ export class MultipartReader {
     return true;
   }
 
+  /**
+   * Reads what follows the closing boundary to the end of the body, within {@link MAX_EPILOGUE}: a body read to
+   * its end lets the binding keep the connection.
+   */
+  async #drainEpilogue(already: number): Promise<void> {
+    let bytes = already;
+    while (!this.#sourceDone && bytes <= MAX_EPILOGUE) {
+      const next = await this.#source.next();
+      if (next.done) this.#sourceDone = true;
+      else bytes += next.value.byteLength;
+    }
+  }
+
   /** Moves to the next part and reads its head; `undefined` after the last part. */
   async nextPart(): Promise<PartHead | undefined> {
     while (this.#state === 'body') await this.readChunk();
@@ -172,6 +199,7 @@ export class MultipartReader {
     }
     if (this.#buffer[0] === 0x2d && this.#buffer[1] === 0x2d) {
       this.#state = 'end';
+      await this.#drainEpilogue(this.#buffer.length - 2);
       this.#buffer = Buffer.alloc(0);
       return undefined;
     }
@@ -189,11 +217,14 @@ export class MultipartReader {
     this.#parts += 1;
     if (this.#parts > this.#limits.maxParts)
       throw malformed(`it has more than ${this.#limits.maxParts} parts`);
-    // The header block ends with an empty line; a part without headers starts with it.
+    // The header block ends with an empty line; a part without headers starts with it. Each search starts where
+    // the last one stopped, so headers sent a byte at a time cost no more than sent at once.
+    let from = 0;
     for (;;) {
       if (this.#buffer.length >= 2 && this.#buffer[0] === 0x0d && this.#buffer[1] === 0x0a)
         throw malformed('a part has no Content-Disposition: form-data header');
-      const end = this.#buffer.indexOf(HEADER_END);
+      const end = this.#buffer.indexOf(HEADER_END, from);
+      from = Math.max(0, this.#buffer.length - HEADER_END.length + 1);
       if (end !== -1 && end <= this.#limits.maxHeaderBytes) {
         const head = parseHead(this.#buffer.subarray(0, end));
         this.#buffer = this.#buffer.subarray(end + HEADER_END.length);

@@ -216,7 +216,87 @@ describe('uploads (multipart/form-data)', () => {
     });
   });
 
+  it('errors a file stream read after the operation answered, instead of ending it early', async () => {
+    let kept: ReadableStream<Uint8Array> | undefined;
+    const lazy = bareConnector(({ post }) => ({
+      attach: post('/attach', { upload }, ({ body }) => {
+        kept = body.file.stream;
+        return { ok: true };
+      }),
+    }));
+    const { body, type } = multipart([
+      { name: 'fileName', value: 'a' },
+      { name: 'file', value: file },
+    ]);
+    const response = await withSession(createHandler(lazy))({
+      method: 'POST',
+      path: `${base}/attach`,
+      headers: { 'content-type': type },
+      bytes: async function* () {
+        yield body;
+      },
+    });
+    expect(response.status).toBe(200);
+    await expect(new Response(kept).arrayBuffer()).rejects.toThrow(
+      'The upload ended with the request: read body.file.stream before the handler returns',
+    );
+  });
+
+  it('refuses a declared length over maxUploadBytes before reading the body', async () => {
+    const handle = withSession(createHandler(connector, { maxUploadBytes: 1000 }));
+    let read = false;
+    const response = await handle({
+      method: 'POST',
+      path: `${base}/attach`,
+      headers: { 'content-type': 'multipart/form-data; boundary=b', 'content-length': '5000' },
+      bytes: async function* () {
+        read = true;
+        yield Buffer.from('--b--');
+      },
+    });
+    expect(response.status).toBe(413);
+    expect(read).toBe(false);
+  });
+
+  it('refuses part headers with a control character, and passes on a content type only when it is one', async () => {
+    const injected = multipart([
+      { name: 'fileName', value: 'a' },
+      { name: 'file', value: 'x', headers: 'Content-Type: text/plain\rInjected: 1\r\n' },
+    ]);
+    expect(await send(injected.body, injected.type)).toMatchObject({
+      status: 400,
+      body: {
+        errors: {
+          code: 'INVALID_MULTIPART',
+          message: expect.stringContaining('control character'),
+        },
+      },
+    });
+    const odd = multipart([
+      { name: 'fileName', value: 'a' },
+      { name: 'file', value: 'x', headers: 'Content-Type: not a type\r\n' },
+    ]);
+    expect((await send(odd.body, odd.type)).body).toMatchObject({
+      contentType: 'application/octet-stream',
+    });
+  });
+
+  it('answers 503 when uploads would hold more than maxUploadBytesInMemory', async () => {
+    const { body, type } = multipart([
+      { name: 'file', value: Buffer.alloc(200_000, 7) },
+      { name: 'fileName', value: 'late.bin' },
+    ]);
+    // The file is read ahead to reach fileName, sent after it: 200 KB, over a budget of 100 KB.
+    expect(await send(body, type, { maxUploadBytesInMemory: 100_000, chunk: 1000 })).toMatchObject({
+      status: 503,
+      body: { errors: { code: 'SERVICE_UNAVAILABLE' } },
+    });
+    expect((await send(body, type, { chunk: 1000 })).body).toMatchObject({ size: 200_000 });
+  });
+
   it.each([
+    [{ upload: { file: 'attachment', required: ['file'] } }, 'cannot be named "file" or "field"'],
+    [{ upload: { file: 'f', optional: ['field'] } }, 'cannot be named "file" or "field"'],
     [{ upload, body: {} }, 'an upload has no JSON body; give upload or body'],
     [{ upload: { file: 'f', required: ['f'] } }, 'must be distinct, non-empty strings'],
   ])('refuses %j when the connector is defined', (options, message) => {

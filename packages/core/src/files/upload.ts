@@ -1,6 +1,7 @@
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from '../handler/connector-request.js';
+import { bodyBudgetExceeded, type BodyBudget } from '../handler/body-limits.js';
 import { Base64Decoder } from './base64-stream.js';
 import { MultipartReader, multipartBoundary, type PartHead } from './multipart-reader.js';
 
@@ -28,8 +29,12 @@ export interface UploadedFile {
    * once: pass it on to the end system (as a request body) rather than holding the file in memory.
    */
   readonly stream: ReadableStream<Uint8Array>;
-  /** The whole file in memory, for files known to be small. */
-  bytes(): Promise<Uint8Array>;
+  /**
+   * The whole file in memory, for files known to be small; a larger one is a 413 that says to read `stream`.
+   *
+   * @param maxBytes - the largest file taken whole @default 16_777_216 (16 MiB)
+   */
+  bytes(maxBytes?: number): Promise<Uint8Array>;
 }
 
 /**
@@ -41,8 +46,9 @@ export type UploadBody<R extends string, O extends string> = { readonly [K in R]
   /** The file part. */
   readonly file: UploadedFile;
   /**
-   * A declared text field, wherever it came in the body; `undefined` when it was not sent. Asked for before the
-   * file has been read, the file is read ahead into memory (at most `readAheadBytes`) to reach it.
+   * A declared text field, wherever it came in the body; `undefined` when it was not sent. Ask for a field the
+   * platform sends after the file (`fileComment`) once you have read the file: asked for before, the file is
+   * read ahead into memory to reach it, and a file over 1 MiB makes that a 500 saying so.
    */
   field(name: R | O): Promise<string | undefined>;
 };
@@ -57,15 +63,23 @@ export interface UploadLimits {
   readonly readAheadBytes: number;
   readonly maxParts: number;
   readonly maxHeaderBytes: number;
+  /** The bytes of uploads a handler holds at once (fields, read-ahead, `file.bytes()`), over all requests. */
+  readonly inMemory: BodyBudget;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/** The bytes of a request whose binding gives no `bytes()`: a body handed over whole (in-process callers). */
 async function* bodyBytes(request: ConnectorRequest): AsyncGenerator<Uint8Array> {
   const body = request.body;
   if (body instanceof Uint8Array) yield body;
   else if (typeof body === 'string') yield Buffer.from(body);
-  else if (request.text !== undefined) yield Buffer.from(await request.text());
+  // Text would have lost the bytes of a binary file.
+  else if (request.text !== undefined)
+    throw new ConnectorError(
+      'BAD_REQUEST',
+      'This request gives its body only as text, which loses the bytes of an upload',
+    );
 }
 
 const inputError = (message: string) => new ValidationError(message, { code: 'INVALID_INPUT' });
@@ -90,6 +104,9 @@ export class Upload<R extends string = string, O extends string = string> {
   readonly #ahead: Uint8Array[] = [];
   #aheadBytes = 0;
   #fileEnded = false;
+  #closed = false;
+  /** Bytes this upload holds against the handler's `inMemory` budget. */
+  #held = 0;
   #lock: Promise<unknown> = Promise.resolve();
 
   private constructor(reader: MultipartReader, spec: UploadSpec<R, O>, limits: UploadLimits) {
@@ -114,6 +131,12 @@ export class Upload<R extends string = string, O extends string = string> {
       throw new ConnectorError(
         'UNSUPPORTED_MEDIA_TYPE',
         'This operation takes a multipart/form-data body with a boundary',
+      );
+    const declared = Number(request.headers['content-length']);
+    if (declared > limits.maxBytes)
+      throw new ConnectorError(
+        'PAYLOAD_TOO_LARGE',
+        `The upload is larger than ${limits.maxBytes} bytes`,
       );
     const source = (request.bytes?.() ?? bodyBytes(request))[Symbol.asyncIterator]();
     const upload = new Upload(new MultipartReader(source, boundary, limits), spec, limits);
@@ -150,6 +173,11 @@ export class Upload<R extends string = string, O extends string = string> {
       {
         pull: async (controller) => {
           try {
+            if (this.#closed && !this.#fileEnded && this.#ahead.length === 0)
+              throw new ConnectorError(
+                'INTERNAL_ERROR',
+                'The upload ended with the request: read body.file.stream before the handler returns',
+              );
             const chunk = await this.#nextFileBytes();
             if (chunk === undefined) controller.close();
             else controller.enqueue(chunk);
@@ -164,7 +192,7 @@ export class Upload<R extends string = string, O extends string = string> {
       fileName: head.fileName,
       contentType: head.contentType ?? 'application/octet-stream',
       stream,
-      bytes: async () => new Uint8Array(await new Response(stream).arrayBuffer()),
+      bytes: (maxBytes = 16_777_216) => this.#wholeFile(stream, maxBytes),
     };
     const body: Record<string, unknown> = {
       file,
@@ -174,9 +202,46 @@ export class Upload<R extends string = string, O extends string = string> {
     return body as UploadBody<R, O>;
   }
 
+  /**
+   * Reads the rest of a body whose file was read to its end (the fields after it, the closing boundary), within
+   * the same bounds, so that the binding can keep the connection. A file not read to its end is left for the
+   * binding to discard.
+   */
+  async finish(): Promise<void> {
+    if (!this.#fileEnded || this.#reader.ended || this.failure !== undefined) return;
+    await this.#locked(() => this.#readRest()).catch(() => undefined);
+  }
+
   /** Stops reading; what is left of the body is the binding's to discard. */
   close(): Promise<void> {
+    this.#closed = true;
+    this.#limits.inMemory.give(this.#held);
+    this.#held = 0;
     return this.#reader.close().catch(() => undefined);
+  }
+
+  /** Takes bytes from the handler's budget of upload bytes in memory; a 503 when it is spent. */
+  #hold(bytes: number): void {
+    if (!this.#limits.inMemory.take(bytes)) throw bodyBudgetExceeded();
+    this.#held += bytes;
+  }
+
+  async #wholeFile(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of stream) {
+      size += chunk.byteLength;
+      if (size > maxBytes)
+        throw this.#fail(
+          new ConnectorError(
+            'PAYLOAD_TOO_LARGE',
+            `The uploaded file is larger than ${maxBytes} bytes, the most file.bytes() takes: read file.stream`,
+          ),
+        );
+      this.#hold(chunk.byteLength);
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks, size);
   }
 
   #fail(error: unknown): ConnectorError {
@@ -198,6 +263,7 @@ export class Upload<R extends string = string, O extends string = string> {
     const bytes = await this.#reader.readAll(this.#limits.maxFieldBytes, () =>
       inputError(`'body.${head.name}' is larger than ${this.#limits.maxFieldBytes} bytes`),
     );
+    this.#hold(bytes.length);
     if (this.#fields.has(head.name))
       throw new ValidationError(`The multipart body has '${head.name}' twice`, {
         code: 'INVALID_MULTIPART',
@@ -252,8 +318,7 @@ export class Upload<R extends string = string, O extends string = string> {
         return undefined;
       }
       const bytes = this.#decoder ? this.#decoder.write(raw) : raw;
-      // Copied: the reader's buffer is reused as more of the body arrives.
-      if (bytes.length > 0) return Uint8Array.from(bytes);
+      if (bytes.length > 0) return bytes;
     }
   }
 
@@ -271,7 +336,12 @@ export class Upload<R extends string = string, O extends string = string> {
     for (let bytes = await this.#readFileBytes(); bytes; bytes = await this.#readFileBytes()) {
       this.#aheadBytes += bytes.byteLength;
       if (this.#aheadBytes > this.#limits.readAheadBytes) throw tooMuch();
-      this.#ahead.push(bytes);
+      this.#hold(bytes.byteLength);
+      // Small chunks are joined, so that a body sent a byte at a time costs no more memory than its bytes.
+      const last = this.#ahead.at(-1);
+      if (last !== undefined && last.byteLength < 16_384)
+        this.#ahead[this.#ahead.length - 1] = Buffer.concat([last, bytes]);
+      else this.#ahead.push(bytes);
     }
   }
 

@@ -12,7 +12,7 @@ import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
-import { DEFAULT_BODY_LIMITS } from './body-limits.js';
+import { BodyBudget, DEFAULT_BODY_LIMITS } from './body-limits.js';
 import { contextCaches } from './context-caches.js';
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
@@ -106,6 +106,8 @@ export function createHandler(
     fromEnvironment: environment(SESSION_KEY_ENV),
     sharedBecause: sharedBecause(options),
   });
+  const uploadMemory = options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight;
+  if (!(uploadMemory >= 1)) throw new TypeError('maxUploadBytesInMemory must be at least 1');
   const runtime: HandlerRuntime = {
     compiled,
     adapter: connector.adapter as unknown as HandlerRuntime['adapter'],
@@ -130,6 +132,9 @@ export function createHandler(
       readAheadBytes: DEFAULT_BODY_LIMITS.uploadReadAheadBytes,
       maxParts: 16,
       maxHeaderBytes: 8192,
+      inMemory: new BodyBudget(
+        options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight,
+      ),
     },
   };
   if (!(runtime.uploadLimits.maxBytes >= 1))

@@ -86,11 +86,20 @@ export interface HandlerOptions {
   /**
    * Most bytes of an upload's `multipart/form-data` body (the platform's attachment create and update), checked
    * as it arrives; a larger one is a `413 PAYLOAD_TOO_LARGE`. The file is streamed to connector code, never held
-   * whole, so this bounds what one upload may send, not memory. The JSON body limit of the bindings
-   * (`bodyLimit`) does not apply to uploads. On `@connector-sdk/node`'s `serve`, also raise `requestTimeoutMs`
-   * for files that take longer than it to arrive.
+   * whole, so this bounds what one upload may send, not memory (see `maxUploadBytesInMemory`). The JSON body limit of the
+   * bindings (`bodyLimit`) does not apply to uploads read by the binding itself; it does to one an Express body
+   * parser (`express.raw()`) read first. On `@connector-sdk/node`'s `serve`, also raise `requestTimeoutMs` for
+   * files that take longer than it to arrive.
    *
    * @default 104_857_600 (100 MiB)
    */
   readonly maxUploadBytes?: number;
+  /**
+   * Most bytes uploads hold in memory at once, over all requests of the handler: their text fields, a file read
+   * ahead to reach a field sent after it, files taken whole with `file.bytes()`. An upload that would go past it
+   * is a `503 SERVICE_UNAVAILABLE`, which the platform retries.
+   *
+   * @default 67_108_864 (64 MiB)
+   */
+  readonly maxUploadBytesInMemory?: number;
 }

@@ -99,6 +99,7 @@ export async function serveOperation(
         throw upload.failure ?? error;
       });
       if (upload.failure) throw upload.failure;
+      await upload.finish();
       return answer;
     } finally {
       await upload.close();

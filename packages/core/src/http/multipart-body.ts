@@ -35,7 +35,6 @@ const quoted = (text: string) =>
  * @example
  * ```ts
  * const upload = multipartBody([
- *   { name: 'comment', value: (await body.field('fileComment')) ?? '' },
  *   { name: 'file', fileName: body.fileName, content: body.file.stream },
  * ]);
  * const created = await client
@@ -44,6 +43,8 @@ const quoted = (text: string) =>
  *     headers: { 'content-type': upload.contentType },
  *   })
  *   .json();
+ * // The platform sends the comment after the file: ask for it once the file has been read.
+ * const comment = await body.field('fileComment');
  * ```
  */
 export function multipartBody(parts: readonly MultipartPart[]): MultipartBody {

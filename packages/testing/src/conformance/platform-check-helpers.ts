@@ -49,7 +49,6 @@ export async function callDeclared(
   return platform.call({ method: declared.method, path: pathOf(declared.pattern, params), query });
 }
 
-/** A project and entity type to read history in: from the options, else the first ones the connector lists. */
 /** A project to read in: from the options, else the first one the connector lists. */
 export async function projectToRead(
   run: ConformanceRun,
