@@ -128,6 +128,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
       history: {
         type: 'FIELD_BASED',
         revisionDateFormat: DATE_FORMAT,
+        // Revision ids are the tracker's change numbers: the platform orders them as numbers.
+        isRevisionIdNumeric: true,
         revisionUserDataType: 'USERNAME_AS_USER',
         separateHistoryApis: ['COMMENTS'],
       },

@@ -69,6 +69,8 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       history: {
         type: 'FIELD_BASED',
         revisionDateFormat: DATE_FORMAT,
+        // Revision ids are the tracker's change numbers: the platform orders them as numbers.
+        isRevisionIdNumeric: true,
         revisionUserDataType: 'USERNAME_AS_USER',
         // Comments have a history API of their own, so entity history leaves them out.
         separateHistoryApis: ['COMMENTS'],

@@ -26,7 +26,10 @@ export interface ProjectManifest {
 /** The tools a project's scripts run, always development dependencies. */
 const TOOLS = ['@types/node', 'tsx', 'typescript', 'vitest'];
 
-const IMPORT = /\bfrom\s*['"]([^'"]+)['"]|\bimport\s*\(?\s*['"]([^'"]+)['"]/g;
+// Import and export statements (`import x from '…'`, `export { y } from '…'`, `import '…'`) and dynamic imports,
+// each at the start of a line: a call such as `instant(url, 'from')` followed by a string is no import.
+const IMPORT =
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** The package a bare import specifier names (`@scope/name/sub` → `@scope/name`), or undefined. */
 function packageOf(specifier: string): string | undefined {
@@ -38,7 +41,7 @@ function packageOf(specifier: string): string | undefined {
 
 function specifiers(file: string): string[] {
   return [...readFileSync(file, 'utf8').matchAll(IMPORT)].map(
-    (match) => match[1] ?? match[2] ?? '',
+    (match) => match[1] ?? match[2] ?? match[3] ?? '',
   );
 }
 
