@@ -19,7 +19,22 @@
       code.parentElement.replaceWith(diagram);
       return diagram;
     });
-    void window.mermaid.run({ nodes: diagrams });
+    // A diagram is fitted to the text column, where a long sequence diagram's labels get small: a click shows
+    // it at its own size, scrolling sideways (custom.css), and another click fits it again.
+    void window.mermaid.run({ nodes: diagrams }).then(() => {
+      for (const diagram of diagrams) {
+        const svg = diagram.querySelector('svg');
+        if (svg === null) continue;
+        const fullWidth = svg.style.maxWidth;
+        diagram.title = 'Click to see the diagram at full size';
+        diagram.addEventListener('click', () => {
+          const zoomed = diagram.classList.toggle('zoomed');
+          diagram.title = zoomed ? 'Click to fit the diagram' : 'Click to see the diagram at full size';
+          svg.style.width = zoomed ? fullWidth : '';
+          svg.style.maxWidth = zoomed ? 'none' : fullWidth;
+        });
+      }
+    });
   };
   document.head.append(loader);
 })();

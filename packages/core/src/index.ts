@@ -8,7 +8,8 @@
  * import { defineConnector, field, secret } from '@connector-sdk/core';
  * ```
  *
- * @module @connector-sdk/core
+ * @module
+ * @mergeModuleWith <project>
  */
 export {
   ErrorBodySchema,

@@ -1,3 +1,15 @@
+/**
+ * The test kit: the platform simulator (`createPlatformSimulator`), the conformance checks as a function
+ * (`runConformance`), the fake end system, a manual clock, and the CLI's `runCli`. The conformance checks as
+ * Vitest tests are in `@connector-sdk/testing/vitest`.
+ *
+ * ```ts
+ * import { createPlatformSimulator, startFakeEndSystem } from '@connector-sdk/testing';
+ * ```
+ *
+ * @module
+ * @mergeModuleWith <project>
+ */
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { runCli, type CliIo } from './cli/run-cli.js';
 export { ConformanceFailure } from './conformance/conformance-failure.js';

@@ -1,3 +1,13 @@
+/**
+ * The conformance kit as Vitest tests: `describeConformance` registers one test per contract rule. It is a
+ * subpath of its own, so only the test files that use it load Vitest.
+ *
+ * ```ts
+ * import { describeConformance } from '@connector-sdk/testing/vitest';
+ * ```
+ *
+ * @module @connector-sdk/testing/vitest
+ */
 import { describe, it } from 'vitest';
 import { conformanceChecks } from './conformance/conformance-checks.js';
 import { ConformanceRun, type ConformanceOptions } from './conformance/conformance-run.js';

@@ -1,0 +1,316 @@
+// The docs site's own TypeDoc plugin (typedoc.json `plugin`). Each step fixes something the default theme gets
+// wrong for this repository's guides and reference; each says why.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import {
+  Application,
+  Converter,
+  QueryType,
+  ReferenceType,
+  ReflectionKind,
+  RendererEvent,
+  Type,
+  UnionType,
+} from 'typedoc';
+import ts from 'typescript';
+
+const root = resolve(import.meta.dirname, '../..');
+/** Where the repository lives: the `repository` of every packages/*\/package.json, at its main branch. */
+export const REPOSITORY = 'https://github.com/connector-sdk/connector-sdk';
+
+/** Re-exports of other packages' symbols that belong in the reference, with where their own docs are. */
+const EXTERNAL_RE_EXPORTS = { z: 'https://zod.dev/api' };
+
+/**
+ * Exports tagged `@internal` that a public entry point still has, because another of our packages imports them
+ * through it (the bindings share core's body limits and path rule). Anything else tagged `@internal` and
+ * exported from an entry point is a warning, so the list cannot grow unnoticed.
+ */
+const INTERNAL_EXPORTS_SHARED_BY_PACKAGES = new Set([
+  '@connector-sdk/core:BodyBudget',
+  '@connector-sdk/core:DEFAULT_BODY_LIMITS',
+  '@connector-sdk/core:bodyBudgetExceeded',
+  '@connector-sdk/core:isUnsafePath',
+]);
+
+/** The URL of a file or folder of the repository on GitHub's main branch. */
+function repositoryUrl(absolute, anchor) {
+  const path = relative(root, absolute).split('\\').join('/');
+  const kind = existsSync(absolute) && statSync(absolute).isDirectory() ? 'tree' : 'blob';
+  return `${REPOSITORY}/${kind}/main/${path}${anchor ? `#${anchor}` : ''}`;
+}
+
+/** Every list of comment parts a reflection renders: its comment, block tags, readme, document content. */
+function* partLists(reflection) {
+  if (reflection.comment) {
+    yield reflection.comment.summary;
+    for (const tag of reflection.comment.blockTags) yield tag.content;
+  }
+  if (reflection.readme) yield reflection.readme;
+  if (reflection.content) yield reflection.content;
+}
+
+/**
+ * Markdown links TypeDoc's lexer missed, as `[text](target)` with a relative target: it reads `` `\` `` as an
+ * escaped backtick, so it takes what follows, up to the next backtick, for inline code and leaves its links
+ * alone, while markdown renders them as links (errors-sessions-secrets.md's `INVALID_PATH` row).
+ */
+const MISSED_LINK = /\]\((?!https?:|mailto:|#)([^)\s#]+)(?:#([^)\s]*))?\)/g;
+
+/** Text, or what the lexer took for inline code while markdown does not (see {@link MISSED_LINK}). */
+const mayHoldMissedLink = (part) =>
+  part.kind === 'text' || (part.kind === 'code' && /^`[^`]/.test(part.text) && part.text.includes('\n'));
+
+/**
+ * Links from the guides and READMEs to files that are not pages of the site (the examples, `bench/`,
+ * `conformance/`): TypeDoc copies those files into media/ as raw text, served without a charset, so a
+ * reader got broken characters and no way to the rest of the example. They open the repository instead.
+ */
+function linkFilesToRepository(project, logger) {
+  const reflections = [project, ...Object.values(project.reflections)];
+  for (const reflection of reflections) {
+    const source = project.files.getReflectionPath(reflection);
+    for (const parts of partLists(reflection)) {
+      for (let i = 0; i < parts.length; i++) {
+        const part = parts[i];
+        if (part.kind === 'relative-link' && typeof part.target === 'number') {
+          const target = project.files.resolve(part.target, project);
+          if (typeof target === 'string' && !relative(root, target).startsWith('..')) {
+            parts[i] = { kind: 'text', text: repositoryUrl(target, part.targetAnchor) };
+          }
+        } else if (mayHoldMissedLink(part) && source && MISSED_LINK.test(part.text)) {
+          MISSED_LINK.lastIndex = 0;
+          const replaced = [];
+          let last = 0;
+          for (const match of part.text.matchAll(MISSED_LINK)) {
+            const [whole, path, anchor] = match;
+            const absolute = resolve(dirname(source), path);
+            if (!existsSync(absolute)) continue;
+            const start = match.index + 2; // after "]("
+            replaced.push({ kind: part.kind, text: part.text.slice(last, start) });
+            const { target } = project.files.registerAbsolute(absolute);
+            const resolved = project.files.resolve(target, project);
+            replaced.push(
+              typeof resolved === 'object'
+                ? { kind: 'relative-link', text: whole.slice(2, -1), target, targetAnchor: anchor }
+                : { kind: 'text', text: repositoryUrl(absolute, anchor) },
+            );
+            last = match.index + whole.length - 1;
+          }
+          if (replaced.length === 0) continue;
+          replaced.push({ kind: part.kind, text: part.text.slice(last) });
+          logger.verbose(`docs-site: fixed ${replaced.length >> 1} missed link(s) in ${reflection.name}`);
+          parts.splice(i, 1, ...replaced);
+          i += replaced.length - 1;
+        }
+      }
+    }
+  }
+}
+
+/**
+ * A package's page is titled with its name, and its README, shown below, starts with the same name as a
+ * heading: the page said "@connector-sdk/node" twice. The README's heading is left out of the page (not of the
+ * README).
+ */
+function dropRepeatedReadmeTitles(project) {
+  for (const reflection of Object.values(project.reflections)) {
+    const first = reflection.readme?.[0];
+    if (first?.kind !== 'text') continue;
+    const heading = /^#[ \t]+(.+?)[ \t]*\n+/.exec(first.text);
+    if (heading?.[1] === reflection.name) first.text = first.text.slice(heading[0].length);
+  }
+}
+
+/** The literal values of a union, or undefined when it has other members. */
+function literalSet(type) {
+  if (!(type instanceof UnionType)) return undefined;
+  const values = type.types.map((member) => (member.type === 'literal' ? member.value : undefined));
+  return values.every((value) => typeof value === 'string') ? new Set(values) : undefined;
+}
+
+/**
+ * The string literals an alias stands for: its union of literals, or, for `keyof typeof TABLE`, the keys of
+ * the documented variable `TABLE` (as `ErrorCode` is declared).
+ */
+function aliasValues(alias) {
+  const { type } = alias;
+  if (type?.type === 'typeOperator' && type.operator === 'keyof' && type.target.type === 'query') {
+    const table = type.target.queryType.reflection;
+    const keys = table?.type?.declaration?.children?.map((child) => child.name);
+    return keys && keys.length > 0 ? new Set(keys) : undefined;
+  }
+  return literalSet(type);
+}
+
+/**
+ * TypeScript forgets the name of an alias such as `ErrorCode = keyof typeof ERROR_STATUS` once it resolves the
+ * union, so every `code: ErrorCode` was printed as all of its 35 literals. Where a union holds every literal of
+ * a documented string-literal alias, the alias is shown (and linked) in their place.
+ */
+function restoreLiteralAliases(project, logger) {
+  const aliases = project
+    .getReflectionsByKind(ReflectionKind.TypeAlias)
+    .map((alias) => ({ alias, values: aliasValues(alias) }))
+    .filter(({ values }) => values !== undefined && values.size >= 3)
+    .sort((a, b) => b.values.size - a.values.size);
+  const visit = (type, owner) => {
+    if (!(type instanceof Type)) return type;
+    for (const key of Object.keys(type)) {
+      const value = type[key];
+      if (value instanceof Type) type[key] = visit(value, owner);
+      else if (Array.isArray(value))
+        type[key] = value.map((item) => (item instanceof Type ? visit(item, owner) : item));
+    }
+    if (!(type instanceof UnionType)) return type;
+    for (const { alias, values } of aliases) {
+      if (alias === owner) continue;
+      const present = type.types.filter(
+        (member) => member.type === 'literal' && values.has(member.value),
+      );
+      if (new Set(present.map((member) => member.value)).size !== values.size) continue;
+      const reference = ReferenceType.createResolvedReference(alias.name, alias, project);
+      logger.verbose(`docs-site: ${owner.getFullName()} shows ${alias.name} in place of its literals`);
+      const rest = type.types.filter((member) => !present.includes(member));
+      if (rest.length === 0) return reference;
+      type.types = [reference, ...rest];
+    }
+    return type;
+  };
+  for (const reflection of Object.values(project.reflections)) {
+    if ('type' in reflection && reflection.type) reflection.type = visit(reflection.type, reflection);
+    if ('default' in reflection && reflection.default instanceof Type)
+      reflection.default = visit(reflection.default, reflection);
+  }
+}
+
+/** The module symbols of a converted package: one per entry point. */
+function entryModules(context) {
+  const modules = context.project.getReflectionsByKind(ReflectionKind.Module);
+  const owners = modules.length > 0 ? modules : [context.project];
+  return owners
+    .map((owner) => ({ owner, symbol: context.getSymbolFromReflection(owner) }))
+    .filter(({ symbol }) => symbol !== undefined);
+}
+
+/**
+ * `excludeExternals` keeps zod's whole API out of the reference, but it also drops `z`, which core re-exports
+ * on purpose (one zod instance for the SDK and the connector's schemas). The re-export gets an entry of its own,
+ * with its comment and a link to zod's docs.
+ */
+function addExternalReExports(context) {
+  for (const { owner, symbol } of entryModules(context)) {
+    for (const exported of context.checker.getExportsOfModule(symbol)) {
+      const url = EXTERNAL_RE_EXPORTS[exported.name];
+      if (url === undefined || owner.getChildByName([exported.name])) continue;
+      const reflection = context
+        .withScope(owner)
+        .createDeclarationReflection(ReflectionKind.Variable, undefined, exported);
+      const reference = ReferenceType.createBrokenReference(exported.name, context.project, 'zod');
+      reference.externalUrl = url;
+      reflection.type = new QueryType(reference);
+      reflection.comment ??= context.getComment(exported, ReflectionKind.Variable);
+      context.finalizeDeclarationReflection(reflection);
+    }
+  }
+}
+
+/** The name in the package.json nearest above a file. */
+function packageNameOf(file) {
+  for (let dir = dirname(file); dir !== dirname(dir); dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).name;
+  }
+  return undefined;
+}
+
+/** Whether a symbol's declarations carry an `@internal` tag. */
+function isInternal(symbol, checker) {
+  const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+  return (target.declarations ?? []).some((declaration) =>
+    ts.getJSDocTags(declaration).some((tag) => tag.tagName.text === 'internal'),
+  );
+}
+
+/** Warns about a public entry point exporting something tagged `@internal` (issue 19, item 10). */
+function checkInternalExports(context, logger) {
+  for (const { owner, symbol } of entryModules(context)) {
+    const packageName = packageNameOf(symbol.declarations?.[0]?.getSourceFile().fileName ?? root);
+    const entry = owner === context.project ? packageName : `${packageName} (${owner.name})`;
+    for (const exported of context.checker.getExportsOfModule(symbol)) {
+      if (!isInternal(exported, context.checker)) continue;
+      if (INTERNAL_EXPORTS_SHARED_BY_PACKAGES.has(`${packageName}:${exported.name}`)) continue;
+      logger.warn(
+        `${entry} exports ${exported.name}, which is tagged @internal: remove it from the entry point ` +
+          'or document it as public',
+      );
+    }
+  }
+}
+
+/**
+ * Headings with code (`## node:http — \`@connector-sdk/node\``) lost the code in "On this page", leaving a
+ * dangling dash or colon: TypeDoc takes a heading's text from its text tokens only. Code spans count as text
+ * for the outline and the anchor, and still render as code.
+ */
+function keepCodeInHeadings(renderer) {
+  const parser = renderer.markedPlugin.parser;
+  const headingOpen = parser.renderer.rules.heading_open;
+  parser.renderer.rules.heading_open = (tokens, idx, options, env, self) => {
+    const inline = tokens[idx + 1];
+    const children = inline.children ?? [];
+    if (!children.some((token) => token.type === 'code_inline'))
+      return headingOpen(tokens, idx, options, env, self);
+    inline.children = children.map((token) =>
+      token.type === 'code_inline' ? Object.assign(Object.create(token), { type: 'text' }) : token,
+    );
+    try {
+      return headingOpen(tokens, idx, options, env, self);
+    } finally {
+      inline.children = children;
+    }
+  };
+}
+
+/**
+ * typedoc.json lists the guides one by one, in reading order (a glob would put them in file-name order); a
+ * guide added to docs/ but not to that list would be missing from the site.
+ */
+function checkGuidesListed(app) {
+  const listed = new Set(app.options.getValue('projectDocuments').map((path) => resolve(root, path)));
+  for (const file of readdirSync(join(root, 'docs'))) {
+    if (file.endsWith('.md') && !listed.has(join(root, 'docs', file)))
+      app.logger.warn(`docs/${file} is not in typedoc.json's projectDocuments, so the site leaves it out`);
+  }
+}
+
+/** @param {import('typedoc').Application} app */
+export function load(app) {
+  app.on(Application.EVENT_BOOTSTRAP_END, () => checkGuidesListed(app));
+  app.converter.on(
+    Converter.EVENT_RESOLVE_BEGIN,
+    (context) => {
+      // Each package is converted from one program; resolving happens after TypeDoc let go of it.
+      context.setActiveProgram(context.programs[0]);
+      try {
+        addExternalReExports(context);
+        checkInternalExports(context, app.logger);
+      } finally {
+        context.setActiveProgram(undefined);
+      }
+    },
+    // Before `@mergeModuleWith` (at 10000) merges an entry point's module into its package.
+    20_000,
+  );
+  app.renderer.on(
+    RendererEvent.BEGIN,
+    (event) => {
+      linkFilesToRepository(event.project, app.logger);
+      dropRepeatedReadmeTitles(event.project);
+      restoreLiteralAliases(event.project, app.logger);
+    },
+    100,
+  );
+  // After the markdown parser is set up for this render (at the default priority).
+  app.renderer.on(RendererEvent.BEGIN, () => keepCodeInHeadings(app.renderer), -100);
+}
