@@ -114,13 +114,34 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    */
   readonly session: TSession;
   /**
-   * Validates nothing itself (the SDK already validated the configuration), logs in to the end system and
-   * returns the session.
+   * Logs in to the end system and returns the session. It validates nothing itself: the SDK has already checked
+   * the body and every configuration field (a field that fails is a `400 INVALID_CONFIGURATION` before this
+   * runs).
+   *
+   * @param context - the configuration, typed by `config`; every entry as sent; the platform's `sdkSessionId`
+   *   and `systemId`; the abort `signal` to pass on to end-system calls; a `log` that redacts secrets;
+   *   `addSecret`; and the system and session caches
+   * @returns one value per session field, by header name (wrap a sensitive one in {@link secret}), or the
+   *   contract's list of entries as it is. The SDK checks that every value is safe as a header and readable by
+   *   the session fields (else a `500 INVALID_INITIALIZE_RESULT`), adds its `X-Sdk-System-Id`,
+   *   `X-Sdk-Session-Id` and `X-Sdk-Session-Mac` entries, and answers 200 with the list
+   * @throws {@link UnauthenticatedError} with `code: 'AUTHENTICATION_FAILED'` when the end system refuses the
+   *   credentials, or {@link ValidationError} with `code: 'INVALID_CONFIGURATION'` when it shows the
+   *   configuration is wrong; anything else thrown is answered as {@link EndSystemAdapter.mapError} describes
    */
   initialize(
     context: InitializeContext<FieldValues<TConfig>>,
   ): InitializeResult<TSession> | Promise<InitializeResult<TSession>>;
-  /** The later operations, built with the typed builders it receives. */
+  /**
+   * The later operations: the calls the platform makes with the session after initialize. Called once, when
+   * the connector is defined.
+   *
+   * @param builders - `get`, `post`, `put`, `patch` and `delete` for operations at paths of your own (see
+   *   {@link OperationBuilder} for the path syntax and which route wins), and `platform` for the operations
+   *   the platform documents, each with its fixed method, path and answer shape
+   * @returns the operations by a name of your choosing, which log lines and definition errors use. Without
+   *   `operations`, the connector serves initialize, cleanup and discover only
+   */
   operations?(
     builders: OperationBuilders<FieldValues<TSession>>,
   ): Readonly<Record<string, Operation<FieldValues<TSession>>>>;
@@ -129,7 +150,12 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    * cache (and the system cache when `cleanupGlobalCache` is true), even when this throws. It answers 200 when
    * this returns; when it throws, the caches are still emptied and the error is answered like any other (a
    * failed logout at the end system is a 502, a bug a 500), so the platform knows the end system's session
-   * may still be open.
+   * may still be open. Without `cleanup`, the SDK empties the caches and answers 200.
+   *
+   * @param context - the verified session, typed by `session`; the platform's `sdkSessionId` and `systemId`;
+   *   `cleanupGlobalCache`; the abort `signal`; a `log` that redacts secrets; `addSecret`; and the caches,
+   *   still readable here
+   * @returns nothing: the SDK answers 200 once it resolves and the caches are emptied
    */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**
@@ -137,6 +163,16 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    * {@link ConnectorError} the platform gets. `mapped` is what the SDK would answer: for an end-system client's
    * error, the client's mapping (its `code`, `endSystemCode`, `detail`); return a replacement, or `undefined`
    * to keep it. A `ConnectorError` thrown by connector code is answered as it is, without asking.
+   *
+   * Without `mapError`, or when it keeps `mapped`: the end-system client's own mapping; a failed `fetch`, a
+   * `502 END_SYSTEM_UNREACHABLE` (a `504 END_SYSTEM_TIMEOUT` when it timed out); a `TimeoutError`, a 504;
+   * anything else, a `500 INTERNAL_ERROR` with a safe message. If `mapError` itself throws, or returns
+   * something that is not a `ConnectorError`, the answer is a `500 INTERNAL_ERROR`.
+   *
+   * @param error - what connector code threw (never a `ConnectorError`), from initialize, an operation or
+   *   cleanup
+   * @param mapped - the SDK's answer to it
+   * @returns the error to answer with, or `undefined` to answer `mapped`
    *
    * @example
    * ```ts

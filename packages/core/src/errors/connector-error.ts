@@ -21,8 +21,23 @@ export interface ConnectorErrorOptions {
 }
 
 /**
- * The base of every error the SDK turns into a contract error response. Throw it (or one of its leaves,
- * such as {@link ValidationError}) from connector code to answer with a specific status and code.
+ * The base of every error the SDK turns into a contract error response. Throw it (or one of its leaves, such
+ * as {@link ValidationError}) from connector code to answer with a specific status and code.
+ *
+ * The answer is the status {@link ERROR_STATUS} gives the code, with `content-type: application/json` and the
+ * contract's body, `{ "errors": { "code", "message", "detail"? } }`: `code` is the end system's own code when
+ * the error has one (`endSystemCode`), else the SDK's; `message` and `detail` are scrubbed of secrets. A leaf
+ * names its status in its type; the base takes any {@link ErrorCode}:
+ *
+ * | Class                        | Status  | Default code        | Header                         |
+ * | ---------------------------- | ------- | ------------------- | ------------------------------ |
+ * | {@link ValidationError}      | 400     | `VALIDATION_FAILED` |                                |
+ * | {@link UnauthenticatedError} | 401     | `SESSION_EXPIRED`   |                                |
+ * | {@link ForbiddenError}       | 403     | `FORBIDDEN`         |                                |
+ * | {@link RateLimitedError}     | 403     | `RATE_LIMITED`      | `Retry-After`: the wait (30 s) |
+ * | {@link NotFoundError}        | 404     | `NOT_FOUND`         |                                |
+ * | {@link InternalError}        | 500     | `INTERNAL_ERROR`    |                                |
+ * | {@link EndSystemError}       | 502/504 | `END_SYSTEM_ERROR`  |                                |
  *
  * @example
  * ```ts

@@ -8,7 +8,13 @@ export interface LeafErrorOptions<C extends string> extends ConnectorErrorOption
 }
 
 /**
- * 400: the request or the configuration failed validation.
+ * The input failed validation, here or at the end system: answered **400** with code `VALIDATION_FAILED`, no
+ * extra header.
+ *
+ * `options.code` may name another 400 code ({@link ErrorCodeWithStatus}`<400>`): `INVALID_CONFIGURATION` for
+ * a configuration the end system refused during initialize (a URL that is not its API, a project that does
+ * not exist), `INVALID_INPUT` for an operation's input. Give the end system's own code as `endSystemCode`:
+ * the platform then sees it in `errors.code`, while the status stays 400.
  *
  * @example
  * ```ts
@@ -27,7 +33,13 @@ export class ValidationError extends ConnectorError {
 }
 
 /**
- * 401: not authenticated, or the session expired. The platform answers by calling initialize again.
+ * Not authenticated: answered **401** with code `SESSION_EXPIRED`, no extra header. On a later call the
+ * platform answers a 401 by calling initialize again, then repeats the call.
+ *
+ * `options.code` may name another 401 code ({@link ErrorCodeWithStatus}`<401>`): `AUTHENTICATION_FAILED` when
+ * the end system refuses the credentials during initialize (logging in again will not help), or
+ * `SESSION_INVALID`. The SDK itself answers `SESSION_MISSING`, `SESSION_INVALID` and `SESSION_EXPIRED` for a
+ * session it cannot verify, before any connector code runs.
  *
  * @example
  * ```ts
@@ -46,7 +58,9 @@ export class UnauthenticatedError extends ConnectorError {
 }
 
 /**
- * 403: authenticated, but not allowed to do this.
+ * Authenticated, but not allowed to do this: answered **403** with code `FORBIDDEN` and no wait header, which
+ * is what tells it apart from a {@link RateLimitedError} (also a 403). The code cannot be narrowed; give the
+ * end system's own as `endSystemCode`.
  *
  * @example
  * ```ts
@@ -71,7 +85,18 @@ export interface RateLimitedErrorOptions extends ConnectorErrorOptions {
 }
 
 /**
- * 403 with a wait header: a rate limit was reached. The platform waits the given time, then resumes.
+ * A rate limit was reached: answered **403** with code `RATE_LIMITED` and a wait header. The platform waits
+ * that long, then resumes where it stopped.
+ *
+ * - **Header**: `Retry-After`, in whole seconds rounded up (at least 1), unless the handler's
+ *   {@link HandlerOptions.retryAfterHeader | retryAfterHeader} and
+ *   {@link HandlerOptions.retryAfterUnit | retryAfterUnit} (`'milliseconds'`) say otherwise.
+ * - **Wait**: `retryAfterMs`; when it is not given, or is not a finite number of 0 or more, the handler's
+ *   {@link HandlerOptions.defaultRetryAfterMs | defaultRetryAfterMs}, **30 seconds** by default.
+ *
+ * The connector's own rate limit (the handler's `rateLimit`) answers with this error too, waiting until its
+ * window ends. The end-system client throws it for an end system's 429, or 503 with a wait, once it stops
+ * retrying, passing the end system's wait on.
  *
  * @example
  * ```ts
@@ -94,7 +119,12 @@ export class RateLimitedError extends ConnectorError {
 }
 
 /**
- * 404: the requested resource is not available.
+ * The requested resource does not exist in the end system: answered **404** with code `NOT_FOUND`, no extra
+ * header.
+ *
+ * `options.code` may name another 404 code ({@link ErrorCodeWithStatus}`<404>`), though the others are the
+ * SDK's own: `ROUTE_NOT_FOUND` for a path no operation serves, `UNSUPPORTED_VERSION` for an API version other
+ * than `1.0`.
  *
  * @example
  * ```ts
@@ -113,8 +143,21 @@ export class NotFoundError extends ConnectorError {
 }
 
 /**
- * 502/504: the end system failed, could not be reached, or did not answer in time. Carries the end system's
- * own code when it gave one.
+ * The end system failed: answered **502** with code `END_SYSTEM_ERROR` by default, no extra header. Carries
+ * the end system's own code, as `endSystemCode`, when it gave one.
+ *
+ * `options.code` picks the kind of failure ({@link ErrorCodeWithStatus}`<502 | 504>`), and with it the
+ * status:
+ *
+ * | Code                     | Status | When                                                              |
+ * | ------------------------ | ------ | ----------------------------------------------------------------- |
+ * | `END_SYSTEM_ERROR`       | 502    | it answered with a failure (a 5xx, a malformed answer)            |
+ * | `END_SYSTEM_UNREACHABLE` | 502    | it could not be reached: connection refused or reset, DNS, TLS    |
+ * | `EGRESS_REFUSED`         | 502    | its address is one the end-system client's egress policy refuses  |
+ * | `END_SYSTEM_TIMEOUT`     | 504    | it did not answer in time                                         |
+ *
+ * The end-system client (`@connector-sdk/core/http`) throws these for you; a failed `fetch` or a
+ * `TimeoutError` thrown by your own code becomes `END_SYSTEM_UNREACHABLE` or `END_SYSTEM_TIMEOUT`.
  *
  * @example
  * ```ts
@@ -133,7 +176,13 @@ export class EndSystemError extends ConnectorError {
 }
 
 /**
- * 500: a failure inside the connector. Anything thrown that is not a {@link ConnectorError} becomes one.
+ * A failure inside the connector: answered **500** with code `INTERNAL_ERROR`, no extra header. Anything
+ * thrown that is not a {@link ConnectorError} (and that the connector's `mapError` does not replace) becomes
+ * one, with the safe message "The connector failed unexpectedly" and the original as `cause`, which is logged
+ * but never sent; a stack trace reaches `detail` only with the handler's `exposeStackTraces`.
+ *
+ * `options.code` may name another 500 code ({@link ErrorCodeWithStatus}`<500>`), though the others are the
+ * SDK's own: `INVALID_INITIALIZE_RESULT`, `INVALID_OPERATION_RESULT`.
  *
  * @example
  * ```ts
