@@ -226,8 +226,10 @@ async function capture(cdp, base, shot) {
 const chromium = findChromium();
 if (!chromium)
   fail(
-    'no Chromium found (looked for chromium, chromium-browser, google-chrome on PATH). Install it ' +
-      '(Debian: apt-get install -y chromium) or set CHROMIUM to its path.',
+    process.env.CHROMIUM
+      ? `CHROMIUM is ${process.env.CHROMIUM}, which is not an executable file.`
+      : 'no Chromium found (looked for chromium, chromium-browser, google-chrome on PATH). Install it ' +
+          '(Debian: apt-get install -y chromium) or set CHROMIUM to its path.',
   );
 if (!existsSync(join(site, 'index.html'))) fail('docs-site/ is not built; run `pnpm run docs` first.');
 
