@@ -16,7 +16,7 @@ export const COLD_TARGETS = [
   },
   {
     name: 'core+node+http',
-    title: '… + @connector-sdk/core/http (ky)',
+    title: '… + @connector-sdk/core/http',
     modules: ['@connector-sdk/core', '@connector-sdk/node', '@connector-sdk/core/http'],
   },
   {
