@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
-import { bindings, type Running } from './bindings.js';
+import { ErrorBodySchema } from '@connector-sdk/core';
+import { bindings, initializeSession, type Running } from './bindings.js';
 import { attachmentsConnector, patternBytes } from './attachments-connector.js';
 import { parseResponses, rawExchange } from './raw-http.js';
 
@@ -21,13 +21,9 @@ describe.each(bindings)('$name: attachments', (binding) => {
       maxUploadBytes: MAX_UPLOAD,
     });
     base = `${running.origin}/sdk/api/1.0`;
-    const response = await fetch(`${base}/initialize/s-1?systemId=sys-1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ key: 'url', value: 'https://files.example', sensitive: false }]),
-    });
-    const entries = ParameterListSchema.parse(await response.json());
-    headers = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+    headers = await initializeSession(running, [
+      { key: 'url', value: 'https://files.example', sensitive: false },
+    ]);
   });
   afterAll(() => running.close());
 
@@ -179,13 +175,9 @@ describe.each(bindings)('$name: the connection of an upload', (binding) => {
 
   beforeAll(async () => {
     running = await binding.start(attachmentsConnector, { bodyTimeoutMs: 400 });
-    const response = await fetch(`${running.origin}/sdk/api/1.0/initialize/s-1?systemId=sys-1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ key: 'url', value: 'https://files.example', sensitive: false }]),
-    });
-    const entries = ParameterListSchema.parse(await response.json());
-    session = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+    session = await initializeSession(running, [
+      { key: 'url', value: 'https://files.example', sensitive: false },
+    ]);
   });
   afterAll(() => running.close());
 

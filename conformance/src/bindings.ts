@@ -4,7 +4,7 @@ import { serve as serveFetch } from '@hono/node-server';
 import express from 'express';
 import express4 from 'express4';
 import { Hono } from 'hono';
-import type { Connector } from '@connector-sdk/core';
+import { ParameterListSchema, type Connector, type ParameterEntry } from '@connector-sdk/core';
 import { connectorMiddleware } from '@connector-sdk/express';
 import { createFetchHandler } from '@connector-sdk/fetch';
 import { serve, type RequestListenerOptions, type ServeOptions } from '@connector-sdk/node';
@@ -134,3 +134,20 @@ export const bindings: readonly Binding[] = [
     },
   },
 ];
+
+/**
+ * Initializes one session on a running connector, as the platform does, and answers its replayed headers (the
+ * session every later call of a test carries).
+ */
+export async function initializeSession(
+  running: Running,
+  entries: readonly ParameterEntry[],
+): Promise<Record<string, string>> {
+  const response = await fetch(`${running.origin}/sdk/api/1.0/initialize/s-1?systemId=sys-1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(entries),
+  });
+  const session = ParameterListSchema.parse(await response.json());
+  return Object.fromEntries(session.map((entry) => [entry.key, entry.value]));
+}

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ErrorBodySchema,
   PLATFORM_OPERATIONS,
-  ParameterListSchema,
   type PlatformOperationName,
 } from '@connector-sdk/core';
-import { bindings, type Running } from './bindings.js';
+import { bindings, initializeSession, type Running } from './bindings.js';
 import { everyOperationConnector, seen } from './every-operation-connector.js';
 import { SAMPLES, UPLOADED, type OperationSample } from './every-operation.js';
 
@@ -39,13 +38,9 @@ describe.each(bindings)('$name: every platform operation', (binding) => {
   beforeAll(async () => {
     running = await binding.start(everyOperationConnector, { validateAnswers: true });
     base = `${running.origin}/sdk/api/1.0`;
-    const response = await fetch(`${base}/initialize/s-1?systemId=sys-1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify([{ key: 'url', value: 'https://tracker.example', sensitive: false }]),
-    });
-    const entries = ParameterListSchema.parse(await response.json());
-    session = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+    session = await initializeSession(running, [
+      { key: 'url', value: 'https://tracker.example', sensitive: false },
+    ]);
   });
   afterAll(() => running.close());
 
