@@ -19,48 +19,30 @@ export interface NotJsonRule {
 const NOT_JSON = 'The end system answered something that is not JSON';
 
 /**
- * The failure `parseJson` throws. Not a connector error itself, so that the connector's `mapError` is asked
- * about it; the platform's answer is attached, and made precise once the response is at hand.
+ * A successful answer that is not JSON, read with `.json()`. Not a connector error itself, so that the
+ * connector's `mapError` is asked about it; the platform's answer is attached to it: a short detail — `GET
+ * https://… answered 200 text/html, 5120 characters, not JSON` — and the code of the client's `notJson` rule
+ * (issue 21, item 3). The body itself is never quoted: it may come from another service than the end system
+ * (issue 20, finding 3).
  */
 export class NotJsonError extends Error {
   override readonly name: string = 'NotJsonError';
   constructor(
+    response: Response,
+    method: string,
     readonly characters: number,
     rule: NotJsonRule | undefined,
   ) {
     super(NOT_JSON);
-    // The answer when the response is not at hand: read with `json()` of a response awaited earlier.
+    const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
     attachConnectorError(
       this,
       errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? NOT_JSON, {
-        detail: `The answer of ${characters} characters is not JSON`,
+        detail: `${method.toUpperCase()} ${safeUrl(response.url)} answered ${response.status} ${type}, ${characters} characters, not JSON`,
         cause: this,
       }),
     );
   }
-}
-
-/**
- * The error of a successful answer that is not JSON, read with `.json()`: a short detail — `GET https://…
- * answered 200 text/html, 5120 characters, not JSON` — and the code of `rule` (issue 21, item 3). The body
- * itself is never quoted: it may come from another service than the end system (issue 20, finding 3).
- *
- * @internal
- */
-export function notJsonFailure(
-  error: NotJsonError,
-  response: Response,
-  method: string,
-  rule: NotJsonRule | undefined,
-): NotJsonError {
-  const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
-  return attachConnectorError(
-    error,
-    errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? error.message, {
-      detail: `${method.toUpperCase()} ${safeUrl(response.url)} answered ${response.status} ${type}, ${error.characters} characters, not JSON`,
-      cause: error,
-    }),
-  );
 }
 
 /**
@@ -80,6 +62,6 @@ export async function readJson(
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw notJsonFailure(new NotJsonError(text.length, rule), response, method, rule);
+    throw new NotJsonError(response, method, text.length, rule);
   }
 }
