@@ -127,6 +127,35 @@ describe('later calls', () => {
     }
   });
 
+  it('answers every call without a session alike, and still redacts a secret one of them carried', async () => {
+    // The answer to a call without a session is made once and reused (issue 18): a call that brings a secret
+    // gets its own, redacted, and leaves the shared one as it was.
+    const call = acmeHandler();
+    const first = await call({ path: `${base}/issues/42`, method: 'GET' });
+    const withSecret = await call({
+      path: `${base}/issues/42`,
+      headers: { authorization: 'initialize' },
+    });
+    const cleanup = await call({
+      path: `${base}/cleanup/s-1`,
+      method: 'POST',
+      query: { systemId: 'sys-1' },
+    });
+    const again = await call({ path: `${base}/issues/42` });
+    expect(first.json.errors).toEqual({
+      code: 'SESSION_MISSING',
+      message: 'No session: initialize first (the session headers are missing)',
+    });
+    expect(withSecret.status).toBe(401);
+    expect(withSecret.body).not.toContain('initialize');
+    expect(withSecret.json.errors).toMatchObject({ code: 'SESSION_MISSING' });
+    for (const response of [cleanup, again]) {
+      expect(response.status).toBe(401);
+      expect(response.body).toBe(first.body);
+      expect(response.headers).toEqual({ 'content-type': 'application/json' });
+    }
+  });
+
   it('validates query and body with the operation schemas', async () => {
     const call = acmeHandler();
     const headers = await sessionHeaders(call);

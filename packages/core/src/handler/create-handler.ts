@@ -22,6 +22,7 @@ import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { toQuery } from './parse-query.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { RequestScope, type ScopeServices } from './request-scope.js';
+import { Refusal } from './refusal.js';
 import { matchRoute } from './router.js';
 import { serveCleanup } from './serve-cleanup.js';
 import { serveInitialize } from './serve-initialize.js';
@@ -168,7 +169,11 @@ export function createHandler(
     return host.trim().toLowerCase();
   });
 
-  async function dispatch(request: ConnectorRequest, state: RequestScope): Promise<unknown> {
+  /**
+   * Routes a request to what serves it. Synchronous until connector code or a body must be waited for, so that
+   * a request refused before (no session, no route) throws instead of rejecting a chain of promises.
+   */
+  function dispatch(request: ConnectorRequest, state: RequestScope): unknown {
     if (allowedHosts !== undefined && !hostAllowed(request.headers.host, allowedHosts)) {
       throw new ConnectorError(
         'HOST_NOT_ALLOWED',
@@ -263,14 +268,30 @@ export function createHandler(
     maxHeaderBytes: runtime.maxHeaderBytes,
   };
 
+  /** The answer to each refusal, made once; refusals are few and module-wide. */
+  const refusals = new Map<Refusal, ConnectorResponse>();
+  const remember = (refusal: Refusal, response: ConnectorResponse): ConnectorResponse => {
+    Object.freeze(response.headers);
+    refusals.set(refusal, Object.freeze(response));
+    return response;
+  };
+
   return async function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
     const started = logger === silentLogger ? 0 : performance.now();
     const state = new RequestScope(services, request);
     let response: ConnectorResponse;
     let failure: ConnectorError | undefined;
     try {
-      const result = await dispatch(request, state);
-      response = result instanceof OperationReply ? result.response() : jsonResponse(result);
+      const dispatched = dispatch(request, state);
+      const result = dispatched instanceof Promise ? ((await dispatched) as unknown) : dispatched;
+      if (result instanceof Refusal) {
+        failure = result.error;
+        // The same bytes every time, unless the call carried a secret the message must be searched for.
+        response = state.redactor.isEmpty
+          ? (refusals.get(result) ??
+            remember(result, errorResponse(failure, state.redactor, errorAnswers)))
+          : errorResponse(failure, state.redactor, errorAnswers);
+      } else response = result instanceof OperationReply ? result.response() : jsonResponse(result);
     } catch (caught) {
       failure = toConnectorError(caught, connector.adapter.mapError?.bind(connector.adapter));
       response = errorResponse(failure, state.redactor, errorAnswers);

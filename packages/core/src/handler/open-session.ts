@@ -4,6 +4,7 @@ import type { ConnectorRequest } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { queryParam } from './query-param.js';
 import { readSession, type VerifiedSession } from './read-session.js';
+import { Refusal } from './refusal.js';
 import type { RequestScope } from './request-scope.js';
 
 /**
@@ -11,9 +12,13 @@ import type { RequestScope } from './request-scope.js';
  * in the query that is not the session's (400), scope the request to the verified ids, then count the call.
  * Nothing a caller chose reaches a cache, a store or the rate limit (issue 15).
  *
+ * Verifying is synchronous: a refused call makes no promise to reject, and a call without a session (the
+ * commonest error) is a {@link Refusal} returned, not thrown; either cost more than the rest of its answer
+ * (issue 18). A promise only when the call must still be counted.
+ *
  * @internal
  */
-export async function openSession(
+export function openSession(
   runtime: HandlerRuntime,
   request: ConnectorRequest,
   state: RequestScope,
@@ -24,22 +29,24 @@ export async function openSession(
     /** Cleanup's path id, which must be the session's. */
     readonly pathSessionId?: string;
   },
-): Promise<VerifiedSession> {
+): VerifiedSession | Promise<VerifiedSession> | Refusal {
   const session = readSession(runtime.sessions, request.headers, state.redactor);
+  if (session instanceof Refusal) return session;
   const systemId = queryParam(ids.query, 'systemId', ids.systemIdRequired === true);
   if (systemId !== undefined && systemId !== session.systemId)
     throw mismatch("The query parameter 'systemId' is not the system of this call's session");
   if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
     throw mismatch("The path's session id is not the id of this call's session");
   state.tenant = session;
-  if (runtime.rateLimit)
-    await runtime.rateLimit({
+  if (!runtime.rateLimit) return session;
+  return runtime
+    .rateLimit({
       operation: state.operation,
       systemId: session.systemId,
       sdkSessionId: session.sdkSessionId,
       configuration: session.configuration,
-    });
-  return session;
+    })
+    .then(() => session);
 }
 
 /** A call whose path or query names another session than the one it carries. */

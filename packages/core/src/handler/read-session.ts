@@ -8,6 +8,7 @@ import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { unsealSession, type SessionClaims } from '../security/session-seal.js';
 import type { VerifiedSessions } from '../security/verified-sessions.js';
 import { describeProblems, readFields, registerSecretLeaves } from './read-fields.js';
+import { Refusal } from './refusal.js';
 import { idProblem } from './session-ids.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
@@ -43,6 +44,19 @@ const unauthenticated = (
   message: string,
 ) => stackless(() => new UnauthenticatedError(message, { code }));
 
+/**
+ * The refusal of a call without a session, made once: it names nothing of the request. Frozen, since every such
+ * call is answered with this one error.
+ */
+const NO_SESSION = new Refusal(
+  Object.freeze(
+    unauthenticated(
+      'SESSION_MISSING',
+      'No session: initialize first (the session headers are missing)',
+    ),
+  ),
+);
+
 /** An id header as initialize wrote it; any other spelling of the same id counts as changed. */
 function decodeId(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -61,8 +75,8 @@ function decodeId(value: string | undefined): string | undefined {
  * any connector code, cache, store or rate limit is touched. Secret values go to the redactor first, valid or
  * not.
  *
- * @throws UnauthenticatedError (401, so the platform initializes again): `SESSION_MISSING` without a session,
- *   `SESSION_INVALID` when it does not verify or its values fail the session fields, `SESSION_EXPIRED` when it
+ * @returns the session, or the refusal of a call that carries none (`SESSION_MISSING`, 401)
+ * @throws UnauthenticatedError (401, so the platform initializes again): `SESSION_INVALID` when it does not verify or its values fail the session fields, `SESSION_EXPIRED` when it
  *   is older than `maxAgeMs`
  * @internal
  */
@@ -70,7 +84,7 @@ export function readSession(
   reader: SessionReader,
   headers: Headers,
   redactor: Redactor,
-): VerifiedSession {
+): VerifiedSession | Refusal {
   const { connector, keys } = reader;
   const fields = connector.sessionFields;
   for (const field of fields) {
@@ -83,12 +97,9 @@ export function readSession(
   }
 
   const token = headers[MAC_HEADER];
-  if (token === undefined) {
-    throw unauthenticated(
-      'SESSION_MISSING',
-      'No session: initialize first (the session headers are missing)',
-    );
-  }
+  // The commonest refusal (every caller that has not initialized yet, every scanner) is returned, not thrown:
+  // throwing cost more than the rest of the answer (issue 18).
+  if (token === undefined) return NO_SESSION;
   // Not a credential, but with the rest of the headers it replays the session: never log it.
   redactor.add(token);
   const systemId = decodeId(headers[SYSTEM_HEADER]);

@@ -4,6 +4,7 @@ import type { ConnectorRequest } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { openSession } from './open-session.js';
 import { queryParam } from './query-param.js';
+import { Refusal } from './refusal.js';
 import { CleanupContextImpl, type RequestScope } from './request-scope.js';
 
 /**
@@ -17,13 +18,15 @@ export async function serveCleanup(
   request: ConnectorRequest,
   state: RequestScope,
   input: { readonly sdkSessionId: string; readonly query: RawQuery },
-): Promise<Record<string, never>> {
+): Promise<Record<string, never> | Refusal> {
   const { query } = input;
-  const session = await openSession(runtime, request, state, {
+  const opened = openSession(runtime, request, state, {
     query,
     systemIdRequired: true,
     pathSessionId: input.sdkSessionId,
   });
+  if (opened instanceof Refusal) return opened;
+  const session = await opened;
   const flag = queryParam(query, 'cleanupGlobalCache', false);
   if (flag !== undefined && flag !== 'true' && flag !== 'false') {
     throw new ValidationError("The query parameter 'cleanupGlobalCache' must be true or false", {

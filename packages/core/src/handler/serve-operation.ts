@@ -5,6 +5,8 @@ import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { openSession } from './open-session.js';
+import type { VerifiedSession } from './read-session.js';
+import { Refusal } from './refusal.js';
 import { readJsonBody } from './read-json-body.js';
 import { describeProblem } from './read-fields.js';
 import { OperationContextImpl, type RequestScope } from './request-scope.js';
@@ -67,47 +69,73 @@ function checkAnswer(schema: z.ZodType, answer: unknown, name: string): void {
   );
 }
 
+/** What {@link serveOperation} serves. */
+interface OperationInput {
+  readonly name: string;
+  readonly operation: Operation<unknown>;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: RawQuery;
+}
+
 /**
  * A later operation: verifies the session, validates path, query and body with the operation's schemas and
  * calls its handler. `undefined` is answered as `{}`; an operation's `status`, `answerAs` and (with
  * `validateAnswers`) `answer` schema decide the rest.
  *
+ * A call refused before connector code throws at once rather than rejecting, or (without a session) returns
+ * its {@link Refusal}: see {@link openSession}.
+ *
  * @internal
  */
-export async function serveOperation(
+export function serveOperation(
   runtime: HandlerRuntime,
   request: ConnectorRequest,
   state: RequestScope,
-  input: {
-    readonly name: string;
-    readonly operation: Operation<unknown>;
-    readonly params: Readonly<Record<string, string>>;
-    readonly query: RawQuery;
-  },
+  input: OperationInput,
+): unknown {
+  const opened = openSession(runtime, request, state, { query: input.query });
+  if (opened instanceof Refusal) return opened;
+  return opened instanceof Promise
+    ? opened.then((session) => serveVerified(runtime, request, state, input, session))
+    : serveVerified(runtime, request, state, input, opened);
+}
+
+function serveVerified(
+  runtime: HandlerRuntime,
+  request: ConnectorRequest,
+  state: RequestScope,
+  input: OperationInput,
+  session: VerifiedSession,
 ): Promise<unknown> {
   const { operation, params, query } = input;
-  const session = await openSession(runtime, request, state, { query });
   const { schemas } = operation;
   const parsedParams = parseInput(schemas.params, params, 'path');
   const parsedQuery = parseInput(schemas.query, query, 'query');
   if (schemas.upload !== undefined) {
-    const upload = await Upload.open(request, schemas.upload, runtime.uploadLimits);
-    try {
-      const answer = await run(upload.body()).catch((error: unknown) => {
-        // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
-        // end-system call (the end system's request body was the file).
-        throw upload.failure ?? error;
-      });
-      if (upload.failure) throw upload.failure;
-      await upload.finish();
-      return answer;
-    } finally {
-      await upload.close();
-    }
+    const uploadSchema = schemas.upload;
+    return (async () => {
+      const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
+      try {
+        const answer = await run(upload.body()).catch((error: unknown) => {
+          // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
+          // end-system call (the end system's request body was the file).
+          throw upload.failure ?? error;
+        });
+        if (upload.failure) throw upload.failure;
+        await upload.finish();
+        return answer;
+      } finally {
+        await upload.close();
+      }
+    })();
   }
   const readsBody =
     schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-  return run(parseInput(schemas.body, readsBody ? await readJsonBody(request) : undefined, 'body'));
+  if (!readsBody) return run(parseInput(schemas.body, undefined, 'body'));
+  const body = readJsonBody(request);
+  return body instanceof Promise
+    ? body.then((value) => run(parseInput(schemas.body, value, 'body')))
+    : run(parseInput(schemas.body, body, 'body'));
 
   async function run(body: unknown): Promise<unknown> {
     const context = new OperationContextImpl(state, {

@@ -358,6 +358,9 @@ function merge(found: [number, number][]): [number, number][] {
   return merged;
 }
 
+/** The matcher of a request without short secrets: shared, since making one per request cost more than a 401. */
+const NO_STANDALONE_FORMS = new StandaloneMatcher([]);
+
 /**
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged.
  *
@@ -372,7 +375,7 @@ export class Redactor {
   #matcher: FormMatcher | undefined;
   readonly #standaloneForms = new Set<string>();
   /** The forms of short secrets, found where they stand alone. */
-  #standalone = new StandaloneMatcher([]);
+  #standalone = NO_STANDALONE_FORMS;
   /** How far past a cut a form (and the character that tells whether a short one stands alone) may reach. */
   #reach = 0;
   /** The shortest text that can hold a form. */
