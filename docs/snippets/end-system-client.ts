@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 declare function isLocked(body: unknown): boolean;
 
 // #region usage
@@ -67,4 +69,15 @@ export function guideClients(baseUrl: string): void {
     },
   });
   // #endregion egress
+
+  // #region tls
+  // Read when the connector starts, not per request, and given to every client of this end system.
+  const acmeTls = {
+    ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8'), // trusted besides Node's default roots
+    // Only for an end system that asks for a client certificate (mutual TLS):
+    cert: readFileSync('/etc/connector/client.pem', 'utf8'),
+    key: readFileSync('/run/secrets/client-key.pem', 'utf8'),
+  };
+  createEndSystemClient({ baseUrl, tls: acmeTls });
+  // #endregion tls
 }

@@ -63,10 +63,11 @@ const NULL_BODY = new Set([204, 205, 304]);
  * and deadline, and costs next to nothing to make (every call goes straight to `fetch`, one `Request` and one
  * `AbortController` an attempt).
  *
- * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy
+ * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy, TLS
+ * options
  * @returns the client: `client.get(path, options)`, `.post`, `.put`, `.patch`, `.delete`, `.head`
  * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not absolute or has a query or fragment
- * @throws TypeError when a range of `egress` is not an address or CIDR range
+ * @throws TypeError when a range of `egress` is not an address or CIDR range, or `tls` cannot be loaded
  * @example
  * ```ts
  * getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
@@ -83,7 +84,7 @@ const NULL_BODY = new Set([204, 205, 304]);
 export function createEndSystemClient(options: EndSystemClientOptions): EndSystemClient {
   checkBaseUrl(options.baseUrl);
   const prefix = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
-  const dispatcher = egressDispatcher(options.egress);
+  const dispatcher = egressDispatcher(options.egress, { tls: options.tls });
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) registerUrlCredentials(options.baseUrl, secrets);

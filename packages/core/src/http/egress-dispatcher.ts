@@ -1,13 +1,17 @@
+import { createHash, X509Certificate } from 'node:crypto';
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { readFileSync } from 'node:fs';
 import { isIP, type Socket } from 'node:net';
+import * as tls from 'node:tls';
 import type * as UndiciModule from 'undici';
-import type { Agent, buildConnector } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import {
   CompiledEgressPolicy,
   EgressRefusedError,
   egressPolicyKey,
   type EgressPolicy,
 } from './egress-policy.js';
+import type { EndSystemTlsOptions } from './end-system-client-options.js';
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -57,9 +61,22 @@ type Undici = typeof UndiciModule;
  */
 let undici: Promise<Undici> | undefined;
 
+/** What the end-system client sends its requests to: an agent of undici's (fetch only calls `dispatch`). */
+export type EndSystemDispatcher = Pick<Dispatcher, 'dispatch'>;
+
+/** TLS options passed to undici's connector: the client's own secure context, when it has TLS options. */
+type TlsConnectOptions = { readonly secureContext?: tls.SecureContext };
+
 /** An undici agent whose every connection, redirects included, goes through the policy. */
-function policedAgent({ Agent, buildConnector }: Undici, policy: CompiledEgressPolicy): Agent {
-  const connect = buildConnector({ lookup: checkedLookup(policy) } as buildConnector.BuildOptions);
+function policedAgent(
+  { Agent, buildConnector }: Undici,
+  policy: CompiledEgressPolicy,
+  tlsOptions: TlsConnectOptions,
+): Agent {
+  const connect = buildConnector({
+    ...tlsOptions,
+    lookup: checkedLookup(policy),
+  } as buildConnector.BuildOptions);
   return new Agent({
     connect(options, callback) {
       const host = options.hostname;
@@ -83,24 +100,145 @@ function policedAgent({ Agent, buildConnector }: Undici, policy: CompiledEgressP
   });
 }
 
-/** Agents by policy: clients are made per request, their connection pools are shared. */
-const agents = new Map<string, Promise<Agent>>();
+/** The Node default roots, read once: `ca` replaces them in Node's TLS, so they are added back to it. */
+let defaultRoots: readonly string[] | undefined;
+
+function defaultRootCertificates(): readonly string[] {
+  if (defaultRoots) return defaultRoots;
+  const withDefaults = tls as { getCACertificates?: (type: 'default') => string[] };
+  // Node 22.15 and later say what their default store holds (bundled, extra, system); older ones do not.
+  if (typeof withDefaults.getCACertificates === 'function')
+    return (defaultRoots = withDefaults.getCACertificates('default'));
+  const roots = [...tls.rootCertificates];
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  if (extra) {
+    try {
+      roots.push(readFileSync(extra, 'utf8'));
+    } catch {
+      // Node warned about the file at start-up and trusts none of it either.
+    }
+  }
+  return (defaultRoots = roots);
+}
+
+/** The CA certificates of TLS options, as a list. */
+function caListOf({ ca }: EndSystemTlsOptions): (string | Buffer)[] {
+  if (ca === undefined) return [];
+  return typeof ca === 'string' || Buffer.isBuffer(ca) ? [ca] : [...ca];
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g;
+
+/**
+ * Checks that a `ca` entry holds certificates: Node takes anything else without a word and trusts nothing
+ * more, so a file's path given instead of its contents would fail every call with a certificate error.
+ */
+function checkCertificates(entry: string | Buffer, index: number): void {
+  const blocks = entry.toString().match(PEM_CERTIFICATE) ?? [];
+  const which = `tls.ca${index === 0 ? '' : `[${index}]`}`;
+  if (blocks.length === 0)
+    throw new TypeError(
+      `${which} holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): give the file's contents, not its path`,
+    );
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch (error) {
+      throw new TypeError(`${which} holds a certificate that cannot be read`, { cause: error });
+    }
+  }
+}
+
+/**
+ * A secure context for the client's TLS options, made once per agent: handing `ca` to every connection would
+ * parse every root certificate again for each. With `withClientCertificate` false, the CA only (for a proxy).
+ *
+ * @throws TypeError when the options contradict each other, or a certificate or key cannot be loaded
+ */
+function secureContextOf(
+  options: EndSystemTlsOptions,
+  withClientCertificate: boolean,
+): tls.SecureContext {
+  const ca = caListOf(options);
+  if (options.trustDefaultRoots === false && ca.length === 0)
+    throw new TypeError('tls.trustDefaultRoots is false but tls.ca gives no CA to trust');
+  ca.forEach(checkCertificates);
+  if ((options.cert === undefined) !== (options.key === undefined))
+    throw new TypeError('tls.cert and tls.key go together: give both or neither');
+  try {
+    return tls.createSecureContext({
+      ...(ca.length === 0
+        ? {}
+        : { ca: options.trustDefaultRoots === false ? ca : [...defaultRootCertificates(), ...ca] }),
+      ...(withClientCertificate && options.cert !== undefined
+        ? { cert: options.cert, key: options.key, passphrase: options.passphrase }
+        : {}),
+    });
+  } catch (error) {
+    // OpenSSL's reason ("no start line", "bad decrypt", "key values mismatch") never quotes the PEM.
+    const reason = ((error as Error).message.split('\n')[0] ?? '').slice(0, 160);
+    throw new TypeError(`The end-system client's tls options could not be loaded: ${reason}`, {
+      cause: error,
+    });
+  }
+}
+
+/** What the pool key knows of some TLS options: a digest, never the key or passphrase themselves. */
+const tlsKeys = new WeakMap<EndSystemTlsOptions, string>();
+
+function tlsKeyOf(options: EndSystemTlsOptions): string {
+  let key = tlsKeys.get(options);
+  if (key === undefined) {
+    const hash = createHash('sha256');
+    const add = (part: string | Buffer | undefined) => {
+      const bytes = part === undefined ? Buffer.alloc(0) : Buffer.from(part);
+      hash.update(`${part === undefined ? '-' : bytes.length}:`).update(bytes);
+    };
+    for (const part of caListOf(options)) add(part);
+    hash.update(options.trustDefaultRoots === false ? 'only' : 'also');
+    for (const part of [options.cert, options.key, options.passphrase]) add(part);
+    key = hash.digest('base64url');
+    tlsKeys.set(options, key);
+  }
+  return key;
+}
+
+/** How the client connects, besides where it may: see `EndSystemClientOptions`. */
+export interface ConnectionOptions {
+  readonly tls?: EndSystemTlsOptions | undefined;
+}
+
+/** Agents by policy and TLS options: clients are made per request, their connection pools are shared. */
+const agents = new Map<string, Promise<EndSystemDispatcher>>();
 /** Policies differ in a handful of ways in a connector; more than this many at once is a bug, not a need. */
 const MAX_AGENTS = 16;
 
 /**
- * The undici dispatcher that enforces `policy` for the end-system client, once undici is loaded. Agents are
- * shared by policies that judge alike; past {@link MAX_AGENTS} different policies, the oldest is forgotten.
+ * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options, once undici
+ * is loaded. Agents are shared by clients whose policies judge alike and whose TLS options are the same, and by
+ * no others: a CA or a client certificate never reaches a client that did not ask for it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
+ * the oldest is forgotten.
  *
- * @throws TypeError, at once, when a range of the policy is not an address or CIDR range
+ * @throws TypeError, at once, when a range of the policy is not an address or CIDR range, or the TLS options
+ * cannot be loaded
  * @internal
  */
-export function egressDispatcher(policy: EgressPolicy = {}): Promise<Agent> {
-  const key = egressPolicyKey(policy);
+export function egressDispatcher(
+  policy: EgressPolicy = {},
+  connection: ConnectionOptions = {},
+): Promise<EndSystemDispatcher> {
+  const { tls: tlsOptions } = connection;
+  let key = egressPolicyKey(policy);
+  if (tlsOptions) key += ` tls:${tlsKeyOf(tlsOptions)}`;
   let agent = agents.get(key);
   if (agent === undefined) {
     const compiled = new CompiledEgressPolicy(policy);
-    agent = (undici ??= import('undici')).then((loaded) => policedAgent(loaded, compiled));
+    // Made before the agent is cached, so options that cannot be loaded throw here, from the client's maker.
+    const context = tlsOptions && secureContextOf(tlsOptions, true);
+    const connectTls: TlsConnectOptions = context ? { secureContext: context } : {};
+    agent = (undici ??= import('undici')).then((loaded) =>
+      policedAgent(loaded, compiled, connectTls),
+    );
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);
     // The oldest is forgotten, not closed: clients made with it may still be calling. Its idle sockets do not

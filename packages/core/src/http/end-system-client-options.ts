@@ -14,6 +14,45 @@ export interface EndSystemRetryOptions {
   readonly maxDelayMs?: number;
 }
 
+/**
+ * TLS settings of the client's connections to the end system: a private certificate authority to trust, and a
+ * client certificate for mutual TLS. Certificates are always verified: there is no option to turn that off.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ *
+ * // Read once at start-up, outside the operation, and passed to every client.
+ * const tls = { ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8') };
+ * createEndSystemClient({ baseUrl, tls });
+ * ```
+ */
+export interface EndSystemTlsOptions {
+  /**
+   * CA certificates (PEM; one string or buffer may hold several) trusted for the end system's certificate. They
+   * are trusted in addition to Node's default roots
+   * (Node's bundled list and `NODE_EXTRA_CA_CERTS`; on Node 22.15 and later, whatever
+   * `tls.getCACertificates('default')` holds), unless `trustDefaultRoots` is `false`.
+   */
+  readonly ca?: string | Buffer | readonly (string | Buffer)[];
+  /**
+   * Trust Node's default roots besides `ca`. `false` trusts `ca` alone, which pins the end system to your own
+   * CA; `ca` is then required.
+   *
+   * @default true
+   */
+  readonly trustDefaultRoots?: boolean;
+  /** The client certificate (PEM, with its intermediates) sent to an end system that asks for one; needs `key`. */
+  readonly cert?: string | Buffer;
+  /**
+   * The private key (PEM) of `cert`. A secret: load it from a file or a secret store the deployment controls,
+   * never from a configuration field.
+   */
+  readonly key?: string | Buffer;
+  /** The passphrase of an encrypted `key`. */
+  readonly passphrase?: string;
+}
+
 /** Options of `createEndSystemClient`. */
 export interface EndSystemClientOptions {
   /** The end system's base URL; request paths are relative to it. */
@@ -48,4 +87,10 @@ export interface EndSystemClientOptions {
    * refused address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
    */
   readonly egress?: EgressPolicy | undefined;
+  /**
+   * TLS settings: a private CA to trust (in addition to Node's default roots), a client certificate for mutual
+   * TLS. An invalid certificate or key makes `createEndSystemClient` throw a `TypeError`. See
+   * {@link EndSystemTlsOptions}.
+   */
+  readonly tls?: EndSystemTlsOptions | undefined;
 }

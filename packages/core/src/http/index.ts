@@ -10,7 +10,11 @@
  * @module @connector-sdk/core/http
  */
 export { createEndSystemClient } from './create-end-system-client.js';
-export type { EndSystemClientOptions, EndSystemRetryOptions } from './end-system-client-options.js';
+export type {
+  EndSystemClientOptions,
+  EndSystemRetryOptions,
+  EndSystemTlsOptions,
+} from './end-system-client-options.js';
 export { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
 export {
   DEFAULT_ERROR_RULES,
