@@ -80,4 +80,14 @@ export function guideClients(baseUrl: string): void {
   };
   createEndSystemClient({ baseUrl, tls: acmeTls });
   // #endregion tls
+
+  // #region proxy
+  createEndSystemClient({
+    baseUrl,
+    // The deployment's proxy, from its environment, never from a configuration field:
+    // http://user:password@proxy.internal:3128 (percent-encoded), or https://… with tls.ca for its certificate.
+    proxy: process.env.CONNECTOR_PROXY,
+    egress: { refuseLoopback: true }, // through a proxy, loopback is the proxy's own machine
+  });
+  // #endregion proxy
 }

@@ -1,10 +1,10 @@
 import { attachConnectorError } from '../errors/attached-error.js';
 import { EndSystemError } from '../errors/errors.js';
-import { networkFailure } from '../errors/network-failure.js';
+import { networkFailure, type NetworkFailure } from '../errors/network-failure.js';
 import { silentLogger } from '../logging/logger.js';
 import { mapEndSystemError } from './map-end-system-error.js';
 import { readErrorBody } from './read-error-body.js';
-import { egressDispatcher } from './egress-dispatcher.js';
+import { egressDispatcher, proxyTarget, type ProxyTarget } from './egress-dispatcher.js';
 import type {
   EndSystemCallOptions,
   EndSystemClient,
@@ -37,6 +37,16 @@ interface Sent {
 /** Statuses whose responses must not have a body. */
 const NULL_BODY = new Set([204, 205, 304]);
 
+/** How undici reports a proxy that did not open its tunnel: "Proxy response (407) !== 200 when HTTP Tunneling". */
+const PROXY_REFUSAL = /Proxy response \((\d{3})\)/;
+
+/**
+ * Failures that are not retried although they are network errors: a proxy refusing the tunnel with a 4xx
+ * (wrong credentials, a port or host it does not allow) refuses the next attempt too, and a proxy that counts
+ * failed logins may lock the account.
+ */
+const notRetried = new WeakSet<object>();
+
 /**
  * Creates the HTTP client of one end system, with the SDK's defaults: base URL, JSON, auth headers, a user
  * agent, a per-attempt timeout and an overall deadline, the platform's abort signal, safe retries (idempotent
@@ -56,6 +66,7 @@ const NULL_BODY = new Set([204, 205, 304]);
  * | attempt timeout or deadline         | 504 `END_SYSTEM_TIMEOUT`                   |
  * | refused, reset, not HTTP, 407, DNS failure | 502 `END_SYSTEM_UNREACHABLE`        |
  * | an address the egress policy refuses | 502 `EGRESS_REFUSED`                          |
+ * | a proxy that is down or refuses the tunnel | 502 `END_SYSTEM_UNREACHABLE`          |
  *
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
  * Thrown errors are an {@link HTTPError} (`response`, `request`) or a `TimeoutError`, with the contract error
@@ -64,10 +75,11 @@ const NULL_BODY = new Set([204, 205, 304]);
  * `AbortController` an attempt).
  *
  * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy, TLS
- * options
+ * options and proxy
  * @returns the client: `client.get(path, options)`, `.post`, `.put`, `.patch`, `.delete`, `.head`
  * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not absolute or has a query or fragment
- * @throws TypeError when a range of `egress` is not an address or CIDR range, or `tls` cannot be loaded
+ * @throws TypeError when a range of `egress` is not an address or CIDR range, `tls` cannot be loaded, or
+ * `proxy` is not an `http:` or `https:` URL
  * @example
  * ```ts
  * getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
@@ -84,10 +96,17 @@ const NULL_BODY = new Set([204, 205, 304]);
 export function createEndSystemClient(options: EndSystemClientOptions): EndSystemClient {
   checkBaseUrl(options.baseUrl);
   const prefix = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
-  const dispatcher = egressDispatcher(options.egress, { tls: options.tls });
+  const proxy = options.proxy === undefined ? undefined : proxyTarget(options.proxy);
+  const dispatcher = egressDispatcher(options.egress, { tls: options.tls, proxy });
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
-  if (secrets) registerUrlCredentials(options.baseUrl, secrets);
+  if (secrets) {
+    registerUrlCredentials(options.baseUrl, secrets);
+    // Registered before any call: a proxy answer or error that echoes them is scrubbed like any other.
+    if (proxy) for (const secret of proxy.secrets) secrets.add(secret);
+  }
+  // Log lines of proxied calls name the proxy, by its origin only.
+  const via = proxy ? { proxy: proxy.origin } : undefined;
   const retry = options.retry ?? {};
   const policy: RetryPolicy = {
     limit: retry.limit ?? 2,
@@ -150,6 +169,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
               url: safe(),
               status: response.status,
               durationMs: durationMs(),
+              ...via,
             },
           },
           'end-system call',
@@ -166,6 +186,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
               error: 'EGRESS_REFUSED',
               address: refused.address,
               durationMs: durationMs(),
+              ...via,
             },
           },
           'end-system call refused by the egress policy',
@@ -185,12 +206,18 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
             error: failure,
             cause,
             durationMs: durationMs(),
+            ...via,
           },
         },
         'end-system call failed',
       );
       // The platform's answer says which call failed and why, as an HTTP failure's does (issue 21, item 2).
-      if (network && error instanceof Error) {
+      if (network && error instanceof Error && proxy) {
+        attachConnectorError(
+          error,
+          proxyFailure(error, network, proxy, `${sent.method} ${safe()}`),
+        );
+      } else if (network && error instanceof Error) {
         attachConnectorError(
           error,
           new EndSystemError(
@@ -332,6 +359,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
       } catch (error) {
         failure = error;
       }
+      if (notRetried.has(failure as object)) throw failure;
       const wait = retryDelay(
         failure,
         { ...policy, limit },
@@ -382,6 +410,39 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
       enumerable: true,
     });
   return client;
+}
+
+/**
+ * The contract error of a call through a proxy that failed at the network level: a proxy that refused the
+ * tunnel (its status said; a 4xx is not retried), or one that could not be reached or broke the connection. The
+ * detail names the proxy by its origin, never its credentials.
+ */
+function proxyFailure(
+  error: Error,
+  network: NetworkFailure,
+  proxy: ProxyTarget,
+  call: string,
+): EndSystemError {
+  const status = PROXY_REFUSAL.exec(network.cause)?.[1];
+  if (status !== undefined) {
+    if (status.startsWith('4')) notRetried.add(error);
+    const why = status === '407' ? ': its credentials are missing or wrong' : '';
+    return new EndSystemError(`The proxy refused to connect to the end system (${status}${why})`, {
+      code: 'END_SYSTEM_UNREACHABLE',
+      detail: `${call} through the proxy ${proxy.origin}: the proxy answered ${status} to CONNECT`,
+      cause: error,
+    });
+  }
+  return new EndSystemError(
+    network.timedOut
+      ? `The end system did not answer in time through the proxy (${network.code})`
+      : `The end system could not be reached through the proxy (${network.code})`,
+    {
+      code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
+      detail: `${call} through the proxy ${proxy.origin} failed: ${network.cause}`,
+      cause: error,
+    },
+  );
 }
 
 /** The query of a call as text, `undefined` values left out. */

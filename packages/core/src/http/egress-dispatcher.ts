@@ -53,7 +53,33 @@ function checkedLookup(policy: CompiledEgressPolicy) {
   };
 }
 
+/**
+ * Judges the end system a proxy is asked to tunnel to, before the `CONNECT`: an address in the URL as it is,
+ * a name by the connector's own lookup, refused when any address it resolves to is refused (the proxy may pick
+ * any of them). A name the connector cannot resolve is left to the proxy, whose network often has the only DNS
+ * that knows it. The proxy resolves the name again, so what it finally connects to is its own choice.
+ */
+function judgeTarget(
+  policy: CompiledEgressPolicy,
+  hostname: string,
+  done: (refused: EgressRefusedError | undefined) => void,
+): void {
+  if (isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) {
+    const reason = policy.refusal(hostname);
+    return done(reason && new EgressRefusedError(hostname, hostname, reason));
+  }
+  lookup(hostname, { all: true }, (error, addresses) => {
+    if (error) return done(undefined);
+    for (const { address } of addresses) {
+      const reason = policy.refusal(address);
+      if (reason) return done(new EgressRefusedError(hostname, address, reason));
+    }
+    done(undefined);
+  });
+}
+
 type Undici = typeof UndiciModule;
+type Connect = buildConnector.connector;
 
 /**
  * undici, loaded on first use: importing it costs about 65 ms, which a connector that never calls an end system
@@ -96,6 +122,38 @@ function policedAgent(
         }
         callback(null, socket);
       });
+    },
+  });
+}
+
+/**
+ * An undici proxy agent that opens a `CONNECT` tunnel per connection (also to an `http://` end system: the
+ * tunnel is where the end system can be judged) and judges the end system before each tunnel is asked for.
+ * The tunnel's connector is undici's, wrapped through the `factory` undici hands it to, so a refusal fails
+ * the connection the way a refused connection fails, redirects included.
+ */
+function policedProxy(
+  { ProxyAgent, Pool }: Undici,
+  policy: CompiledEgressPolicy,
+  proxy: ProxyTarget,
+  tlsOptions: TlsConnectOptions,
+  proxyTlsOptions: TlsConnectOptions,
+): EndSystemDispatcher {
+  return new ProxyAgent({
+    uri: proxy.href,
+    proxyTunnel: true,
+    requestTls: tlsOptions as buildConnector.BuildOptions,
+    proxyTls: proxyTlsOptions as buildConnector.BuildOptions,
+    factory(origin, options) {
+      const tunnel = (options as { connect?: Connect }).connect;
+      if (typeof tunnel !== 'function') {
+        throw new TypeError('undici no longer gives its proxy tunnel to the factory');
+      }
+      const connect: Connect = (connectOptions, callback) =>
+        judgeTarget(policy, connectOptions.hostname, (refused) =>
+          refused ? callback(refused, null) : tunnel(connectOptions, callback),
+        );
+      return new Pool(origin, { ...options, connect });
     },
   });
 }
@@ -203,20 +261,88 @@ function tlsKeyOf(options: EndSystemTlsOptions): string {
   return key;
 }
 
+/** An outbound proxy, checked. */
+export interface ProxyTarget {
+  /** The URL as undici takes it, credentials included. */
+  readonly href: string;
+  /** Scheme, host and port, never the credentials: what log lines and error details say. */
+  readonly origin: string;
+  /** Spoken to over TLS. */
+  readonly tls: boolean;
+  /** The forms the proxy's credentials take on the wire, for the request's redactor. */
+  readonly secrets: readonly string[];
+  /** A digest of the URL, for the pool key. */
+  readonly key: string;
+}
+
+/** The last proxy checked: a connector has one, and clients are made per request. */
+let lastProxy: { readonly input: string; readonly target: ProxyTarget } | undefined;
+
+/**
+ * Checks the `proxy` option of a client. Errors never quote the URL, which may hold credentials.
+ *
+ * @throws TypeError when it is not an `http:` or `https:` URL, has a user name without a password, or
+ * credentials that are not validly percent-encoded
+ * @internal
+ */
+export function proxyTarget(proxy: string | URL): ProxyTarget {
+  const input = typeof proxy === 'string' ? proxy : proxy.href;
+  if (lastProxy?.input === input) return lastProxy.target;
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new TypeError("The end-system client's proxy is not an absolute URL");
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new TypeError("The end-system client's proxy must be an http:// or https:// URL");
+  if (url.username !== '' && url.password === '')
+    throw new TypeError(
+      "The end-system client's proxy URL has a user name but no password: give both, as user:password@",
+    );
+  const secrets: string[] = [];
+  if (url.password !== '') {
+    let user: string;
+    let password: string;
+    try {
+      user = decodeURIComponent(url.username);
+      password = decodeURIComponent(url.password);
+    } catch {
+      throw new TypeError(
+        "The end-system client's proxy credentials are not validly percent-encoded",
+      );
+    }
+    // undici sends `Proxy-Authorization: Basic base64(user:password)`.
+    const basic = Buffer.from(`${user}:${password}`).toString('base64');
+    secrets.push(password, url.password, basic, user, url.username);
+  }
+  const target: ProxyTarget = {
+    href: url.href,
+    origin: url.origin,
+    tls: url.protocol === 'https:',
+    secrets: [...new Set(secrets)],
+    key: createHash('sha256').update(url.href).digest('base64url'),
+  };
+  lastProxy = { input, target };
+  return target;
+}
+
 /** How the client connects, besides where it may: see `EndSystemClientOptions`. */
 export interface ConnectionOptions {
   readonly tls?: EndSystemTlsOptions | undefined;
+  readonly proxy?: ProxyTarget | undefined;
 }
 
-/** Agents by policy and TLS options: clients are made per request, their connection pools are shared. */
+/** Agents by policy, TLS options and proxy: clients are made per request, their connection pools are shared. */
 const agents = new Map<string, Promise<EndSystemDispatcher>>();
 /** Policies differ in a handful of ways in a connector; more than this many at once is a bug, not a need. */
 const MAX_AGENTS = 16;
 
 /**
- * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options, once undici
- * is loaded. Agents are shared by clients whose policies judge alike and whose TLS options are the same, and by
- * no others: a CA or a client certificate never reaches a client that did not ask for it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
+ * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options and proxy, once
+ * undici is loaded. Agents are shared by clients whose policies judge alike and whose TLS options and proxy are
+ * the same, and by no others: a CA, a client certificate or a proxy never reaches a client that did not ask for
+ * it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
  * the oldest is forgotten.
  *
  * @throws TypeError, at once, when a range of the policy is not an address or CIDR range, or the TLS options
@@ -227,17 +353,24 @@ export function egressDispatcher(
   policy: EgressPolicy = {},
   connection: ConnectionOptions = {},
 ): Promise<EndSystemDispatcher> {
-  const { tls: tlsOptions } = connection;
+  const { tls: tlsOptions, proxy } = connection;
   let key = egressPolicyKey(policy);
   if (tlsOptions) key += ` tls:${tlsKeyOf(tlsOptions)}`;
+  if (proxy) key += ` proxy:${proxy.key}`;
   let agent = agents.get(key);
   if (agent === undefined) {
     const compiled = new CompiledEgressPolicy(policy);
     // Made before the agent is cached, so options that cannot be loaded throw here, from the client's maker.
     const context = tlsOptions && secureContextOf(tlsOptions, true);
     const connectTls: TlsConnectOptions = context ? { secureContext: context } : {};
+    const proxyTls: TlsConnectOptions =
+      proxy?.tls && tlsOptions?.ca !== undefined
+        ? { secureContext: secureContextOf(tlsOptions, false) }
+        : {};
     agent = (undici ??= import('undici')).then((loaded) =>
-      policedAgent(loaded, compiled, connectTls),
+      proxy
+        ? policedProxy(loaded, compiled, proxy, connectTls, proxyTls)
+        : policedAgent(loaded, compiled, connectTls),
     );
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);

@@ -29,8 +29,8 @@ export interface EndSystemRetryOptions {
  */
 export interface EndSystemTlsOptions {
   /**
-   * CA certificates (PEM; one string or buffer may hold several) trusted for the end system's certificate. They
-   * are trusted in addition to Node's default roots
+   * CA certificates (PEM; one string or buffer may hold several) trusted for the end system's certificate, and
+   * for the proxy's when `proxy` is an `https://` URL. They are trusted in addition to Node's default roots
    * (Node's bundled list and `NODE_EXTRA_CA_CERTS`; on Node 22.15 and later, whatever
    * `tls.getCACertificates('default')` holds), unless `trustDefaultRoots` is `false`.
    */
@@ -93,4 +93,20 @@ export interface EndSystemClientOptions {
    * {@link EndSystemTlsOptions}.
    */
   readonly tls?: EndSystemTlsOptions | undefined;
+  /**
+   * An outbound HTTP proxy every call goes through: `http://proxy.internal:3128`, or `https://…` for a proxy
+   * spoken to over TLS, with Basic credentials as `http://user:password@proxy.internal:3128` (percent-encoded).
+   * Every call, to an `http://` end system too, goes through a `CONNECT` tunnel, so the end system's TLS is
+   * end to end and the proxy must allow `CONNECT` to the end system's port. The proxy's credentials are kept
+   * out of log lines and error answers.
+   *
+   * Through a proxy the egress policy still refuses an end system whose address, written in the URL or found
+   * by the connector's own DNS lookup before each call, it refuses; the proxy resolves the name again and may
+   * reach another address, and the proxy's own address is not judged (it is the deployment's choice, not the
+   * user's): never take `proxy` from a configuration field. A proxy URL that is not `http:` or `https:`, or has a
+   * user name without a password, makes `createEndSystemClient` throw a `TypeError`.
+   *
+   * @default no proxy: the client connects to the end system directly, whatever `HTTPS_PROXY` says
+   */
+  readonly proxy?: string | URL | undefined;
 }
