@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineConnector } from './define-connector.js';
 import { field, holdsSecretField, isMarkedSecret, isSecretField } from './field.js';
+import { INVALID, fastParserOf } from './fast-parse.js';
 
 const ok = (schema: z.ZodType, value: string | undefined) => schema.parse(value);
 const fails = (schema: z.ZodType, value: string | undefined) =>
@@ -129,6 +130,17 @@ describe('field helpers', () => {
     );
     // The fast parser and zod's path agree.
     expect(ok(field.url().optional(), 'HTTPS://A.Example/x/../y')).toBe('https://a.example/y');
+  });
+
+  it('url reads a value the same way the second time, past the number of URLs it remembers (issue 18)', () => {
+    const parse = fastParserOf(field.url()) as (raw: string | undefined) => unknown;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 600; i++)
+        expect(parse(`HTTPS://A.Example/${i}/../x${i}`)).toBe(`https://a.example/x${i}`);
+      expect(parse('ftp://a.example')).toBe(INVALID);
+      expect(parse(' https://a.example ')).toBe('https://a.example');
+      expect(parse('https://a.example/')).toBe('https://a.example/');
+    }
   });
 
   it('url accepts http(s) only and refuses embedded credentials', () => {

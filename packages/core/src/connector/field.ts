@@ -189,6 +189,10 @@ function text(options: StringFieldOptions = {}, secret = false): z.ZodString {
   });
 }
 
+/** The most URLs a URL field remembers having read, and the longest it remembers. */
+const MAX_REMEMBERED_URLS = 256;
+const MAX_REMEMBERED_URL_LENGTH = 2_048;
+
 /** Options of {@link field}.url(). */
 export interface UrlFieldOptions {
   /** Allowed URL schemes, with the colon. @default ['http:', 'https:'] */
@@ -302,11 +306,23 @@ export const field = {
         return z.NEVER;
       });
     fieldKinds.set(schema, { fieldType: 'URL' });
+    // The URLs read lately and what they became: a system's URL comes with its initialize and, in the session,
+    // with every later call, and parsing it was the dearest part of reading a session (issue 18). Only short
+    // valid values, and only so many: a caller that sends a new URL each time gains nothing and pins little.
+    const known = new Map<string, string>();
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
+      const seen = known.get(raw);
+      if (seen !== undefined) return seen;
       const value = raw.trim();
       const url = value === '' ? '' : read(value);
-      return typeof url === 'string' ? INVALID : normalised(value, url);
+      if (typeof url === 'string') return INVALID;
+      const result = normalised(value, url);
+      if (raw.length <= MAX_REMEMBERED_URL_LENGTH) {
+        if (known.size >= MAX_REMEMBERED_URLS) known.clear();
+        known.set(raw, result);
+      }
+      return result;
     });
   },
 

@@ -191,7 +191,7 @@ export interface Operation<TSession> {
  * `404 UNSUPPORTED_VERSION`.
  *
  * **Answers.** Input that fails its schema is a `400 INVALID_INPUT`, before the handler runs. The handler's
- * return value is the answer: the JSON body of a 200 (`undefined` is sent as `{}`), or what `status` and
+ * return value is the answer: the JSON body of a 200 (`undefined` and `null` are sent as `{}`), or what `status` and
  * `answerAs` in the schemas choose. A thrown error is answered as its {@link ConnectorError}.
  *
  * @example

@@ -79,7 +79,7 @@ interface OperationInput {
 
 /**
  * A later operation: verifies the session, validates path, query and body with the operation's schemas and
- * calls its handler. `undefined` is answered as `{}`; an operation's `status`, `answerAs` and (with
+ * calls its handler. `undefined` and `null` are answered as `{}`; an operation's `status`, `answerAs` and (with
  * `validateAnswers`) `answer` schema decide the rest.
  *
  * A call refused before connector code throws at once rather than rejecting, or (without a session) returns
