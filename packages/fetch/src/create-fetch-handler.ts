@@ -27,8 +27,8 @@ export interface FetchHandlerOptions extends HandlerOptions {
   readonly lingerMaxBytes?: number;
   /**
    * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
-   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, so the platform retries
-   * later: slow clients cannot make the process hold hundreds of megabytes until their 408s.
+   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, a temporary refusal:
+   * slow clients cannot make the process hold hundreds of megabytes until their 408s.
    *
    * @default 67_108_864 (64 MiB)
    */

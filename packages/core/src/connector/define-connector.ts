@@ -126,7 +126,8 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    *   the session fields (else a `500 INVALID_INITIALIZE_RESULT`), adds its `X-Sdk-System-Id`,
    *   `X-Sdk-Session-Id` and `X-Sdk-Session-Mac` entries, and answers 200 with the list
    * @throws {@link UnauthenticatedError} with `code: 'AUTHENTICATION_FAILED'` when the end system refuses the
-   *   credentials, or {@link ValidationError} with `code: 'INVALID_CONFIGURATION'` when it shows the
+   *   credentials (the end-system client answers its 401 as `SESSION_EXPIRED`: catch it at login to say which it
+   *   is), or {@link ValidationError} with `code: 'INVALID_CONFIGURATION'` when it shows the
    *   configuration is wrong; anything else thrown is answered as {@link EndSystemAdapter.mapError} describes
    */
   initialize(

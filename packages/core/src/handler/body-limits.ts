@@ -59,7 +59,7 @@ export class BodyBudget {
 }
 
 /**
- * The error of a body that would go past the {@link BodyBudget}: a 503 the platform retries.
+ * The error of a body that would go past the {@link BodyBudget}: a 503, a temporary refusal.
  *
  * @internal shared by the bindings
  */

@@ -4,6 +4,7 @@ import {
   ConnectorError,
   ErrorBodySchema,
   MemoryRateLimitStore,
+  RateLimitedError,
   createHandler,
   defineConnector,
   field,
@@ -242,6 +243,26 @@ describe('later calls', () => {
       headers: await sessionHeaders(custom),
     });
     expect(again.headers['x-ratelimit-wait']).toBe('2500');
+  });
+
+  it('never answers a wait of 0, in seconds or in milliseconds', async () => {
+    // An end system's `Retry-After: 0`, or a window that ends now: the contract's wait is a positive number.
+    const connector = bareConnector(({ get }) => ({
+      now: get('/now', () => {
+        throw new RateLimitedError('Try again', { retryAfterMs: 0 });
+      }),
+    }));
+    for (const [unit, header] of [
+      ['seconds', 'retry-after'],
+      ['milliseconds', 'x-wait'],
+    ] as const) {
+      const handle = withSession(
+        createHandler(connector, { retryAfterUnit: unit, retryAfterHeader: header }),
+      );
+      const response = await handle({ method: 'GET', path: `${base}/now`, headers: {} });
+      expect(response.status).toBe(403);
+      expect(response.headers[header]).toBe('1');
+    }
   });
 
   it('keeps secrets out of error bodies and logs, and hides stack traces unless enabled', async () => {

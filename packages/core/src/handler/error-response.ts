@@ -59,8 +59,9 @@ export function errorResponse(
   headers['content-type'] = JSON_HEADERS['content-type'];
   if (error.code === 'RATE_LIMITED') {
     const waitMs = (error as Partial<RateLimitedError>).retryAfterMs ?? options.defaultRetryMs;
+    // Never 0: the contract's wait is positive, and a client told 0 may retry in a tight loop.
     headers[options.retryHeader] = String(
-      options.retryInMs ? Math.ceil(waitMs) : Math.max(1, Math.ceil(waitMs / 1000)),
+      Math.max(1, options.retryInMs ? Math.ceil(waitMs) : Math.ceil(waitMs / 1000)),
     );
   }
   return { status: error.status, headers, body: JSON.stringify(body) };

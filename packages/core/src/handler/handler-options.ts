@@ -31,7 +31,7 @@ export interface HandlerOptions {
   readonly singleFlightInitialize?: boolean;
   /** The header that tells the platform how long to wait after a rate-limit 403. @default 'Retry-After' */
   readonly retryAfterHeader?: string;
-  /** The unit of the wait header's value. @default 'seconds' (whole seconds, rounded up) */
+  /** The unit of the wait header's value, rounded up and never below 1. @default 'seconds' */
   readonly retryAfterUnit?: 'seconds' | 'milliseconds';
   /** The wait sent when a rate limit was hit but nobody said for how long. @default 30_000 */
   readonly defaultRetryAfterMs?: number;
@@ -97,7 +97,7 @@ export interface HandlerOptions {
   /**
    * Most bytes uploads hold in memory at once, over all requests of the handler: their text fields, a file read
    * ahead to reach a field sent after it, files taken whole with `file.bytes()`. An upload that would go past it
-   * is a `503 SERVICE_UNAVAILABLE`, which the platform retries.
+   * is a `503 SERVICE_UNAVAILABLE`: a temporary refusal, the same call can succeed later.
    *
    * @default 67_108_864 (64 MiB)
    */
