@@ -40,7 +40,7 @@ export async function serveInitialize(
   if (runtime.rateLimit) await runtime.rateLimit({ operation: 'initialize', ...tenant });
 
   const login = (signal?: AbortSignal): Promise<SharedLogin> => {
-    const sessionWrites = pendingCache(state.sessionCache);
+    const sessionWrites = pendingCache(() => state.sessionCache);
     return Promise.resolve(
       adapter.initialize(
         new InitializeContextImpl(state, {
@@ -82,7 +82,7 @@ export async function serveInitialize(
   });
   // The session exists once it can be answered: what initialize cached for it is written now, into this
   // caller's own session (a shared login's writes go to every session it serves).
-  await shared.sessionWrites.commit(state.sessionCache);
+  if (!shared.sessionWrites.empty) await shared.sessionWrites.commit(state.sessionCache);
   return answer;
 }
 

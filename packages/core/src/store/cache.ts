@@ -178,6 +178,8 @@ export interface PendingCache {
   commit(target: Cache): Promise<void>;
   /** The values written, as JSON text: to see whether they name a session id. */
   texts(): readonly string[];
+  /** Whether connector code wrote nothing (most initializes): then there is nothing to commit. */
+  readonly empty: boolean;
 }
 
 type Write =
@@ -188,11 +190,12 @@ type Write =
 /**
  * A cache for initialize's session (issue 21, item 4): the session does not exist until initialize answers,
  * so writes are kept and made only once it has (`commit`), in the session's own cache — and, when one shared
- * login serves several sessions (`singleFlightInitialize`), in each of theirs.
+ * login serves several sessions (`singleFlightInitialize`), in each of theirs. `base` is asked for only when
+ * connector code reads a value it did not write: most initializes never touch the cache.
  *
  * @internal
  */
-export function pendingCache(base: Cache): PendingCache {
+export function pendingCache(base: () => Cache): PendingCache {
   const writes: Write[] = [];
   const local = new Map<string, string | undefined>();
   let cleared = false;
@@ -200,7 +203,7 @@ export function pendingCache(base: Cache): PendingCache {
     async get(key: string, schema?: z.ZodType) {
       checkKey(key);
       if (local.has(key)) return parse(local.get(key), schema) as never;
-      return cleared ? undefined : ((await base.get(key, schema as z.ZodType)) as never);
+      return cleared ? undefined : ((await base().get(key, schema as z.ZodType)) as never);
     },
     async set(key, value, setOptions = {}) {
       checkKey(key);
@@ -254,6 +257,9 @@ export function pendingCache(base: Cache): PendingCache {
     },
     texts() {
       return writes.flatMap((write) => (write.kind === 'set' ? [write.text] : []));
+    },
+    get empty() {
+      return writes.length === 0;
     },
   };
 }
