@@ -268,7 +268,8 @@ async function cleanUp() {
   browser.kill();
   await Promise.race([exited, sleep(5000)]);
   server.close();
-  rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+  // Chromium's helpers may still write into the profile for a moment after the browser exits.
+  rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
 }
 
 async function stop(message) {
