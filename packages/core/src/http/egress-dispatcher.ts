@@ -335,7 +335,11 @@ export interface ConnectionOptions {
 
 /** Agents by policy, TLS options and proxy: clients are made per request, their connection pools are shared. */
 const agents = new Map<string, Promise<EndSystemDispatcher>>();
-/** Policies differ in a handful of ways in a connector; more than this many at once is a bug, not a need. */
+/**
+ * A connector has a handful of policies, TLS options and proxies. More at once (a CA per connection, from a
+ * configuration field) works, but those that come back after sixteen others are made again, pool and trust
+ * store included.
+ */
 const MAX_AGENTS = 16;
 
 /**
@@ -343,7 +347,7 @@ const MAX_AGENTS = 16;
  * undici is loaded. Agents are shared by clients whose policies judge alike and whose TLS options and proxy are
  * the same, and by no others: a CA, a client certificate or a proxy never reaches a client that did not ask for
  * it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
- * the oldest is forgotten.
+ * the least recently used is forgotten.
  *
  * @throws TypeError, at once, when a range of the policy is not an address or CIDR range, or the TLS options
  * cannot be loaded
@@ -358,7 +362,11 @@ export function egressDispatcher(
   if (tlsOptions) key += ` tls:${tlsKeyOf(tlsOptions)}`;
   if (proxy) key += ` proxy:${proxy.key}`;
   let agent = agents.get(key);
-  if (agent === undefined) {
+  if (agent !== undefined) {
+    // Used last, forgotten last: an agent every request uses outlives sixteen made once (a CA per connection).
+    agents.delete(key);
+    agents.set(key, agent);
+  } else {
     const compiled = new CompiledEgressPolicy(policy);
     // Made before the agent is cached, so options that cannot be loaded throw here, from the client's maker.
     const context = tlsOptions && secureContextOf(tlsOptions, true);
@@ -374,8 +382,8 @@ export function egressDispatcher(
     );
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);
-    // The oldest is forgotten, not closed: clients made with it may still be calling. Its idle sockets do not
-    // keep the process alive, and it is collected with the last client that holds it.
+    // The least recently used is forgotten, not closed: clients made with it may still be calling. Its idle
+    // sockets do not keep the process alive, and it is collected with the last client that holds it.
     if (agents.size >= MAX_AGENTS) {
       const [oldest] = agents;
       if (oldest) agents.delete(oldest[0]);
