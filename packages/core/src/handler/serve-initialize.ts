@@ -82,7 +82,7 @@ export async function serveInitialize(
   });
   // The session exists once it can be answered: what initialize cached for it is written now, into this
   // caller's own session (a shared login's writes go to every session it serves).
-  if (!shared.sessionWrites.empty) await shared.sessionWrites.commit(state.sessionCache);
+  if (!shared.sessionWrites.isEmpty()) await shared.sessionWrites.commit(state.sessionCache);
   return answer;
 }
 
