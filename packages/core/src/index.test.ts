@@ -5,9 +5,7 @@ it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
       "API_VERSION",
-      "BodyBudget",
       "ConnectorError",
-      "DEFAULT_BODY_LIMITS",
       "ERROR_STATUS",
       "EndSystemError",
       "ErrorBodySchema",
@@ -30,7 +28,6 @@ it('exports exactly the public API', () => {
       "Secret",
       "UnauthenticatedError",
       "ValidationError",
-      "bodyBudgetExceeded",
       "createHandler",
       "defineConnector",
       "describeConfig",
@@ -40,7 +37,6 @@ it('exports exactly the public API', () => {
       "formatJavaDate",
       "isConnectorError",
       "isSecret",
-      "isUnsafePath",
       "javaDatePatternProblem",
       "parseJavaDate",
       "parseSearchQuery",

@@ -121,8 +121,6 @@ export {
 export { formatErrorBody, type FormatErrorOptions } from './errors/format-error-body.js';
 export { toConnectorError } from './errors/to-connector-error.js';
 
-export { BodyBudget, DEFAULT_BODY_LIMITS, bodyBudgetExceeded } from './handler/body-limits.js';
-export { isUnsafePath } from './handler/path-rule.js';
 export { API_VERSION, createHandler } from './handler/create-handler.js';
 export type { HandlerOptions } from './handler/handler-options.js';
 export type {

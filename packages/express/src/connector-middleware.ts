@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_BODY_LIMITS, type Connector } from '@connector-sdk/core';
+import type { Connector } from '@connector-sdk/core';
+import { DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
 import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
 import { bodyParserError } from './body-parser-error.js';
 import { readParsedBody } from './read-parsed-body.js';

@@ -1,11 +1,5 @@
-import {
-  BodyBudget,
-  DEFAULT_BODY_LIMITS,
-  isUnsafePath,
-  createHandler,
-  type Connector,
-  type HandlerOptions,
-} from '@connector-sdk/core';
+import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
+import { BodyBudget, DEFAULT_BODY_LIMITS, isUnsafePath } from '@connector-sdk/core/internal';
 import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */

@@ -1,9 +1,5 @@
-import {
-  ConnectorError,
-  ValidationError,
-  bodyBudgetExceeded,
-  type BodyBudget,
-} from '@connector-sdk/core';
+import { ConnectorError, ValidationError } from '@connector-sdk/core';
+import { bodyBudgetExceeded, type BodyBudget } from '@connector-sdk/core/internal';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {

@@ -1,13 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  BodyBudget,
-  DEFAULT_BODY_LIMITS,
   createHandler,
   type Connector,
   type ConnectorHandler,
   type ConnectorResponse,
   type HandlerOptions,
 } from '@connector-sdk/core';
+import { BodyBudget, DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
 import { lingerThenClose, type LingerLimits } from './lingering-close.js';
 import type { BodyLimits } from './read-body.js';

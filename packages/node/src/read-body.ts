@@ -1,11 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import {
-  ConnectorError,
-  ValidationError,
-  bodyBudgetExceeded as busy,
-  type BodyBudget,
-} from '@connector-sdk/core';
+import { ConnectorError, ValidationError } from '@connector-sdk/core';
+import { bodyBudgetExceeded as busy, type BodyBudget } from '@connector-sdk/core/internal';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {

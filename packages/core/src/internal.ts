@@ -1,0 +1,10 @@
+/**
+ * What the SDK's own bindings share with core and connectors must not use: `@connector-sdk/core/internal`. It
+ * is not part of the public API (not in the reference, no semver promise) and may change in any release; the
+ * public entry points stay free of anything tagged `@internal` (issue 19).
+ *
+ * @internal
+ * @packageDocumentation
+ */
+export { BodyBudget, DEFAULT_BODY_LIMITS, bodyBudgetExceeded } from './handler/body-limits.js';
+export { isUnsafePath } from './handler/path-rule.js';
