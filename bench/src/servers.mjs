@@ -3,6 +3,13 @@
 /** @type {readonly { name: string, title: string, module: string, only?: readonly string[] }[]} */
 export const SERVERS = [
   { name: 'floor', title: 'raw node:http + zod (floor)', module: 'servers/floor.mjs' },
+  {
+    name: 'minimal',
+    title: 'raw node:http + zod, entry shapes only (minimal)',
+    module: 'servers/minimal.mjs',
+    // Issue 18 bounds initialize and the later call against it too.
+    only: ['initialize', 'later-call'],
+  },
   { name: 'sdk-node', title: '@connector-sdk/node', module: 'servers/sdk-node.mjs' },
   {
     name: 'sdk-node-validated',
