@@ -25,7 +25,6 @@ export async function measureThroughput({
   connections,
   progress,
 }) {
-  const allowed = scenarios.map((scenario) => scenario.status);
   const results = new Map();
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is left out of the others' tables.
@@ -40,13 +39,21 @@ export async function measureThroughput({
           const url = `http://127.0.0.1:${running.port}`;
           const load = { url, requests: [scenario], connections };
           if (warmup > 0) {
+            // Mixed as a connector serves them: those it serves, for a server measured on some only.
+            const served =
+              server.only === undefined
+                ? scenarios
+                : scenarios.filter((entry) => server.only.includes(entry.name));
             const mixed = await runLoad({
               url,
-              requests: scenarios,
+              requests: served,
               connections,
               seconds: warmup / 2,
             });
-            const problem = loadProblem(mixed, allowed);
+            const problem = loadProblem(
+              mixed,
+              served.map((entry) => entry.status),
+            );
             if (problem) throw new Error(`warm-up of ${server.name}: ${problem}`);
             await runLoad({ ...load, seconds: warmup / 2 });
           }
