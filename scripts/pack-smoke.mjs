@@ -86,6 +86,23 @@ for (const node of nodes) {
     '-e',
     `const m = await import('@connector-sdk/core/http'); ${call}`,
   ]);
+  // A binding's own errors keep their status both ways: the bindings take shared pieces from
+  // `@connector-sdk/core/internal`, and a CommonJS build bundles its own copy of the error classes, so a check by
+  // class instead of by brand once turned a full body budget (503) into a 400.
+  const budget = `const c = core.defineConnector({ name: 'c', version: '1', config: {}, session: {}, initialize: () => ({}) });
+    const handle = fetchBinding.createFetchHandler(c, { maxBodyBytesInFlight: 8 });
+    const body = new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode('[' + ' '.repeat(64) + ']')); controller.close(); } });
+    const response = await handle(new Request('http://localhost/sdk/api/1.0/initialize/s-1?systemId=a', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } }));
+    if (response.status !== 503) throw new Error('a full body budget answered ' + response.status + ' ' + (await response.text()));`;
+  check('require @connector-sdk/fetch, body budget answered 503', [
+    '-e',
+    `const core = require('@connector-sdk/core'); const fetchBinding = require('@connector-sdk/fetch'); (async () => { ${budget} })().catch((e) => { console.error(e); process.exit(1); });`,
+  ]);
+  check('import @connector-sdk/fetch, body budget answered 503', [
+    '--input-type=module',
+    '-e',
+    `const core = await import('@connector-sdk/core'); const fetchBinding = await import('@connector-sdk/fetch'); ${budget}`,
+  ]);
   // The testing kit's CLI, as `npx @connector-sdk/testing` runs it.
   check('bin connector-sdk-testing --help', [
     join(project, 'node_modules', '.bin', 'connector-sdk-testing'),

@@ -1,4 +1,4 @@
-import { ConnectorError, ValidationError } from '@connector-sdk/core';
+import { ConnectorError, ValidationError, isConnectorError } from '@connector-sdk/core';
 import { bodyBudgetExceeded, type BodyBudget } from '@connector-sdk/core/internal';
 
 /** Limits on reading a request body. */
@@ -110,7 +110,7 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
       chunks.push(value);
     }
   } catch (error) {
-    if (error instanceof ConnectorError) throw error;
+    if (isConnectorError(error)) throw error;
     throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', { cause: error });
   } finally {
     clearTimeout(timer);
@@ -177,7 +177,7 @@ export function requestBytes(request: Request, limits: BodyLimits): AsyncIterabl
               : { done: false, value: next.value };
           } catch (error) {
             stop();
-            if (error instanceof ConnectorError) throw error;
+            if (isConnectorError(error)) throw error;
             throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', {
               cause: error,
             });

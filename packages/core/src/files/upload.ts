@@ -1,4 +1,4 @@
-import { ConnectorError } from '../errors/connector-error.js';
+import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from '../handler/connector-request.js';
 import { bodyBudgetExceeded, type BodyBudget } from '../handler/body-limits.js';
@@ -246,7 +246,8 @@ export class Upload<R extends string = string, O extends string = string> {
 
   #fail(error: unknown): ConnectorError {
     this.failure ??=
-      error instanceof ConnectorError
+      // By brand, not class: a binding's error may come from another copy of core's classes (a CommonJS entry).
+      isConnectorError(error)
         ? error
         : new ConnectorError('BAD_REQUEST', 'The upload could not be read', { cause: error });
     return this.failure;

@@ -265,6 +265,14 @@ describe('later calls', () => {
     }
   });
 
+  it('refuses a default wait that is not a number of milliseconds when the handler is made', () => {
+    for (const bad of [Number.NaN, -1, Infinity])
+      expect(() => createHandler(acme, { defaultRetryAfterMs: bad })).toThrow(
+        'defaultRetryAfterMs must be a number of milliseconds, 0 or more',
+      );
+    expect(() => createHandler(acme, { defaultRetryAfterMs: 0 })).not.toThrow();
+  });
+
   it('keeps secrets out of error bodies and logs, and hides stack traces unless enabled', async () => {
     const logger = memoryLogger();
     const call = acmeHandler({ logger });

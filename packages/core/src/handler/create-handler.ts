@@ -99,6 +99,9 @@ export function createHandler(
   const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
   if (!(cacheTtlMs > 0 && cacheTtlMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('cacheTtlMs must be a positive number of milliseconds');
+  const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
+  if (!(defaultRetryMs >= 0 && defaultRetryMs <= Number.MAX_SAFE_INTEGER))
+    throw new TypeError('defaultRetryAfterMs must be a number of milliseconds, 0 or more');
   const maxSessionAgeMs = options.maxSessionAgeMs ?? 86_400_000;
   if (!(maxSessionAgeMs > 0 && maxSessionAgeMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('maxSessionAgeMs must be a positive number of milliseconds');
@@ -263,13 +266,13 @@ export function createHandler(
   const errorAnswers: ErrorAnswerOptions = {
     retryHeader,
     retryInMs: options.retryAfterUnit === 'milliseconds',
-    defaultRetryMs: options.defaultRetryAfterMs ?? 30_000,
+    defaultRetryMs,
     exposeStackTraces: options.exposeStackTraces ?? false,
     maxHeaderBytes: runtime.maxHeaderBytes,
   };
 
-  /** The answer to each refusal, made once; refusals are few and module-wide. */
-  const refusals = new Map<Refusal, ConnectorResponse>();
+  /** The answer to each refusal, made once (refusals are module-wide constants; weak, should one ever not be). */
+  const refusals = new WeakMap<Refusal, ConnectorResponse>();
   const remember = (refusal: Refusal, response: ConnectorResponse): ConnectorResponse => {
     Object.freeze(response.headers);
     refusals.set(refusal, Object.freeze(response));

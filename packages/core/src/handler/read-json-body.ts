@@ -10,7 +10,9 @@ import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-dept
  */
 export function readJsonBody(request: ConnectorRequest): unknown {
   if (request.body !== undefined || request.text === undefined) return checkDepth(request.body);
-  return request.text().then(parseJsonText);
+  // Promise.resolve: a binding's text() may answer a thenable or another realm's promise, which callers that
+  // test for a native Promise would take for the body itself.
+  return Promise.resolve(request.text()).then(parseJsonText);
 }
 
 function parseJsonText(text: string): unknown {
