@@ -19,7 +19,8 @@ const headers = (body) => ({
 });
 const INTERNAL_ERROR = '{"errors":{"code":"INTERNAL_ERROR","message":"Internal error"}}';
 
-function readJson(request) {
+/** The body as JSON within the size limit, or the contract failure to answer. Shared with the minimal floor. */
+export function readJson(request) {
   return new Promise((resolve) => {
     if (Number(request.headers['content-length']) > BODY_LIMIT)
       return resolve({ failure: tooLarge() });

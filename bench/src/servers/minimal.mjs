@@ -3,34 +3,12 @@
 import { createServer } from 'node:http';
 import { BASE } from '../scenarios.mjs';
 import { getIssue, initialize, notFound } from '../minimal.mjs';
-import { invalidJson, tooLarge } from '../hand-written.mjs';
+import { readJson } from './floor.mjs';
 
-const BODY_LIMIT = 1024 * 1024;
 const headers = (body) => ({
   'content-type': 'application/json',
   'content-length': Buffer.byteLength(body),
 });
-
-function readJson(request) {
-  return new Promise((resolve) => {
-    if (Number(request.headers['content-length']) > BODY_LIMIT)
-      return resolve({ failure: tooLarge() });
-    const chunks = [];
-    let size = 0;
-    request.on('data', (chunk) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (size > BODY_LIMIT) return resolve({ failure: tooLarge() });
-      try {
-        resolve({ value: JSON.parse(Buffer.concat(chunks, size).toString('utf8')) });
-      } catch {
-        resolve({ failure: invalidJson() });
-      }
-    });
-  });
-}
 
 async function route(request) {
   const url = request.url ?? '/';
