@@ -97,6 +97,13 @@ describe('the platform simulator', () => {
       text: '',
     });
     expect(await platform.call({ path: '/name' })).toMatchObject({ status: 200, text: 'a.png' });
+    // The same answers to a request sent as it is, with the session.
+    expect(
+      await platform.request({ method: 'DELETE', path: '/gone', withSession: true }),
+    ).toMatchObject({ status: 204, text: '' });
+    expect(
+      await platform.request({ method: 'GET', path: '/name', withSession: true }),
+    ).toMatchObject({ status: 200, text: 'a.png' });
     const lying: ConnectorHandler = async (request) =>
       request.path.endsWith('/gone')
         ? { status: 204, headers: {}, body: '{}' }

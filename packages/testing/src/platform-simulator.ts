@@ -400,7 +400,9 @@ export class PlatformSimulator {
     const body = parse(wire.text);
     // Learn the session's secrets before masking this very answer, even when it breaks the contract.
     if (kind === 'initialize' && wire.status === 200) this.#masker.learn(body);
-    const problems = responseProblems(wire, kind, this.#wait, step === 'call').map((problem) =>
+    // A later call may answer 204 or text, whether the simulator made it (`call`) or sent it as given.
+    const operation = step === 'call' || (step === 'request' && kind === 'call');
+    const problems = responseProblems(wire, kind, this.#wait, operation).map((problem) =>
       this.mask(problem),
     );
     const entry: ExchangeEntry = {
