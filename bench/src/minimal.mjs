@@ -4,10 +4,8 @@
 // it a session proves nothing. For the requests the bench sends it answers the same bytes as hand-written.mjs.
 import { z } from 'zod';
 import { PASSWORD, TOKEN } from './scenarios.mjs';
-import { fail, notFound } from './hand-written.mjs';
+import { fail } from './hand-written.mjs';
 import { fingerprint, seal, verify } from './session-mac.mjs';
-
-export { notFound };
 
 const Entries = z
   .array(z.object({ key: z.string().min(1), value: z.string(), sensitive: z.boolean() }))

@@ -2,15 +2,9 @@
 // size-limited body read, JSON.parse and a split of the path. Everything else is measured against it.
 import { createServer } from 'node:http';
 import { BASE } from '../scenarios.mjs';
-import {
-  getEntity,
-  getIssue,
-  getRemote,
-  initialize,
-  invalidJson,
-  notFound,
-  tooLarge,
-} from '../hand-written.mjs';
+import * as handWritten from '../hand-written.mjs';
+
+const { invalidJson, notFound, tooLarge } = handWritten;
 
 const BODY_LIMIT = 1024 * 1024;
 const headers = (body) => ({
@@ -19,8 +13,7 @@ const headers = (body) => ({
 });
 const INTERNAL_ERROR = '{"errors":{"code":"INTERNAL_ERROR","message":"Internal error"}}';
 
-/** The body as JSON within the size limit, or the contract failure to answer. Shared with the minimal floor. */
-export function readJson(request) {
+function readJson(request) {
   return new Promise((resolve) => {
     if (Number(request.headers['content-length']) > BODY_LIMIT)
       return resolve({ failure: tooLarge() });
@@ -41,7 +34,9 @@ export function readJson(request) {
   });
 }
 
-async function route(request, response) {
+/** Routes to the behaviour's functions: the hand-written connector's, or the minimal one's. */
+async function route(behaviour, request, response) {
+  const { getEntity, getIssue, getRemote, initialize } = behaviour;
   const url = request.url ?? '/';
   const mark = url.indexOf('?');
   const path = mark === -1 ? url : url.slice(0, mark);
@@ -71,10 +66,15 @@ async function route(request, response) {
   return notFound(request.method, path);
 }
 
-/** @param {{ port: number }} options */
-export async function start({ port }) {
+/**
+ * Serves a behaviour (hand-written.mjs by default) on raw node:http.
+ *
+ * @param {{ port: number }} options
+ * @param {typeof handWritten} [behaviour]
+ */
+export async function start({ port }, behaviour = handWritten) {
   const server = createServer((request, response) => {
-    route(request, response).then(
+    route(behaviour, request, response).then(
       ({ status, body }) => {
         response.writeHead(status, headers(body)).end(body);
       },

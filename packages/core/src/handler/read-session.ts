@@ -76,8 +76,8 @@ function decodeId(value: string | undefined): string | undefined {
  * not.
  *
  * @returns the session, or the refusal of a call that carries none (`SESSION_MISSING`, 401)
- * @throws UnauthenticatedError (401, so the platform initializes again): `SESSION_INVALID` when it does not verify or its values fail the session fields, `SESSION_EXPIRED` when it
- *   is older than `maxAgeMs`
+ * @throws UnauthenticatedError (401, so the platform initializes again): `SESSION_INVALID` when it does not
+ *   verify or its values fail the session fields, `SESSION_EXPIRED` when it is older than `maxAgeMs`
  * @internal
  */
 export function readSession(

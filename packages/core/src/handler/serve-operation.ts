@@ -131,11 +131,10 @@ function serveVerified(
   }
   const readsBody =
     schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-  if (!readsBody) return run(parseInput(schemas.body, undefined, 'body'));
+  const withBody = (body: unknown) => run(parseInput(schemas.body, body, 'body'));
+  if (!readsBody) return withBody(undefined);
   const body = readJsonBody(request);
-  return body instanceof Promise
-    ? body.then((value) => run(parseInput(schemas.body, value, 'body')))
-    : run(parseInput(schemas.body, body, 'body'));
+  return body instanceof Promise ? body.then(withBody) : withBody(body);
 
   async function run(body: unknown): Promise<unknown> {
     const context = new OperationContextImpl(state, {
