@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RawQuery } from '../connector/operation.js';
+import { isNullRecordPrototype } from './null-record.js';
 import { parseQuery, toQuery } from './parse-query.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
@@ -48,7 +49,10 @@ describe('parseQuery', () => {
       '': 'v',
     });
     expect(parseQuery('')).toEqual({});
-    expect(Object.getPrototypeOf(parseQuery('__proto__=x'))).toBeNull();
+    const polluting = parseQuery('__proto__=x&constructor=y&toString=z');
+    expect(Object.keys(polluting)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(polluting['constructor' as string]).toBe('y');
+    expect(isNullRecordPrototype(Object.getPrototypeOf(polluting))).toBe(true);
   });
 
   it('keeps malformed escapes as URLSearchParams keeps them', () => {

@@ -1,4 +1,5 @@
 import type { RawQuery } from '../connector/operation.js';
+import { nullRecord } from './null-record.js';
 
 /** A query component decoded as `URLSearchParams` decodes it (`+` is a space, percent-escapes are UTF-8). */
 function decodeComponent(text: string): string {
@@ -16,11 +17,11 @@ function decodeComponent(text: string): string {
  * iterating `new URLSearchParams(search)` (one leading `?` dropped too) but without making one: most queries are a few plain pairs (issue 8).
  *
  * @param search - the text after `?`
- * @returns a record without prototype
+ * @returns a record that inherits nothing ({@link nullRecord})
  * @internal
  */
 export function parseQuery(search: string): Record<string, string | string[]> {
-  const record = Object.create(null) as Record<string, string | string[]>;
+  const record = nullRecord<string | string[]>();
   // The URLSearchParams constructor drops one leading `?`.
   let start = search.startsWith('?') ? 1 : 0;
   while (start <= search.length) {
@@ -57,7 +58,7 @@ export function addQueryValue(
 /** The record form of any query a binding hands over. @internal */
 export function toQuery(query: URLSearchParams | RawQuery | string | undefined): RawQuery {
   if (typeof query === 'string') return parseQuery(query);
-  const record = Object.create(null) as Record<string, string | string[]>;
+  const record = nullRecord<string | string[]>();
   if (query === undefined) return record;
   if (query instanceof URLSearchParams) {
     query.forEach((value, key) => addQueryValue(record, key, value));

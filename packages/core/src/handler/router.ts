@@ -1,3 +1,5 @@
+import { nullRecord } from './null-record.js';
+
 /**
  * One segment of a route pattern: a literal, or a named parameter (`:name`). One shape for both, so that
  * matching reads the same hidden class every time (issue 8).
@@ -94,7 +96,7 @@ export function matchRoute<T>(
       if (!allow.includes(route.method)) allow.push(route.method);
       continue;
     }
-    const params: Record<string, string> = Object.create(null) as Record<string, string>;
+    const params = nullRecord<string>();
     for (let i = 0; i < count; i++) {
       const { param } = segments[i] as Segment;
       if (param === undefined) continue;
