@@ -352,6 +352,48 @@ describe('initialize output safety', () => {
     expect(response.body).not.toContain('t0ken-value');
   });
 
+  it('judges a session name the same on every initialize, however many names came before', async () => {
+    // Names are remembered per connector (at most 256, of at most 64 characters): the verdict must not change.
+    const handle = createHandler(
+      defineConnector({
+        name: 'c',
+        version: '1',
+        config: { name: field.string() },
+        session: {},
+        initialize: ({ config }) => ({ [config.name]: 'v' }),
+      }),
+    );
+    const answer = async (name: string) => {
+      const response = await handle({
+        method: 'POST',
+        path,
+        query: { systemId: 's' },
+        headers: {},
+        body: [{ key: 'name', value: name, sensitive: false }],
+      });
+      return response.status === 200
+        ? (JSON.parse(response.body) as { sensitive: boolean }[])[0]?.sensitive
+        : (JSON.parse(response.body) as { errors: { code: string } }).errors.code;
+    };
+    const long = `X-${'a'.repeat(70)}`;
+    const longSecret = `X-Token-${'a'.repeat(70)}`;
+    const cases: [string, unknown][] = [
+      ['X-Plain', false],
+      ['X-Api-Key', true],
+      ['X-Forwarded-For', 'INVALID_INITIALIZE_RESULT'],
+      ['x-sdk-session-mac', 'INVALID_INITIALIZE_RESULT'],
+      [long, false],
+      [longSecret, true],
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const [name, expected] of cases) expect(await answer(name)).toBe(expected);
+      // Fill the memory past its bound with names seen once.
+      for (let i = 0; i < 150; i++) expect(await answer(`X-Round-${round}-${i}`)).toBe(false);
+    }
+    expect(await answer('X-Secret-After-Many')).toBe(true);
+    expect(await answer('Via')).toBe('INVALID_INITIALIZE_RESULT');
+  });
+
   it('flags as sensitive the values of secret session fields and credential-like names', async () => {
     const response = await withResult(
       [

@@ -178,6 +178,42 @@ function toEntries(result: unknown): { entries: ParameterEntry[]; problems: stri
   return { entries, problems };
 }
 
+/** What a session entry's name alone decides. */
+interface NameJudgment {
+  readonly lower: string;
+  /** The connector declared it secret, or it looks like a credential. */
+  readonly secret: boolean;
+  /** Why it cannot be a session header, if it cannot. */
+  readonly problem: string | undefined;
+}
+
+/** Names judged per connector: at most this many, of at most {@link MAX_JUDGED_NAME} characters. */
+const MAX_JUDGED_NAMES = 256;
+const MAX_JUDGED_NAME = 64;
+const judgedNames = new WeakMap<CompiledConnector, Map<string, NameJudgment>>();
+
+/**
+ * Judges session entry names, remembering the judgment: a connector answers the same few names on every
+ * initialize, and judging one (case, token characters, reserved, hop-by-hop and risky names, secret-looking)
+ * cost a microsecond per entry (issue 18). Connector code chooses the names, but they may come from the end
+ * system, so only short ones are kept, and only so many.
+ */
+function judgeName(connector: CompiledConnector, name: string): NameJudgment {
+  let memo = judgedNames.get(connector);
+  if (memo === undefined) judgedNames.set(connector, (memo = new Map()));
+  let judgment = memo.get(name);
+  if (judgment === undefined) {
+    const lower = name.toLowerCase();
+    judgment = {
+      lower,
+      secret: connector.secretSessionNames.has(lower) || looksSecret(name),
+      problem: sessionNameProblem(name, connector.allowedRiskyNames),
+    };
+    if (name.length <= MAX_JUDGED_NAME && memo.size < MAX_JUDGED_NAMES) memo.set(name, judgment);
+  }
+  return judgment;
+}
+
 /**
  * Turns what initialize returned into the contract's answer, after checking that every entry can be replayed
  * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's entries: the
@@ -196,16 +232,15 @@ export function buildInitializeAnswer(
   },
 ): ParameterEntry[] {
   const { entries, problems } = toEntries(result);
-  const secretNames = connector.secretSessionNames;
   /** Each entry by its lower-cased name. */
   const byName = new Map<string, ParameterEntry>();
   let bytes = 0;
   for (const entry of entries) {
-    const lower = entry.key.toLowerCase();
-    entry.sensitive ||= secretNames.has(lower) || looksSecret(entry.key);
+    const name = judgeName(connector, entry.key);
+    const lower = name.lower;
+    entry.sensitive ||= name.secret;
     if (entry.sensitive) context.redactor.add(entry.value);
-    const problem =
-      sessionNameProblem(entry.key, connector.allowedRiskyNames) ?? headerValueProblem(entry.value);
+    const problem = name.problem ?? headerValueProblem(entry.value);
     const same = byName.get(lower);
     if (problem) problems.push(`'${clipKey(entry.key)}' ${problem}`);
     else if (same)

@@ -42,17 +42,28 @@ const FORMS_PER_CHARACTER = 32;
  */
 const FORMS_PER_ESCAPED_CHARACTER = 128;
 
-/**
- * Characters some encoding escapes. Counted by matching them, not the plain ones: a token is mostly plain, and
- * matching each of its characters made an array as long as the token on every call (issue 18).
- */
-const ESCAPED = /[^A-Za-z0-9._-]/g;
+/** Whether some encoding escapes a character: all but `A-Z`, `a-z`, `0-9`, `.`, `_` and `-`. */
+const isEscaped = (code: number): boolean =>
+  !(
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2e ||
+    code === 0x5f ||
+    code === 0x2d
+  );
 
-/** The budget a secret takes, judged before any form is made. */
-const estimateOf = (value: string): number =>
-  FORMS_PER_SECRET +
-  value.length * FORMS_PER_CHARACTER +
-  (value.match(ESCAPED)?.length ?? 0) * FORMS_PER_ESCAPED_CHARACTER;
+/**
+ * The budget a secret takes, judged before any form is made. The escaped characters are counted in a loop: a
+ * regular expression's array of matches was most of the cost of adding a secret (issue 18).
+ */
+function estimateOf(value: string): number {
+  let escaped = 0;
+  for (let i = 0; i < value.length; i++) if (isEscaped(value.charCodeAt(i))) escaped++;
+  return (
+    FORMS_PER_SECRET + value.length * FORMS_PER_CHARACTER + escaped * FORMS_PER_ESCAPED_CHARACTER
+  );
+}
 
 /** Header names whose values are treated as secret whatever the connector declares. */
 const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
