@@ -360,7 +360,7 @@ describe('initialize output safety', () => {
         version: '1',
         config: { name: field.string() },
         session: {},
-        initialize: ({ config }) => ({ [config.name]: 'v' }),
+        initialize: ({ config }) => ({ [config.name]: 'v' }) as never,
       }),
     );
     const answer = async (name: string) => {
