@@ -51,6 +51,7 @@ async function handleNodeRequest(
     readonly limits: BodyLimits;
     readonly linger: LingerLimits;
     readonly overrides: NodeRequestOverrides | undefined;
+    readonly closing: (() => boolean) | undefined;
   },
 ): Promise<void> {
   let connectorRequest: NodeConnectorRequest | undefined;
@@ -64,7 +65,7 @@ async function handleNodeRequest(
   // A body we stopped reading, or never read and not yet all here, is not read into memory: the connection
   // closes after the answer (issue 9), gracefully, so that a client still sending can read it (issue 20).
   const unread = connectorRequest?.bodyAbandoned === true || !request.complete;
-  writeResponse(response, answer, unread ? CLOSE : undefined);
+  writeResponse(response, answer, unread || options.closing?.() === true ? CLOSE : undefined);
   if (unread) lingerThenClose(request, response, options.linger);
 }
 
@@ -95,6 +96,20 @@ export function createNodeHandler(
   connector: Connector,
   options: RequestListenerOptions = {},
 ): NodeHandler {
+  return nodeHandler(connector, options, undefined);
+}
+
+/**
+ * {@link createNodeHandler}, told by `closing` whether the server is shutting down: answers written then ask
+ * the client to close the connection. `serve` uses it instead of tracking every response.
+ *
+ * @internal
+ */
+export function nodeHandler(
+  connector: Connector,
+  options: RequestListenerOptions,
+  closing: (() => boolean) | undefined,
+): NodeHandler {
   const handle = createHandler(connector, options);
   const limits: BodyLimits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
@@ -106,7 +121,9 @@ export function createNodeHandler(
     bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
   };
   return (request, response, overrides) =>
-    handleNodeRequest(handle, request, response, { limits, linger, overrides }).catch(() => {
-      response.destroy();
-    });
+    handleNodeRequest(handle, request, response, { limits, linger, overrides, closing }).catch(
+      () => {
+        response.destroy();
+      },
+    );
 }

@@ -78,9 +78,8 @@ export class NodeConnectorRequest implements ConnectorRequest {
   /** Reads the body within the limits; on failure the rest of the body is left unread. */
   text(): Promise<string> {
     if (this.#text) return this.#text();
-    return readBody(this.#request, this.#limits).catch((error: unknown) => {
+    return readBody(this.#request, this.#limits, () => {
       this.bodyAbandoned = true;
-      throw error;
     });
   }
 

@@ -27,35 +27,50 @@ function decode(bytes: Buffer): string {
 /**
  * Reads a request body as UTF-8 text, refusing it with 413 as soon as it is known to be too large (from
  * `Content-Length`, or while streaming) without buffering the rest, and with 408 when it arrives too slowly.
+ * Not an async function, and the caller learns of a body left unread through `onAbandon` rather than a `catch`
+ * of its own: each promise less is measurable on initialize (issue 18).
  *
+ * @param onAbandon - called when reading fails, which may leave the rest of the body on the connection
  * @internal
  */
-export async function readBody(request: IncomingMessage, limits: BodyLimits): Promise<string> {
+export function readBody(
+  request: IncomingMessage,
+  limits: BodyLimits,
+  onAbandon?: () => void,
+): Promise<string> {
+  const fail = (error: Error): Promise<never> => {
+    onAbandon?.();
+    return Promise.reject(error);
+  };
   const tooLarge = () =>
     new ConnectorError(
       'PAYLOAD_TOO_LARGE',
       `The request body is larger than ${limits.maxBytes} bytes`,
     );
   const declared = Number(request.headers['content-length']);
-  if (declared > limits.maxBytes) throw tooLarge();
+  if (declared > limits.maxBytes) return fail(tooLarge());
   // When the whole body is already in the stream's buffer (a framework or connector code asked late), take it
   // at once, without listeners, a timer and a promise of its own. The core handler usually asks while Node is
   // still parsing the head: then the body comes through the listeners below. A complete request is taken even
   // when its stream has ended since, as an empty body's does.
   if (request.complete && request.readableLength <= limits.maxBytes) {
-    return decode((request.read() as Buffer | null) ?? Buffer.alloc(0));
+    try {
+      return Promise.resolve(decode((request.read() as Buffer | null) ?? Buffer.alloc(0)));
+    } catch (error) {
+      return fail(error as Error);
+    }
   }
   // The client may have gone before the body was asked for; then no event would ever come.
   if (request.destroyed || request.readableAborted) {
-    throw new ConnectorError('BAD_REQUEST', 'The request body was cut off');
+    return fail(new ConnectorError('BAD_REQUEST', 'The request body was cut off'));
   }
 
   // A declared length is held in full from the start, so that many slow bodies are refused before they arrive.
   const budget = limits.inFlight;
   let reserved = Number.isFinite(declared) && declared > 0 ? declared : 0;
-  if (budget && !budget.take(reserved)) throw busy();
+  if (budget && !budget.take(reserved)) return fail(busy());
 
-  return await new Promise((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const finish = (error: Error | undefined) => {
@@ -66,12 +81,14 @@ export async function readBody(request: IncomingMessage, limits: BodyLimits): Pr
       if (error) {
         // Stop reading: the connection is closed after the error response (see the listener).
         request.pause();
+        onAbandon?.();
         reject(error);
         return;
       }
       try {
         resolve(decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
       } catch (decodeError) {
+        onAbandon?.();
         reject(decodeError as Error);
       }
     };

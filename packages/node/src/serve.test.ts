@@ -221,6 +221,27 @@ describe('graceful close', () => {
     await expect(fetch(`${own.url}/sdk/api/1.0/discover`)).rejects.toThrow();
   });
 
+  it('asks a keep-alive client to close with the answer it was waiting for, and closes without waiting for it', async () => {
+    const own = await serve(connector, { port: 0, keepAliveTimeoutMs: 30_000 });
+    const headers = await session(`${own.url}/sdk/api/1.0`);
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const lines = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    // Keep-alive, as a platform's client is: nothing but the answer tells it to go.
+    const answer = raw(
+      `GET /sdk/api/1.0/slow/150 HTTP/1.1\r\nhost: x\r\nconnection: keep-alive\r\n${lines}\r\n`,
+      own.port,
+    );
+    await started;
+    const begun = Date.now();
+    await own.close();
+    expect(Date.now() - begun).toBeLessThan(5_000);
+    const text = await answer;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text.toLowerCase()).toContain('connection: close');
+  });
+
   it('cuts off requests still running after the shutdown timeout', async () => {
     const own = await serve(connector, { port: 0, shutdownTimeoutMs: 200 });
     const headers = await session(`${own.url}/sdk/api/1.0`);

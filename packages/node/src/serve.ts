@@ -1,8 +1,7 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectorError, type Connector } from '@connector-sdk/core';
-import { createRequestListener } from './create-request-listener.js';
-import type { RequestListenerOptions } from './handle-node-request.js';
+import { nodeHandler, type RequestListenerOptions } from './handle-node-request.js';
 import { lingerThenClose } from './lingering-close.js';
 import { staticErrorResponse } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
@@ -63,6 +62,8 @@ const TOO_MANY_CONNECTIONS = staticErrorResponse(
 );
 /** How long a connection past `maxConnections` may wait before its request, and what of its body is discarded. */
 const OVER_CAP_LINGER = Object.freeze({ ms: 1_000, bytes: 1024 * 1024 });
+/** How often, while shutting down, connections that fell idle are closed. */
+const IDLE_SWEEP_MS = 50;
 const NO_HOST = staticErrorResponse(
   new ConnectorError('BAD_REQUEST', 'An HTTP/1.1 request must have a Host header'),
 );
@@ -99,9 +100,10 @@ export async function serve(
   options: ServeOptions = {},
 ): Promise<ConnectorServer> {
   const host = options.host ?? '127.0.0.1';
-  const listener = createRequestListener(connector, options);
   let closing: Promise<void> | undefined;
-  const inFlight = new Set<ServerResponse>();
+  // Answers written once shutting down ask the client to close the connection: asked when each answer is
+  // written, rather than by tracking every response in flight (a listener per request, issue 18).
+  const handle = nodeHandler(connector, options, () => closing !== undefined);
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
   const maxConnections = options.maxConnections ?? 1_000;
   if (!(maxConnections >= 1)) throw new TypeError('maxConnections must be at least 1');
@@ -118,13 +120,6 @@ export async function serve(
       requireHostHeader: false,
     },
     (request, response) => {
-      if (closing) response.setHeader('connection', 'close');
-      inFlight.add(response);
-      response.once('close', () => {
-        inFlight.delete(response);
-        // While shutting down, a connection whose last request just finished is idle: close it now.
-        if (closing) setImmediate(() => server.closeIdleConnections());
-      });
       if (overCap.has(request.socket)) {
         writeResponse(response, TOO_MANY_CONNECTIONS, { connection: 'close' });
         if (!request.complete) lingerThenClose(request, response, OVER_CAP_LINGER);
@@ -135,7 +130,7 @@ export async function serve(
         writeResponse(response, NO_HOST, { connection: 'close' });
         return;
       }
-      listener(request, response);
+      void handle(request, response);
     },
   );
   server.on('clientError', answerClientError);
@@ -172,12 +167,15 @@ export async function serve(
           options.shutdownTimeoutMs ?? 10_000,
         );
         timer.unref();
+        // A connection whose answer was already on its way when shutdown began stays open for more requests
+        // once that answer is written: close connections as they fall idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+        sweep.unref();
         server.close(() => {
           clearTimeout(timer);
+          clearInterval(sweep);
           resolve();
         });
-        for (const response of inFlight)
-          if (!response.headersSent) response.setHeader('connection', 'close');
         server.closeIdleConnections();
       });
       return closing;
