@@ -170,7 +170,14 @@ export function readSession(
     );
   }
   registerSecretLeaves(fields, result.values, redactor);
-  return { ...claims, values: result.values };
+  // Written out, not spread (see buildInitializeAnswer).
+  return {
+    systemId: claims.systemId,
+    sdkSessionId: claims.sdkSessionId,
+    configuration: claims.configuration,
+    issuedAt: claims.issuedAt,
+    values: result.values,
+  };
 }
 
 function hintAboutKeys(logger: Logger): void {
