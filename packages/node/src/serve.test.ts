@@ -242,6 +242,33 @@ describe('graceful close', () => {
     expect(text.toLowerCase()).toContain('connection: close');
   });
 
+  it('lets an answer still being sent when shutdown begins arrive whole', async () => {
+    // Node's closeIdleConnections() takes a connection whose answer has ended for idle even while its bytes are
+    // still queued: closing idle connections during shutdown must wait for them.
+    const own = await serve(connector, { port: 0 });
+    const headers = await session(`${own.url}/sdk/api/1.0`);
+    const lines = Object.entries(headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    const started = new Promise<void>((resolve) => probes.started.push(resolve));
+    const socket = connect(own.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.pause(); // a slow client: nothing is read until the answer is written and shutdown has begun
+    socket.write(`GET /sdk/api/1.0/slow/50?pad=16000000 HTTP/1.1\r\nhost: x\r\n${lines}\r\n`);
+    await started;
+    const closed = own.close();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    socket.resume();
+    await Promise.all([ended, closed]);
+    const answer = Buffer.concat(chunks).toString('latin1');
+    const split = answer.indexOf('\r\n\r\n');
+    const length = Number(/content-length: (\d+)/i.exec(answer.slice(0, split))?.[1]);
+    expect(length).toBeGreaterThan(16_000_000);
+    expect(answer.length - split - 4).toBe(length);
+  });
+
   it('cuts off requests still running after the shutdown timeout', async () => {
     const own = await serve(connector, { port: 0, shutdownTimeoutMs: 200 });
     const headers = await session(`${own.url}/sdk/api/1.0`);

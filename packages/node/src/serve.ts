@@ -107,7 +107,7 @@ export async function serve(
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
   const maxConnections = options.maxConnections ?? 1_000;
   if (!(maxConnections >= 1)) throw new TypeError('maxConnections must be at least 1');
-  let connections = 0;
+  const sockets = new Set<Socket>();
   const overCap = new WeakSet<Socket>();
   const server = createServer(
     {
@@ -137,9 +137,9 @@ export async function serve(
   // Counted here rather than with Node's `server.maxConnections`, which drops a connection past it without a
   // word: the client would see a reset instead of a contract answer (issue 20, finding 2).
   server.on('connection', (socket: Socket) => {
-    connections++;
-    socket.once('close', () => connections--);
-    if (connections <= maxConnections) return;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    if (sockets.size <= maxConnections) return;
     overCap.add(socket);
     const timer = setTimeout(() => socket.destroy(), OVER_CAP_LINGER.ms);
     timer.unref();
@@ -168,8 +168,12 @@ export async function serve(
         );
         timer.unref();
         // A connection whose answer was already on its way when shutdown began stays open for more requests
-        // once that answer is written: close connections as they fall idle.
-        const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+        // once that answer is written: close connections as they fall idle. Not while any answer's bytes are
+        // still queued: Node takes a connection whose answer has ended for idle, and would cut that answer off.
+        const sweep = setInterval(() => {
+          for (const socket of sockets) if (socket.writableLength > 0) return;
+          server.closeIdleConnections();
+        }, IDLE_SWEEP_MS);
         sweep.unref();
         server.close(() => {
           clearTimeout(timer);

@@ -21,10 +21,15 @@ export const connector = defineConnector({
       body,
       url: session['X-Url'],
     })),
-    slow: get('/slow/:ms', ({ params, signal }) => {
+    // `?pad=N` adds N characters to the answer, for answers that take a while to send.
+    slow: get('/slow/:ms', ({ params, query, signal }) => {
       for (const notify of probes.started.splice(0)) notify();
+      const answer =
+        typeof query.pad === 'string'
+          ? { waited: Number(params.ms), padding: 'x'.repeat(Number(query.pad)) }
+          : { waited: Number(params.ms) };
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => resolve({ waited: Number(params.ms) }), Number(params.ms));
+        const timer = setTimeout(() => resolve(answer), Number(params.ms));
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
           for (const notify of probes.aborted.splice(0)) notify();
