@@ -16,9 +16,9 @@ import { measureThroughput } from './src/throughput.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '1' },
-    repeats: { type: 'string', default: '3' },
+    repeats: { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
     only: { type: 'string' },
     scenarios: { type: 'string' },
