@@ -112,24 +112,27 @@ export function initialize(body, sdkSessionId, systemId) {
   ]);
 }
 
+/** The 401 to answer when the headers carry no session, or one whose MAC does not verify; else undefined. */
+export function unverifiedSession(headers) {
+  if (headers['x-sdk-session-mac'] === undefined)
+    return fail(
+      401,
+      'SESSION_MISSING',
+      'No session: initialize first (the session headers are missing)',
+    );
+  if (!verify(headers))
+    return fail(
+      401,
+      'SESSION_INVALID',
+      'The session does not verify: it was changed after initialize; initialize again',
+    );
+  return undefined;
+}
+
 /** Reads the session from lower-cased request headers: the parsed session, or the 401 to answer. */
 function readSession(headers) {
-  if (headers['x-sdk-session-mac'] === undefined)
-    return {
-      failure: fail(
-        401,
-        'SESSION_MISSING',
-        'No session: initialize first (the session headers are missing)',
-      ),
-    };
-  if (!verify(headers))
-    return {
-      failure: fail(
-        401,
-        'SESSION_INVALID',
-        'The session does not verify: it was changed after initialize; initialize again',
-      ),
-    };
+  const failure = unverifiedSession(headers);
+  if (failure) return { failure };
   const session = Session.safeParse(headers);
   if (session.success) return session;
   return {

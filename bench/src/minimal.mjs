@@ -4,8 +4,8 @@
 // it a session proves nothing. For the requests the bench sends it answers the same bytes as hand-written.mjs.
 import { z } from 'zod';
 import { PASSWORD, TOKEN } from './scenarios.mjs';
-import { fail } from './hand-written.mjs';
-import { fingerprint, seal, verify } from './session-mac.mjs';
+import { fail, unverifiedSession } from './hand-written.mjs';
+import { fingerprint, seal } from './session-mac.mjs';
 
 const Entries = z
   .array(z.object({ key: z.string().min(1), value: z.string(), sensitive: z.boolean() }))
@@ -56,17 +56,7 @@ export function initialize(body, sdkSessionId, systemId) {
  * @param {string | undefined} fields - from the query
  */
 export function getIssue(headers, id, fields) {
-  if (headers['x-sdk-session-mac'] === undefined)
-    return fail(
-      401,
-      'SESSION_MISSING',
-      'No session: initialize first (the session headers are missing)',
-    );
-  if (!verify(headers))
-    return fail(
-      401,
-      'SESSION_INVALID',
-      'The session does not verify: it was changed after initialize; initialize again',
-    );
+  const failure = unverifiedSession(headers);
+  if (failure) return failure;
   return ok({ id, summary: `Issue ${id}`, fields: fields ?? null, owner: headers['x-acme-user'] });
 }
