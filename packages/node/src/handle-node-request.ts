@@ -9,7 +9,7 @@ import {
 import { BodyBudget, DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
 import { lingerThenClose, type LingerLimits } from './lingering-close.js';
-import type { BodyLimits } from './read-body.js';
+import { BodyWatch, type BodyLimits } from './read-body.js';
 import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
@@ -17,7 +17,13 @@ import { writeResponse } from './write-response.js';
 export interface RequestListenerOptions extends HandlerOptions {
   /** Largest request body accepted, in bytes; larger ones get 413. @default 1_048_576 (1 MiB) */
   readonly bodyLimit?: number;
-  /** Longest time a request body may take to arrive, in milliseconds; slower ones get 408. @default 30_000 */
+  /**
+   * Longest time a request body may take to arrive, in milliseconds; slower ones get 408. One timer per handler
+   * watches the bodies arriving, so the 408 comes between this time and a quarter of it later (at most a second
+   * later). At least 1.
+   *
+   * @default 30_000
+   */
   readonly bodyTimeoutMs?: number;
   /**
    * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
@@ -111,10 +117,12 @@ export function nodeHandler(
   closing: (() => boolean) | undefined,
 ): NodeHandler {
   const handle = createHandler(connector, options);
+  const timeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs;
   const limits: BodyLimits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
-    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
+    timeoutMs,
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
+    watch: new BodyWatch(timeoutMs),
   };
   const linger: LingerLimits = {
     ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
