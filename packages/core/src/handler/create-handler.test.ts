@@ -35,6 +35,10 @@ describe('routing', () => {
     ['an unsupported version', 'GET', '/sdk/api/2.0/discover', 404, 'UNSUPPORTED_VERSION'],
     ['a wrong method', 'DELETE', `${base}/discover`, 405, 'METHOD_NOT_ALLOWED'],
     ['a malformed escape in a param', 'GET', `${base}/issues/%E0%A4%A`, 400, 'INVALID_INPUT'],
+    ['an empty segment', 'GET', `${base}//discover`, 404, 'ROUTE_NOT_FOUND'],
+    ['an empty param segment', 'GET', `${base}/issues//x`, 404, 'ROUTE_NOT_FOUND'],
+    ['the version alone', 'GET', '/sdk/api/1.0', 404, 'ROUTE_NOT_FOUND'],
+    ['an empty version', 'GET', '/sdk/api//discover', 404, 'UNSUPPORTED_VERSION'],
   ])('answers %s with a contract error', async (_name, method, path, status, code) => {
     const response = await acmeHandler()({ method, path });
     expect(response.status).toBe(status);

@@ -33,6 +33,23 @@ import { SingleFlight } from './single-flight.js';
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
 
+/**
+ * `path.slice(from).split('/')`, by hand: V8's `split` costs twice as much on the few segments of a path, and
+ * every request splits one (issue 18).
+ */
+function segments(path: string, from: number): string[] {
+  const parts: string[] = [];
+  for (let start = from; ;) {
+    const at = path.indexOf('/', start);
+    if (at === -1) {
+      parts.push(path.slice(start));
+      return parts;
+    }
+    parts.push(path.slice(start, at));
+    start = at + 1;
+  }
+}
+
 /** A JSON 200; a value `JSON.stringify` cannot write is the connector's fault (500). */
 function jsonResponse(result: unknown): ConnectorResponse {
   let body: string | undefined;
@@ -197,7 +214,7 @@ export function createHandler(
         ? request.path.slice(0, -1)
         : request.path;
     if (!path.startsWith(base)) throw routeNotFound(request.method, path);
-    const parts = path.slice(base.length).split('/');
+    const parts = segments(path, base.length);
     const version = parts[0] as string;
     if (version !== API_VERSION) {
       throw stackless(

@@ -101,14 +101,7 @@ export function sealSession(
   const digest = mac(keys.signing.secret, covered(connector, claims, names, values)).toString(
     'base64url',
   );
-  return [
-    VERSION,
-    String(claims.issuedAt),
-    keys.signing.id,
-    claims.configuration,
-    names.join(','),
-    digest,
-  ].join(':');
+  return `${VERSION}:${claims.issuedAt}:${keys.signing.id}:${claims.configuration}:${names.join(',')}:${digest}`;
 }
 
 /** Why a session entry did not verify. */
