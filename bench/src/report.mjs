@@ -95,7 +95,9 @@ export function report({ settings, layout, scenarios, servers, throughput, memor
       `${cpus().length} cores · ${layout.pinned ? `server on CPU ${layout.serverCpu}, load generator and end system on CPU ${layout.loadCpu}` : 'not pinned'}`,
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after ${settings.warmup} s ` +
-      `of warm-up, ${settings.repeats} repeat(s) round-robin over the servers; figures are medians. CPU µs/req is the ` +
+      `of warm-up, round-robin over the servers in ${settings.judgedRepeats} fresh processes each for the floors and ` +
+      `@connector-sdk/node (whose ratios the budgets judge) and ${settings.repeats} for the others; figures are ` +
+      `medians. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
     '',
   ];

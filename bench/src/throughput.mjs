@@ -2,15 +2,15 @@
 // from one process to the next (a later call measured 23 µs in one and 29 µs in another), so the medians are
 // taken over processes, not over runs of one. Each is warmed with all scenarios mixed, as a connector serves
 // them, then with the scenario measured. Servers take turns within a repeat, so that a slow moment of the
-// machine falls on all alike.
+// machine falls on all alike. The servers the budgets are judged on run in more processes than the others.
 import { loadProblem, runLoad } from './load.mjs';
 import { median } from './stats.mjs';
 
 /**
- * @param {{ servers: { name: string, module: string }[],
+ * @param {{ servers: { name: string, module: string, judged?: boolean }[],
  *   start: (server: { module: string }) => Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>,
  *   scenarios: { name: string, status: number, method: string, path: string }[],
- *   seconds: number, warmup: number, repeats: number, connections: number,
+ *   seconds: number, warmup: number, repeats: number, judgedRepeats: number, connections: number,
  *   progress: (line: string) => void }} options
  * @returns {Promise<Map<string, Map<string, { rps: number, p50: number, p99: number, cpuUs: number, requests: number }>>>}
  *   scenario → server → medians over the repeats
@@ -22,9 +22,11 @@ export async function measureThroughput({
   seconds,
   warmup,
   repeats,
+  judgedRepeats = repeats,
   connections,
   progress,
 }) {
+  const repeatsOf = (server) => (server.judged ? judgedRepeats : repeats);
   const results = new Map();
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is left out of the others' tables.
@@ -32,8 +34,9 @@ export async function measureThroughput({
       (server) => server.only === undefined || server.only.includes(scenario.name),
     );
     const runs = new Map(measured.map((server) => [server.name, []]));
-    for (let repeat = 1; repeat <= repeats; repeat++) {
-      for (const server of measured) {
+    const rounds = Math.max(...measured.map(repeatsOf));
+    for (let repeat = 1; repeat <= rounds; repeat++) {
+      for (const server of measured.filter((entry) => repeatsOf(entry) >= repeat)) {
         const running = await start(server);
         try {
           const url = `http://127.0.0.1:${running.port}`;
