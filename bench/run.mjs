@@ -28,6 +28,17 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: new URL('./results/latest.md', import.meta.url).pathname },
   },
 });
+/** A positive number given on the command line; anything else stops the run before it starts. */
+function positive(name, integer = false) {
+  const value = Number(args[name]);
+  if (!(value > 0) || (integer && !Number.isInteger(value))) {
+    console.error(
+      `bench: --${name} must be a positive ${integer ? 'integer' : 'number'}, not ${args[name]}`,
+    );
+    process.exit(2);
+  }
+  return value;
+}
 // The smoke (CI) proves that every server and scenario works and the report is made; its figures mean nothing.
 const settings = args.smoke
   ? {
@@ -40,11 +51,12 @@ const settings = args.smoke
       coldRepeats: 2,
     }
   : {
-      seconds: Number(args.seconds),
-      warmup: Number(args.warmup),
-      repeats: Number(args.repeats),
-      judgedRepeats: Math.max(Number(args.repeats), Number(args['judged-repeats'])),
-      connections: Number(args.connections),
+      seconds: positive('seconds'),
+      warmup: positive('warmup'),
+      repeats: positive('repeats', true),
+      // Never fewer processes for the servers the budgets judge than for the others.
+      judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),
+      connections: positive('connections', true),
       memory: [10_000, 100_000],
       coldRepeats: 15,
     };

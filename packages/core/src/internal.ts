@@ -6,5 +6,11 @@
  * @internal
  * @packageDocumentation
  */
-export { BodyBudget, DEFAULT_BODY_LIMITS, bodyBudgetExceeded } from './handler/body-limits.js';
+export {
+  BodyBudget,
+  DEFAULT_BODY_LIMITS,
+  bodyBudgetExceeded,
+  bodyTimer,
+  checkBodyTimeout,
+} from './handler/body-limits.js';
 export { isUnsafePath } from './handler/path-rule.js';

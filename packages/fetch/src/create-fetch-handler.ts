@@ -1,12 +1,23 @@
 import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
-import { BodyBudget, DEFAULT_BODY_LIMITS, isUnsafePath } from '@connector-sdk/core/internal';
+import {
+  BodyBudget,
+  DEFAULT_BODY_LIMITS,
+  checkBodyTimeout,
+  isUnsafePath,
+} from '@connector-sdk/core/internal';
 import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
 export interface FetchHandlerOptions extends HandlerOptions {
   /** Largest request body accepted, in bytes; larger ones get 413. @default 1_048_576 (1 MiB) */
   readonly bodyLimit?: number;
-  /** Longest time a request body may take to arrive, in milliseconds; slower ones get 408. @default 30_000 */
+  /**
+   * Longest time a request body may take to arrive, in milliseconds; slower ones get 408. At least 1 (a smaller
+   * value throws a `TypeError`); `Infinity` turns the timeout off, which lets a client hold a request open for
+   * as long as it sends nothing.
+   *
+   * @default 30_000
+   */
   readonly bodyTimeoutMs?: number;
   /**
    * After answering a request whose body was not read (too large, or not needed), how long the rest of the
@@ -75,7 +86,7 @@ export function createFetchHandler(
   const handle = createHandler(connector, options);
   const limits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
-    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs,
+    timeoutMs: checkBodyTimeout(options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs),
     linger: {
       ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
       bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,

@@ -1,5 +1,5 @@
 import { ConnectorError, ValidationError, isConnectorError } from '@connector-sdk/core';
-import { bodyBudgetExceeded, type BodyBudget } from '@connector-sdk/core/internal';
+import { bodyBudgetExceeded, bodyTimer, type BodyBudget } from '@connector-sdk/core/internal';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {
@@ -86,10 +86,10 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = bodyTimer(limits.timeoutMs, () => {
     timedOut = true;
     void reader.cancel().catch(() => undefined);
-  }, limits.timeoutMs);
+  });
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -158,15 +158,13 @@ export function requestBytes(request: Request, limits: BodyLimits): AsyncIterabl
         next: async () => {
           let timer: ReturnType<typeof setTimeout> | undefined;
           const late = new Promise<never>((_, reject) => {
-            timer = setTimeout(
-              () =>
-                reject(
-                  new ConnectorError(
-                    'REQUEST_TIMEOUT',
-                    `The request body stopped arriving for ${limits.timeoutMs} ms`,
-                  ),
+            timer = bodyTimer(limits.timeoutMs, () =>
+              reject(
+                new ConnectorError(
+                  'REQUEST_TIMEOUT',
+                  `The request body stopped arriving for ${limits.timeoutMs} ms`,
                 ),
-              limits.timeoutMs,
+              ),
             );
           });
           try {

@@ -2,10 +2,12 @@
 // of a timer and two listeners per body. What that must not change: a slow body is refused no earlier than its
 // timeout, a body cut off gives back its bytes in flight, and no timer runs while no body is arriving.
 import { createServer, type Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { defineConnector, ErrorBodySchema } from '@connector-sdk/core';
 import { BodyBudget } from '@connector-sdk/core/internal';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeHandler, serve, type ConnectorServer } from './index.js';
 import { BodyWatch, readBody } from './read-body.js';
 
@@ -132,5 +134,75 @@ describe('the bodies still arriving', () => {
 
   it('refuses a timeout it cannot keep', () => {
     expect(() => createNodeHandler(connector, { bodyTimeoutMs: 0 })).toThrow(/bodyTimeoutMs/);
+  });
+});
+
+/** A request whose body has begun and never ends, as the watch sees it. */
+function stalledRequest(): IncomingMessage {
+  return Object.assign(new PassThrough(), {
+    headers: { 'content-length': '10' },
+    complete: false,
+  }) as unknown as IncomingMessage;
+}
+
+describe('the watch timing of many bodies', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // Timeouts that are not a multiple of the period (4,500 and 30,001 ms: a period of a second) once made a 408
+  // up to two periods late; and an older body must time out while newer ones keep arriving.
+  it.each([200, 1_001, 4_500, 30_001])(
+    'refuses each body between %i ms and one period later, whatever its offset',
+    (timeoutMs) => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'performance'] });
+      const watch = new BodyWatch(timeoutMs);
+      const limits = { maxBytes: MiB, timeoutMs, inFlight: new BodyBudget(MiB), watch };
+      // The documented bound: a quarter of the timeout, at most a second.
+      const period = Math.min(1_000, Math.ceil(timeoutMs / 4));
+      expect(watch.periodMs).toBe(period);
+      // Bodies asked for at offsets across two periods, the first one starting the timer.
+      const offsets = [
+        0,
+        1,
+        Math.floor(period / 3),
+        period - 1,
+        period,
+        period + 7,
+        2 * period - 1,
+      ];
+      const refused = new Map<number, number>();
+      const started = performance.now();
+      for (let at = 0; at <= 2 * period; at++) {
+        if (offsets.includes(at)) {
+          const begun = performance.now();
+          readBody(stalledRequest(), limits, () =>
+            refused.set(at, performance.now() - begun),
+          ).catch(() => undefined);
+        }
+        vi.advanceTimersByTime(1);
+      }
+      vi.advanceTimersByTime(timeoutMs + 3 * period + 1 - (performance.now() - started));
+      expect([...refused.keys()].sort((a, b) => a - b)).toEqual(offsets);
+      for (const [, waited] of refused) {
+        expect(waited).toBeGreaterThanOrEqual(timeoutMs);
+        expect(waited).toBeLessThanOrEqual(timeoutMs + period);
+      }
+      expect(limits.inFlight.held).toBe(0);
+      expect(watch.size).toBe(0);
+    },
+  );
+
+  it('does not keep the process alive', () => {
+    const watch = new BodyWatch(1_000);
+    const limits = { maxBytes: MiB, timeoutMs: 1_000, inFlight: new BodyBudget(MiB), watch };
+    const timers = () =>
+      process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+    const before = timers();
+    const request = stalledRequest();
+    readBody(request, limits).catch(() => undefined);
+    expect(watch.sweeping).toBe(true);
+    expect(timers()).toBe(before);
+    request.destroy();
   });
 });

@@ -20,7 +20,8 @@ export interface RequestListenerOptions extends HandlerOptions {
   /**
    * Longest time a request body may take to arrive, in milliseconds; slower ones get 408. One timer per handler
    * watches the bodies arriving, so the 408 comes between this time and a quarter of it later (at most a second
-   * later). At least 1.
+   * later). At least 1 (a smaller value throws a `TypeError`); `Infinity` turns the timeout off, which lets a
+   * client hold a request open for as long as it sends nothing.
    *
    * @default 30_000
    */

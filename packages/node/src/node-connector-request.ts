@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConnectorError, type ConnectorRequest } from '@connector-sdk/core';
+import { bodyTimer } from '@connector-sdk/core/internal';
 import { readBody, type BodyLimits } from './read-body.js';
 
 /** What a framework built on the node binding already knows about a request. */
@@ -146,7 +147,7 @@ export class NodeConnectorRequest implements ConnectorRequest {
           abandon();
           reject(cutOff());
         };
-        const timer = setTimeout(() => {
+        const timer = bodyTimer(timeoutMs, () => {
           finish();
           abandon();
           reject(
@@ -155,8 +156,7 @@ export class NodeConnectorRequest implements ConnectorRequest {
               `The request body stopped arriving for ${timeoutMs} ms`,
             ),
           );
-        }, timeoutMs);
-        timer.unref();
+        });
         request
           .on('readable', onReadable)
           .on('end', onEnd)

@@ -1,7 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { ConnectorError, ValidationError } from '@connector-sdk/core';
-import { bodyBudgetExceeded as busy, type BodyBudget } from '@connector-sdk/core/internal';
+import {
+  bodyBudgetExceeded as busy,
+  checkBodyTimeout,
+  type BodyBudget,
+} from '@connector-sdk/core/internal';
 
 /** Limits on reading a request body. */
 export interface BodyLimits {
@@ -75,10 +79,11 @@ export function readBody(
 
 /**
  * The bodies of one handler still arriving, watched by a single timer instead of a timer and `error` and
- * `aborted` listeners per body (issue 18: about 2 µs of an initialize's 70, measured side by side in one process). Every `periodMs` the timer
- * answers 408 to the bodies older than the timeout and 400 to those whose client went away; it runs only while
- * some body is arriving. A body is refused between `timeoutMs` and `timeoutMs` + `periodMs` after it was asked
- * for, and a body cut off is noticed within `periodMs` (at most a second).
+ * `aborted` listeners per body (issue 18: about 2 µs of an initialize's 70, measured side by side in one
+ * process). Every `periodMs` the timer answers 408 to the bodies asked for at least the timeout ago and 400 to
+ * those whose client went away; it runs only while some body is arriving. A body is refused between `timeoutMs`
+ * and `timeoutMs` + `periodMs` after it was asked for, and a body cut off is noticed within `periodMs` (at most
+ * a second).
  *
  * @internal
  */
@@ -86,20 +91,14 @@ export class BodyWatch {
   /** Time between two sweeps, in milliseconds: a quarter of the timeout, at most a second. */
   readonly periodMs: number;
   readonly #timeoutMs: number;
-  /** Sweeps a body must have seen to be surely older than the timeout. */
-  readonly #sweepsToExpire: number;
-  #sweeps = 0;
   #timer: NodeJS.Timeout | undefined;
   /** The bodies arriving, newest first (a list, so that a finished body leaves it without a search). */
   #first: BodyRead | undefined;
 
-  /** @param timeoutMs - longest time a whole body may take to arrive, in milliseconds */
+  /** @param timeoutMs - longest time a whole body may take to arrive, in milliseconds; `Infinity` for none */
   constructor(timeoutMs: number) {
-    if (!(timeoutMs >= 1)) throw new TypeError('bodyTimeoutMs must be at least 1');
-    this.#timeoutMs = timeoutMs;
+    this.#timeoutMs = checkBodyTimeout(timeoutMs);
     this.periodMs = Math.min(1000, Math.ceil(timeoutMs / 4));
-    // A body asked for just before a sweep has waited one period less than the sweeps it saw.
-    this.#sweepsToExpire = Math.ceil(timeoutMs / this.periodMs) + 1;
   }
 
   /** The number of bodies arriving; for tests. */
@@ -116,7 +115,7 @@ export class BodyWatch {
 
   /** Watches a body from now. */
   add(read: BodyRead): void {
-    read.since = this.#sweeps;
+    read.since = performance.now();
     read.next = this.#first;
     if (this.#first) this.#first.previous = read;
     this.#first = read;
@@ -135,19 +134,20 @@ export class BodyWatch {
   }
 
   #sweep(): void {
-    const sweeps = ++this.#sweeps;
     let read = this.#first;
     if (read === undefined) {
       clearInterval(this.#timer);
       this.#timer = undefined;
       return;
     }
+    // A monotonic clock, read once: a body is never refused before its whole timeout has passed.
+    const now = performance.now();
     while (read) {
       // Taken first: finishing a body takes it out of the list.
       const next: BodyRead | undefined = read.next;
       const request = read.request;
       if (request.destroyed || request.readableAborted) read.finish(cutOff());
-      else if (sweeps - read.since >= this.#sweepsToExpire)
+      else if (now - read.since >= this.#timeoutMs)
         read.finish(
           new ConnectorError(
             'REQUEST_TIMEOUT',
@@ -164,7 +164,7 @@ export class BodyWatch {
  * listeners it has, and none is added) and the timeout are the handler's {@link BodyWatch}'s to notice.
  */
 class BodyRead {
-  /** The sweeps the watch had made when this body was asked for. */
+  /** When this body was asked for, on `performance.now()`'s clock. */
   since = 0;
   previous: BodyRead | undefined;
   next: BodyRead | undefined;

@@ -25,6 +25,37 @@ export const DEFAULT_BODY_LIMITS = Object.freeze({
   uploadReadAheadBytes: 1_048_576,
 });
 
+/** The longest delay `setTimeout` keeps: Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Checks a binding's `bodyTimeoutMs`: at least 1 ms, `Infinity` for none. Every binding refuses the same
+ * values, so a connector behaves the same whichever binding serves it.
+ *
+ * @throws TypeError for a value below 1 or not a number
+ * @internal shared by the bindings
+ */
+export function checkBodyTimeout(timeoutMs: number): number {
+  if (!(timeoutMs >= 1)) throw new TypeError('bodyTimeoutMs must be at least 1');
+  return timeoutMs;
+}
+
+/**
+ * Calls `onTimeout` after `timeoutMs`, through an unreferenced timer; nothing for a timeout longer than a
+ * timer can keep (`Infinity`, or past 24.8 days), which Node would otherwise fire after 1 ms.
+ *
+ * @internal shared by the bindings
+ */
+export function bodyTimer(
+  timeoutMs: number,
+  onTimeout: () => void,
+): ReturnType<typeof setTimeout> | undefined {
+  if (timeoutMs > MAX_TIMER_MS) return undefined;
+  const timer = setTimeout(onTimeout, timeoutMs);
+  timer.unref?.();
+  return timer;
+}
+
 /**
  * The bytes of request bodies a handler is reading at once, and their bound (issue 20, finding 2: 300 slow
  * 1 MiB bodies held 300 MB until their 408s). A declared `Content-Length` is taken in full before the body is
