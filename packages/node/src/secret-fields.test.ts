@@ -112,3 +112,80 @@ describe('a secret field inside a JSON field, over HTTP', () => {
     }
   });
 });
+
+// Issue 31, low 1: a secret field whose own schema changes the value hands connector code a value that is not
+// the one the platform sent; what it becomes is secret too.
+const reshaped = defineConnector({
+  name: 'reshaped',
+  version: '1',
+  config: {
+    apiKey: field.secret().toLowerCase(),
+    credentials: field.secret().transform((value) => {
+      const [user = '', token = ''] = value.split(':');
+      return { user, token };
+    }),
+    // Not declared secret: the platform flags the entry sensitive, and the connector reads one part of it.
+    auth: field.json(z.object({ token: z.string() })),
+    // A default is the author's value, not a secret anyone sent: it stays readable in logs.
+    region: field.string().default('eu-central'),
+  },
+  session: { 'X-Key': field.secret().toUpperCase() },
+  initialize: ({ config, log }) => {
+    log.info(
+      { key: config.apiKey, token: config.credentials.token, auth: config.auth.token },
+      `logging in with ${config.apiKey}, ${config.credentials.token} and ${config.auth.token}`,
+    );
+    log.info({}, `region ${config.region}`);
+    if (config.credentials.user === 'refused')
+      throw new Error(
+        `the end system refused ${config.apiKey}, ${config.credentials.token}, ${config.auth.token}`,
+      );
+    return { 'X-Key': 'session-key-lower-7q' };
+  },
+  operations: ({ get }) => ({
+    fail: get('/fail', ({ session, log }) => {
+      log.warn({ key: session['X-Key'] }, `calling with ${session['X-Key']}`);
+      throw new Error(`the end system refused ${session['X-Key']}`);
+    }),
+  }),
+});
+
+describe('a secret field whose schema changes the value, over HTTP', () => {
+  const forms = [
+    'mixed-case-key-8k2p',
+    'split-token-5w9x',
+    'json-part-3v7c',
+    'SESSION-KEY-LOWER-7Q',
+  ];
+  const send = (url: string, user: string) =>
+    fetch(`${url}/sdk/api/1.0/initialize/s?systemId=sys`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([
+        { key: 'apiKey', value: 'Mixed-Case-KEY-8k2p', sensitive: false },
+        { key: 'credentials', value: `${user}:split-token-5w9x`, sensitive: false },
+        { key: 'auth', value: '{"token":"json-part-3v7c"}', sensitive: true },
+      ]),
+    });
+
+  it('keeps what the values became out of the answer and the log, in initialize and later calls', async () => {
+    const logger = lineLogger();
+    const server = await serve(reshaped, { port: 0, logger });
+    try {
+      const refused = await send(server.url, 'refused');
+      expect(refused.status).toBe(500);
+      const answered = await send(server.url, 'bot');
+      expect(answered.status).toBe(200);
+      const entries = (await answered.json()) as ParameterEntry[];
+      const headers = Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+      const failed = await fetch(`${server.url}/sdk/api/1.0/fail`, { headers });
+      expect(failed.status).toBe(500);
+      const text = `${await refused.text()}\n${await failed.text()}\n${logger.lines.join('\n')}`;
+      for (const form of forms) expect(text).not.toContain(form);
+      expect(logger.lines.join('\n')).toContain('[REDACTED]');
+      expect(logger.lines.join('\n')).toContain('region eu-central');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -252,7 +252,8 @@ export const field = {
 
   /**
    * A sensitive text value (password, token, API key). Not trimmed. Its value is kept out of logs and error
-   * bodies even when the platform does not flag the entry as sensitive.
+   * bodies even when the platform does not flag the entry as sensitive, and so is every string of what zod
+   * methods chained on it make of it (`.toLowerCase()`, a `.transform()` that splits it).
    *
    * @param options - length limits and a pattern
    * @returns a string field marked secret

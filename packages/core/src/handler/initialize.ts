@@ -1,4 +1,4 @@
-import type { CompiledConnector } from '../connector/compile-connector.js';
+import type { CompiledConnector, CompiledField } from '../connector/compile-connector.js';
 import type { ParameterEntry } from '../contract/schemas.js';
 import { InternalError, ValidationError } from '../errors/errors.js';
 import {
@@ -119,13 +119,11 @@ export function readInitializeBody(
     const value = byKey.get(field.key)?.entry.value;
     if (field.secret && value !== undefined) redactor.add(value);
   }
-  const config = readFields(
-    connector.configFields,
-    (field) =>
-      field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value,
-    (field) =>
-      field.secret || byKey.get(field.key)?.entry.sensitive !== false || looksSecret(field.key),
-  );
+  const rawOf = (field: CompiledField) =>
+    field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value;
+  const holdsSecret = (field: CompiledField) =>
+    field.secret || byKey.get(field.key)?.entry.sensitive !== false || looksSecret(field.key);
+  const config = readFields(connector.configFields, rawOf, holdsSecret);
   if (!config.ok) {
     throw new ValidationError(
       `The configuration is invalid: ${describeProblems(config.problems)}`,
@@ -134,7 +132,7 @@ export function readInitializeBody(
       },
     );
   }
-  registerSecretLeaves(connector.configFields, config.values, redactor);
+  registerSecretLeaves(connector.configFields, config.values, redactor, rawOf, holdsSecret);
   return { entries, config: config.values, suppressNotification };
 }
 

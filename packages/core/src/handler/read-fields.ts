@@ -110,24 +110,39 @@ export function describeProblems(problems: readonly FieldProblem[]): string {
 }
 
 /**
- * Registers every string inside the parsed values of the fields that hold a secret field inside
- * (`field.json(z.object({ token: field.secret() }))`): connector code uses the token alone, which the raw JSON
- * value, registered whole, does not cover.
+ * Registers every string inside the parsed values of the fields whose value is secret, when parsing changed
+ * it: a field that holds a secret field inside (`field.json(z.object({ token: field.secret() }))`), whose token
+ * connector code uses alone, and a secret (or sensitive) value its own schema reshapes
+ * (`field.secret().toLowerCase()`, a `.transform()` that splits it, issue 31): the raw value, registered
+ * whole, covers neither. A value that parsed to itself costs a look-up and a comparison; a default (no value
+ * sent) is the author's, never registered.
+ *
+ * @param raw - the raw value of a field, as read
+ * @param holdsSecret - whether a field's raw value was registered as secret; by default, `field.secret`
  */
 export function registerSecretLeaves(
   fields: readonly CompiledField[],
   values: Readonly<Record<string, unknown>>,
   redactor: { add(value: string): void },
+  raw: (field: CompiledField) => string | undefined,
+  holdsSecret: (field: CompiledField) => boolean = (field) => field.secret,
 ): void {
   for (const field of fields) {
-    if (field.secretInside) addLeaves(values[field.key], redactor, 0);
+    const value = values[field.key];
+    if (field.secretInside) addLeaves(value, redactor, 0);
+    else if (typeof value === 'string' || (typeof value === 'object' && value !== null)) {
+      // A default stands for no value sent: it is the author's, not a secret the caller gave.
+      const sent = raw(field);
+      if (sent !== undefined && value !== sent && holdsSecret(field)) addLeaves(value, redactor, 0);
+    }
   }
 }
 
 function addLeaves(value: unknown, redactor: { add(value: string): void }, depth: number): void {
   if (typeof value === 'string') redactor.add(value);
   else if (typeof value === 'object' && value !== null && depth < 32) {
-    for (const item of value instanceof Map ? value.values() : Object.values(value))
-      addLeaves(item, redactor, depth + 1);
+    const items =
+      value instanceof Map || value instanceof Set ? value.values() : Object.values(value);
+    for (const item of items) addLeaves(item, redactor, depth + 1);
   }
 }

@@ -1,4 +1,4 @@
-import type { CompiledConnector } from '../connector/compile-connector.js';
+import type { CompiledConnector, CompiledField } from '../connector/compile-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import type { Logger } from '../logging/logger.js';
@@ -162,14 +162,15 @@ export function readSession(
       );
     }
   }
-  const result = readFields(fields, (field) => headers[field.lower]);
+  const lookup = (field: CompiledField) => headers[field.lower];
+  const result = readFields(fields, lookup);
   if (!result.ok) {
     throw unauthenticated(
       'SESSION_INVALID',
       `The session is invalid: ${describeProblems(result.problems)}`,
     );
   }
-  registerSecretLeaves(fields, result.values, redactor);
+  registerSecretLeaves(fields, result.values, redactor, lookup);
   // Written out, not spread (see buildInitializeAnswer).
   return {
     systemId: claims.systemId,
