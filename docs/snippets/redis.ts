@@ -1,6 +1,11 @@
-import { defineConnector, field, z } from '@connector-sdk/core';
+import { defineConnector, field, secret, z } from '@connector-sdk/core';
 
 declare function loadFields(session: Record<string, unknown>): Promise<string[]>;
+declare function login(config: {
+  url: string;
+  apiKey: string;
+}): Promise<{ access: string; refresh: string }>;
+declare function logout(url: string, refreshToken: string): Promise<void>;
 
 export const cached = defineConnector({
   name: 'acme-tracker',
@@ -24,6 +29,31 @@ export const cached = defineConnector({
     })),
   }),
   // #endregion caches
+});
+
+export const keptInSession = defineConnector({
+  name: 'acme-tracker',
+  version: '1.0.0',
+  config: { url: field.url(), apiKey: field.secret() },
+  // #region session-state
+  session: {
+    'X-Acme-Url': field.url(),
+    Authorization: field.secret(),
+    // Cleanup needs it, so it lives in the session, not in a cache that may have dropped it.
+    'X-Refresh-Token': field.secret(),
+  },
+  async initialize({ config }) {
+    const tokens = await login(config); // your end-system call
+    return {
+      'X-Acme-Url': config.url,
+      Authorization: secret(`Bearer ${tokens.access}`),
+      'X-Refresh-Token': secret(tokens.refresh),
+    };
+  },
+  async cleanup({ session }) {
+    await logout(session['X-Acme-Url'], session['X-Refresh-Token']);
+  },
+  // #endregion session-state
 });
 
 // #region serve
