@@ -5,9 +5,32 @@ import type { SecretSink } from '../security/secret-sink.js';
 const MAX_READ_BYTES = 64 * 1024;
 /** Most characters of the response kept in `detail`. */
 const MAX_EXCERPT = 2_000;
-/** `name=value` or `"name": "value"` pairs whose name looks like a credential, in text that is not JSON. */
-const SECRET_PAIR =
-  /((?:access|refresh|id|auth|session)?[-_]?(?:token|secret|passw(?:or)?d|api[-_]?key|credential|authorization|sessionid|sid|jwt)["']?\s*[=:]\s*["']?)([^\s&"',;<>]+)/gi;
+/**
+ * A `name=value`, `name: value` or `"name": "value"` pair in text that is not JSON: the name (a run of word
+ * characters, dots and dashes, up to 128), the separator with any quote before it, and the value, quoted (a
+ * quoted value is taken whole, spaces and all) or bare (up to a space or a delimiter, after an optional
+ * `Bearer `-like scheme). The name starts where a run of name characters does, so the search stays linear.
+ */
+const PAIR =
+  /(?<![\w.-])([\w.-]{1,128})(["']?[ \t]*[=:][ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)("?)|'([^'\r\n]*)('?)|((?:(?:bearer|basic|token|digest)[ \t]+)?[^\s&"',;<>]+))/gi;
+
+/** Words that make a name secret-looking wherever they sit in it (`AWS_SECRET_ACCESS_KEY`, `githubToken`). */
+const SECRET_WORDS =
+  /token|secret|passw(?:or)?d|passphrase|apikey|privatekey|credential|authorization|sessionid|cookie/;
+
+/** Parts that make a name secret-looking only as a whole part of it (`sid`, `DB_PWD`; not `inside`, `passage`). */
+const SECRET_PARTS = new Set(['sid', 'jwt', 'pwd', 'pass']);
+
+/**
+ * Whether a pair's name looks like it holds a credential: one of {@link SECRET_WORDS} anywhere once dots,
+ * dashes and underscores are dropped, or one of {@link SECRET_PARTS} as a part of it (issue 31).
+ */
+function secretLookingName(name: string): boolean {
+  if (SECRET_WORDS.test(name.toLowerCase().replace(/[-_.]/g, ''))) return true;
+  for (const part of name.split(/[-_.]+|(?<=[a-z0-9])(?=[A-Z])/))
+    if (SECRET_PARTS.has(part.toLowerCase())) return true;
+  return false;
+}
 
 /** An end system's error response, read within bounds. */
 export interface ErrorBody {
@@ -49,14 +72,33 @@ function blankSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => blankSecrets(item, depth + 1));
   const copy = Object.create(null) as Record<string, unknown>;
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = looksSecret(key) ? REDACTED : blankSecrets(item, depth + 1);
+    copy[key] =
+      looksSecret(key) || secretLookingName(key) ? REDACTED : blankSecrets(item, depth + 1);
   }
   return copy;
 }
 
-/** Blanks credential-like values in text that is not JSON: form-encoded bodies, `token=…` in messages. */
+/**
+ * Blanks credential-like values in text that is not JSON: form-encoded bodies, `token=…` in messages, a printed
+ * environment (`AWS_SECRET_ACCESS_KEY=…`, `GITHUB_TOKEN: …`), `"client_secret": "…"` in a log excerpt.
+ */
 export function blankSecretText(text: string): string {
-  return text.replace(SECRET_PAIR, (_match, name: string) => `${name}${REDACTED}`);
+  let blanked = '';
+  let kept = 0;
+  PAIR.lastIndex = 0;
+  for (let pair = PAIR.exec(text); pair !== null; pair = PAIR.exec(text)) {
+    const [whole, name = '', separator = '', double, doubleEnd, single, singleEnd, bare] = pair;
+    const value = double ?? single ?? bare ?? '';
+    if (value === '' || !secretLookingName(name)) {
+      // Not a credential: its value may still hold a pair of its own (`Login failed: password=…`).
+      PAIR.lastIndex = pair.index + name.length + separator.length;
+      continue;
+    }
+    const quote = double !== undefined ? `"` : single !== undefined ? `'` : '';
+    blanked += `${text.slice(kept, pair.index)}${name}${separator}${quote}${REDACTED}${doubleEnd ?? singleEnd ?? ''}`;
+    kept = pair.index + whole.length;
+  }
+  return kept === 0 ? text : `${blanked}${text.slice(kept)}`;
 }
 
 /**
