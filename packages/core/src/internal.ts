@@ -13,4 +13,4 @@ export {
   bodyTimer,
   checkBodyTimeout,
 } from './handler/body-limits.js';
-export { isUnsafePath } from './handler/path-rule.js';
+export { isUnsafePath, originForm } from './handler/path-rule.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connector } from '@connector-sdk/core';
-import { DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
+import { DEFAULT_BODY_LIMITS, originForm } from '@connector-sdk/core/internal';
 import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
 import { bodyParserError } from './body-parser-error.js';
 import { readParsedBody } from './read-parsed-body.js';
@@ -66,10 +66,12 @@ export function connectorMiddleware(
    * node binding. A mount elsewhere (`/connectors/acme`) is read as the prefix.
    */
   const target = (request: ExpressRequestLike): string | undefined => {
-    const url = request.url ?? '/';
+    // Express keeps an absolute-form target's `http://host` in front of the mount-relative URL; the handler
+    // judges that part on the target as sent.
+    const url = originForm(request.url ?? '/');
     if (!request.baseUrl) {
       // Mounted at the root: only the prefix is ours (`/sdk/api`, `/sdk/api/…`, `/sdk/api?…`).
-      const full = request.originalUrl ?? url;
+      const full = originForm(request.originalUrl ?? url);
       const rest = full.slice(rootPrefix.length);
       if (!full.startsWith(rootPrefix) || !/^(?:$|[/?])/.test(rest)) return undefined;
       return rest.startsWith('/') ? full : `${rootPrefix}/${rest}`;
@@ -88,13 +90,23 @@ export function connectorMiddleware(
     (request, response, next) => {
       const url = target(request);
       if (url === undefined) next();
-      else void handle(request, response, { url, ...readParsedBody(request, bodyLimit) });
+      else
+        void handle(request, response, {
+          url,
+          target: request.originalUrl,
+          ...readParsedBody(request, bodyLimit),
+        });
     },
     (error, request, response, next) => {
       const url = target(request);
       const failure = url === undefined ? undefined : bodyParserError(error);
       // Through the handler, so the failure is answered and logged like any other body error.
-      if (failure) void handle(request, response, { url, text: () => Promise.reject(failure) });
+      if (failure)
+        void handle(request, response, {
+          url,
+          target: request.originalUrl,
+          text: () => Promise.reject(failure),
+        });
       else next(error);
     },
   ];

@@ -1,10 +1,5 @@
 import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
-import {
-  BodyBudget,
-  DEFAULT_BODY_LIMITS,
-  checkBodyTimeout,
-  isUnsafePath,
-} from '@connector-sdk/core/internal';
+import { BodyBudget, DEFAULT_BODY_LIMITS, checkBodyTimeout } from '@connector-sdk/core/internal';
 import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
@@ -42,26 +37,21 @@ export interface FetchHandlerOptions extends HandlerOptions {
 
 /**
  * A connector as a WHATWG fetch handler. The second argument is what a Node server passes beside the request:
- * `@hono/node-server` passes `{ incoming }`, whose raw request target lets the binding apply the SDK's path rule
- * to the path as sent (a `Request`'s URL has dot segments and backslashes already resolved). Routing still
+ * `@hono/node-server` passes `{ incoming }`, whose raw request target lets the binding apply the SDK's rule for
+ * request targets to the target as sent (a `Request`'s URL has dot segments and backslashes already resolved,
+ * and its fragment dropped). Routing still
  * follows the `Request`'s URL, which a framework may have rewritten. Other values (a runtime's `env` or server
  * object) are ignored.
  */
 export type FetchHandler = (request: Request, server?: unknown) => Promise<Response>;
 
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
-
 /**
- * The path of the raw request target a Node-based server passes beside the request (`@hono/node-server`'s
- * `incoming`), in origin form or absolute form (`GET http://host/path`, RFC 9112 §3.2.2).
+ * The raw request target a Node-based server passes beside the request (`@hono/node-server`'s `incoming`), in
+ * origin form or absolute form (`GET http://host/path`, RFC 9112 §3.2.2).
  */
-function rawPath(server: unknown): string | undefined {
-  const incoming = (server as { incoming?: { url?: unknown } } | null | undefined)?.incoming;
-  const url = incoming?.url;
-  if (typeof url !== 'string') return undefined;
-  const target = url.startsWith('/') ? url : url.replace(ABSOLUTE_FORM, '') || '/';
-  const mark = target.indexOf('?');
-  return mark === -1 ? target : target.slice(0, mark);
+function rawTarget(server: unknown): string | undefined {
+  const url = (server as { incoming?: { url?: unknown } } | null | undefined)?.incoming?.url;
+  return typeof url === 'string' ? url : undefined;
 }
 
 /**
@@ -95,7 +85,6 @@ export function createFetchHandler(
   };
   return async (request, server) => {
     const url = new URL(request.url);
-    const raw = rawPath(server);
     const requestHeaders: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       requestHeaders[name] = value;
@@ -104,9 +93,10 @@ export function createFetchHandler(
     requestHeaders.host ??= url.host;
     const answer = await handle({
       method: request.method,
-      // Routed by the URL's path (a framework may have rewritten it, as Hono's `app.mount` does); a raw target
-      // that breaks the path rule is handed over as it is, for the handler to refuse.
-      path: isUnsafePath(raw ?? '') ? (raw as string) : url.pathname,
+      // Routed by the URL's path (a framework may have rewritten it, as Hono's `app.mount` does); the handler
+      // judges the raw target by the SDK's rule for targets.
+      path: url.pathname,
+      target: rawTarget(server),
       query: url.searchParams,
       headers: requestHeaders,
       text: () => readRequestText(request, limits),

@@ -1,12 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConnectorError, type ConnectorRequest } from '@connector-sdk/core';
-import { bodyTimer } from '@connector-sdk/core/internal';
+import { bodyTimer, originForm } from '@connector-sdk/core/internal';
 import { readBody, type BodyLimits } from './read-body.js';
 
 /** What a framework built on the node binding already knows about a request. */
 export interface NodeRequestOverrides {
   /** The request target to route, when it differs from `request.url` (a framework mounted the listener). */
   readonly url?: string | undefined;
+  /**
+   * The request target as the client sent it, when the framework rewrote `request.url` (Express's
+   * `originalUrl`): the core handler judges it by the SDK's one rule for request targets.
+   */
+  readonly target?: string | undefined;
   /** The body, already parsed by a framework. */
   readonly body?: unknown;
   /** Reads the body as text, when a framework already read it. */
@@ -14,8 +19,6 @@ export interface NodeRequestOverrides {
   /** The body's bytes, when a framework already read it as bytes (`express.raw()`). */
   readonly bytes?: (() => AsyncIterable<Uint8Array>) | undefined;
 }
-
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?]*/i;
 
 /** Node's header values are strings except `set-cookie`'s; the core handler takes strings only. */
 function plainHeaders(headers: IncomingMessage['headers']): Record<string, string> {
@@ -41,6 +44,7 @@ function plainHeaders(headers: IncomingMessage['headers']): Record<string, strin
 export class NodeConnectorRequest implements ConnectorRequest {
   readonly method: string;
   readonly path: string;
+  readonly target: string;
   readonly query: string | undefined;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
@@ -59,9 +63,10 @@ export class NodeConnectorRequest implements ConnectorRequest {
     options: { readonly limits: BodyLimits; readonly overrides: NodeRequestOverrides | undefined },
   ) {
     const overrides = options.overrides;
-    let target = overrides?.url ?? request.url ?? '/';
-    // Absolute-form targets (`GET http://host/path`) are allowed by RFC 9112 §3.2.2.
-    if (!target.startsWith('/')) target = target.replace(ABSOLUTE_FORM, '') || '/';
+    const url = request.url ?? '/';
+    // Core judges the target as sent, absolute form (RFC 9112 §3.2.2) included, and routes by its path.
+    this.target = overrides?.target ?? url;
+    const target = originForm(overrides?.url ?? url);
     const mark = target.indexOf('?');
     this.method = request.method ?? 'GET';
     this.path = mark === -1 ? target : target.slice(0, mark);
@@ -74,6 +79,11 @@ export class NodeConnectorRequest implements ConnectorRequest {
     this.#request = request;
     this.#response = response;
     this.#limits = options.limits;
+  }
+
+  /** The peer's address, read only when the handler judges who may initialize (`initializeFrom`). */
+  get remoteAddress(): string | undefined {
+    return this.#request.socket.remoteAddress;
   }
 
   /** Reads the body within the limits; on failure the rest of the body is left unread. */

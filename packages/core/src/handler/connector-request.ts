@@ -20,6 +20,14 @@ export interface ConnectorRequest {
   /** The path as received, still percent-encoded, without the query. */
   readonly path: string;
   /**
+   * The request target exactly as the client sent it (RFC 9112 §3.2: `/path?query`, or `http://host/path?query`
+   * in absolute form), when the binding knows it and may route by another {@link path} (a framework rewrote it).
+   * The handler judges it by the SDK's one rule for targets: a backslash, a dot segment, an encoded `/`, `\`
+   * or `.`, a fragment (`#`), an absolute form other than `http(s)` or naming another host than the `Host`
+   * header are each a `400 INVALID_PATH`. Without it, {@link path} alone is judged.
+   */
+  readonly target?: string | undefined;
+  /**
    * The query: the text after `?` (parsed as `URLSearchParams` would parse it, without making one), a
    * `URLSearchParams`, or a record (repeated keys as arrays).
    */
@@ -45,6 +53,11 @@ export interface ConnectorRequest {
   readonly bytes?: (() => AsyncIterable<Uint8Array>) | undefined;
   /** Fires when the client disconnects. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The address of the peer that sent the request (the socket's), for the handler's `initializeFrom`; read only
+   * when that option is set.
+   */
+  readonly remoteAddress?: string | undefined;
 }
 
 /** The answer of the core handler: the binding writes it as it is. */

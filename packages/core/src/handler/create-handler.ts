@@ -27,7 +27,7 @@ import { matchRoute } from './router.js';
 import { serveCleanup } from './serve-cleanup.js';
 import { serveInitialize } from './serve-initialize.js';
 import { OperationReply, serveOperation } from './serve-operation.js';
-import { isUnsafePath } from './path-rule.js';
+import { requestPathProblem } from './path-rule.js';
 import { SingleFlight } from './single-flight.js';
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
@@ -200,14 +200,9 @@ export function createHandler(
         'This connector does not answer to that host name (allowedHosts)',
       );
     }
-    if (isUnsafePath(request.path)) {
-      throw stackless(
-        () =>
-          new ConnectorError(
-            'INVALID_PATH',
-            'The request path has a dot segment, a backslash, or an encoded "/", "\\" or "."; it is not served',
-          ),
-      );
+    const pathProblem = requestPathProblem(request);
+    if (pathProblem !== undefined) {
+      throw stackless(() => new ConnectorError('INVALID_PATH', pathProblem));
     }
     const path =
       request.path.length > 1 && request.path.endsWith('/')
