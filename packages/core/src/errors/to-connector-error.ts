@@ -10,9 +10,11 @@ function sdkMapping(error: unknown): ConnectorError {
   const network = networkFailure(error);
   if (network) {
     return new EndSystemError(
-      network.timedOut
-        ? `The end system did not answer in time (${network.code})`
-        : `The end system could not be reached (${network.code})`,
+      network.code === 'UND_ERR_BODY_TIMEOUT'
+        ? `The end system stopped sending its answer part-way (${network.code})`
+        : network.timedOut
+          ? `The end system did not answer in time (${network.code})`
+          : `The end system could not be reached (${network.code})`,
       {
         code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
         detail: network.cause,

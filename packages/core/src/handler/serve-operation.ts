@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Operation } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
+import { networkFailure } from '../errors/network-failure.js';
 import type { ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { openSession } from './open-session.js';
@@ -156,7 +157,8 @@ function serveVerified(
         TEXT,
         await base64Stream(answer, input.name, (error) => {
           state.log.error(
-            { err: error, operation: input.name },
+            // `cause` says what the end system did (a body timeout: it stopped sending, issue 31).
+            { err: error, operation: input.name, cause: networkFailure(error)?.cause },
             'the file answer failed part-way; the connection was cut off',
           );
         }),

@@ -5,18 +5,21 @@ import { EgressRefusedError } from './egress-policy.js';
 export const timeoutError = (message: string) => new DOMException(message, 'TimeoutError');
 
 /**
- * Aborts `controller` after `ms` with a `TimeoutError`. The timer usually outlives the request, so it holds the
- * controller only weakly and is made outside the client's closures: a timer callback made inside
- * `createEndSystemClient` kept the whole finished client (its options, signals, logger) in memory until it
- * fired, about 4 KB per call for 30 s, which a soak saw as a growing heap (issue 9).
+ * Aborts `controller` after `ms` with a `TimeoutError`, unless the returned timer is cleared first (the client
+ * clears it when connector code takes an answer's body as a stream: the stall timeout bounds it instead, issue
+ * 31). The timer usually outlives the request, so it holds the controller only weakly and is made outside the
+ * client's closures: a timer callback made inside `createEndSystemClient` kept the whole finished client (its options,
+ * signals, logger) in memory until it fired, about 4 KB per call for 30 s, which a soak saw as a growing heap
+ * (issue 9).
  */
-export function abortAfter(controller: AbortController, ms: number): void {
+export function abortAfter(controller: AbortController, ms: number): NodeJS.Timeout {
   const target = new WeakRef(controller);
   const timer = setTimeout(
     () => target.deref()?.abort(timeoutError(`No answer within ${ms} ms`)),
     ms,
   );
   timer.unref();
+  return timer;
 }
 
 /** The attempts following each platform signal, held weakly: see {@link followAbort}. */

@@ -17,6 +17,8 @@ import { retryDelay, type RetryPolicy } from './retry-delay.js';
 import { safeUrl } from './safe-url.js';
 import { secretSinkOf } from '../security/secret-sink.js';
 import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
+import { withStallTimeout } from './stall-timeout.js';
+import { boundBody, streamFreely } from './streamed-body.js';
 import type { EndSystemClientOptions } from './end-system-client-options.js';
 import {
   checkBaseUrl,
@@ -77,9 +79,10 @@ const notRetried = new WeakSet<object>();
  * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy, TLS
  * options and proxy
  * @returns the client: `client.get(path, options)`, `.post`, `.put`, `.patch`, `.delete`, `.head`
- * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not absolute or has a query or fragment
+ * @throws ValidationError (`INVALID_CONFIGURATION`) when the base URL is not an absolute `http:` or `https:` URL
+ * (`data:`, `file:`, `ftp:`, `javascript:`… are refused) or has a query or fragment
  * @throws TypeError when a range of `egress` is not an address or CIDR range, `tls` cannot be loaded, or
- * `proxy` is not an `http:` or `https:` URL
+ * `proxy` is not an `http:` or `https:` URL, or `stallTimeoutMs` is below 1
  * @example
  * ```ts
  * getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
@@ -97,7 +100,10 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
   checkBaseUrl(options.baseUrl);
   const prefix = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   const proxy = options.proxy === undefined ? undefined : proxyTarget(options.proxy);
-  const dispatcher = egressDispatcher(options.egress, { tls: options.tls, proxy });
+  const dispatcher = withStallTimeout(
+    egressDispatcher(options.egress, { tls: options.tls, proxy }),
+    options.stallTimeoutMs,
+  );
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) {
@@ -151,7 +157,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
     try {
       if (options.signal?.aborted) throw options.signal.reason;
       if (left <= 0) throw deadlineError();
-      abortAfter(attempt, Math.min(timeoutMs, left));
+      const timer = abortAfter(attempt, Math.min(timeoutMs, left));
       if (options.signal) followAbort(options.signal, attempt);
       // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option. One
       // `Request` per attempt, made by fetch itself.
@@ -161,6 +167,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
         dispatcher: await dispatcher,
       } as unknown as RequestInit;
       const response = await fetch(url, init);
+      // Read whole, the body stays within the attempt's time; streamed, within stallTimeoutMs a gap.
+      boundBody(response, timer);
       if (logs)
         log.info(
           {
@@ -386,6 +394,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
   ): ResponsePromise => {
     const upper = method.toUpperCase();
     const sent = send(upper, path, call).then((response) => {
+      streamFreely(response);
       // A response awaited first and read with `.json()` is refused the same way when it is not JSON.
       Object.defineProperty(response, 'json', {
         value: () => readJson(response, upper, notJson),

@@ -63,13 +63,35 @@ export interface EndSystemClientOptions {
   readonly signal?: AbortSignal;
   /** Where each call is logged (`context.log`, which already redacts the request's secrets). @default silent */
   readonly log?: Logger;
-  /** Time allowed for one attempt, in milliseconds. @default 10_000 */
+  /**
+   * Time allowed for one attempt, in milliseconds: for its answer to begin and, when the answer is read whole
+   * (`.json()`, `.text()`, …), for its body too. A body taken as a stream from `response.body` is bounded by
+   * `stallTimeoutMs` instead. @default 10_000
+   */
   readonly timeoutMs?: number;
   /**
    * Time allowed for everything done through this client, retries and waits included, from its first call, in
-   * milliseconds: the budget of one platform request. @default 30_000
+   * milliseconds: the budget of one platform request (a body taken as a stream excepted, as for `timeoutMs`).
+   * @default 30_000
    */
   readonly deadlineMs?: number;
+  /**
+   * Longest wait for the next bytes of an answer's body, in milliseconds, once the answer has begun: an end
+   * system that sends part of a download and then nothing more fails it with 504 `END_SYSTEM_TIMEOUT` (a file
+   * answer already under way is cut off); it may fire up to about a second late. Time the connector itself
+   * takes to read (backpressure from a slow platform) does not count. A body taken as a stream from
+   * `response.body` (a download) is not bounded in total by the client: only the platform's request is,
+   * through `signal`, so a large attachment may take as long as the platform waits. At least 1 (a smaller value
+   * throws a `TypeError`); `Infinity` turns it off.
+   *
+   * @default 30_000
+   * @example
+   * ```ts
+   * // A slow end system that pauses up to a minute while it prepares an export.
+   * createEndSystemClient({ baseUrl, signal, log, stallTimeoutMs: 60_000 });
+   * ```
+   */
+  readonly stallTimeoutMs?: number;
   /** The `User-Agent` sent. @default 'connector-sdk' */
   readonly userAgent?: string;
   /** Retry rules. */

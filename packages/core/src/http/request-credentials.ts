@@ -22,7 +22,9 @@ export function registerCredentials(
 }
 
 /**
- * Refuses a base URL whose query or fragment would take the place of every request's path: with
+ * Refuses a base URL that is not `http:` or `https:` (issue 31, low 5: Node's fetch answers a `data:` URL from
+ * the URL itself, so whoever initializes would choose the end system's answers without any egress policy
+ * judging an address), and one whose query or fragment would take the place of every request's path: with
  * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
  * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
  *
@@ -36,6 +38,12 @@ export function checkBaseUrl(baseUrl: string): void {
     throw new ValidationError("The end system's base URL is not an absolute URL", {
       code: 'INVALID_CONFIGURATION',
     });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ValidationError(
+      `The end system's base URL must be an http or https URL, not ${url.protocol}`,
+      { code: 'INVALID_CONFIGURATION' },
+    );
   }
   if (url.search !== '' || url.hash !== '' || baseUrl.includes('?') || baseUrl.includes('#')) {
     throw new ValidationError(
