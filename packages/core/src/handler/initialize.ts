@@ -11,7 +11,7 @@ import { looksSecret, type Redactor } from '../security/redactor.js';
 import { isSecret } from '../security/secret.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';
-import { describeProblems, readFields, registerSecretLeaves } from './read-fields.js';
+import { describeProblems, readFields } from './read-fields.js';
 
 /** The initialize body, checked: the entries, the typed configuration and the notification flag. */
 export interface InitializeInput {
@@ -123,7 +123,7 @@ export function readInitializeBody(
     field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value;
   const holdsSecret = (field: CompiledField) =>
     field.secret || byKey.get(field.key)?.entry.sensitive !== false || looksSecret(field.key);
-  const config = readFields(connector.configFields, rawOf, holdsSecret);
+  const config = readFields(connector.configFields, rawOf, holdsSecret, redactor);
   if (!config.ok) {
     throw new ValidationError(
       `The configuration is invalid: ${describeProblems(config.problems)}`,
@@ -132,7 +132,6 @@ export function readInitializeBody(
       },
     );
   }
-  registerSecretLeaves(connector.configFields, config.values, redactor, rawOf, holdsSecret);
   return { entries, config: config.values, suppressNotification };
 }
 

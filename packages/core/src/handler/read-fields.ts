@@ -22,11 +22,14 @@ export type FieldsResult =
  * @param lookup - the raw value of a field, or `undefined` when absent
  * @param holdsSecret - whether a field's value is secret, so that no problem quotes any part of it; by default,
  *   the fields declared `field.secret()` or named like credentials
+ * @param redactor - where the secret values a field's schema changed go, as connector code will get them (see
+ *   {@link registerParsed}); the raw values must be registered before
  */
 export function readFields(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
   holdsSecret: (field: CompiledField) => boolean = (field) => field.secret,
+  redactor?: SecretSink,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
   for (const field of fields) {
@@ -35,13 +38,16 @@ export function readFields(
     let value: unknown;
     if (field.fast !== undefined) {
       value = field.fast(raw);
-      if (value === INVALID) return readEachField(fields, lookup, holdsSecret);
+      if (value === INVALID) return readEachField(fields, lookup, holdsSecret, redactor);
     } else {
       const result = field.schema.safeParse(raw);
-      if (!result.success) return readEachField(fields, lookup, holdsSecret);
+      if (!result.success) return readEachField(fields, lookup, holdsSecret, redactor);
       value = result.data;
     }
-    if (value !== undefined) values[field.key] = value;
+    if (value === undefined) continue;
+    values[field.key] = value;
+    if (redactor !== undefined && value !== raw)
+      registerParsed(field, raw, value, holdsSecret, redactor);
   }
   return { ok: true, values };
 }
@@ -68,6 +74,7 @@ function readEachField(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
   holdsSecret: (field: CompiledField) => boolean,
+  redactor: SecretSink | undefined,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
   let problems: FieldProblem[] | undefined;
@@ -76,7 +83,11 @@ function readEachField(
     if (raw === '' && field.optional) raw = undefined;
     const result = field.schema.safeParse(raw);
     if (result.success) {
-      if (result.data !== undefined) values[field.key] = result.data;
+      const value: unknown = result.data;
+      if (value === undefined) continue;
+      values[field.key] = value;
+      if (redactor !== undefined && value !== raw)
+        registerParsed(field, raw, value, holdsSecret, redactor);
       continue;
     }
     problems ??= [];
@@ -109,36 +120,35 @@ export function describeProblems(problems: readonly FieldProblem[]): string {
   return problems.map((p) => describeProblem(p.key, p.message)).join('; ');
 }
 
-/**
- * Registers every string inside the parsed values of the fields whose value is secret, when parsing changed
- * it: a field that holds a secret field inside (`field.json(z.object({ token: field.secret() }))`), whose token
- * connector code uses alone, and a secret (or sensitive) value its own schema reshapes
- * (`field.secret().toLowerCase()`, a `.transform()` that splits it, issue 31): the raw value, registered
- * whole, covers neither. A value that parsed to itself costs a look-up and a comparison; a default (no value
- * sent) is the author's, never registered.
- *
- * @param raw - the raw value of a field, as read
- * @param holdsSecret - whether a field's raw value was registered as secret; by default, `field.secret`
- */
-export function registerSecretLeaves(
-  fields: readonly CompiledField[],
-  values: Readonly<Record<string, unknown>>,
-  redactor: { add(value: string): void },
-  raw: (field: CompiledField) => string | undefined,
-  holdsSecret: (field: CompiledField) => boolean = (field) => field.secret,
-): void {
-  for (const field of fields) {
-    const value = values[field.key];
-    if (field.secretInside) addLeaves(value, redactor, 0);
-    else if (typeof value === 'string' || (typeof value === 'object' && value !== null)) {
-      // A default stands for no value sent: it is the author's, not a secret the caller gave.
-      const sent = raw(field);
-      if (sent !== undefined && value !== sent && holdsSecret(field)) addLeaves(value, redactor, 0);
-    }
-  }
+/** Where secrets go: the request's redactor. */
+interface SecretSink {
+  add(value: string): void;
 }
 
-function addLeaves(value: unknown, redactor: { add(value: string): void }, depth: number): void {
+/**
+ * Registers every string of a field's parsed value when it is secret and parsing changed it: a value that holds
+ * a secret field inside (`field.json(z.object({ token: field.secret() }))`), whose token connector code uses
+ * alone, or a secret (or sensitive) value its own schema reshapes (`field.secret().toLowerCase()`, a
+ * `.transform()` that splits it; issue 31): the raw value, registered whole, covers neither. A default (no
+ * value sent) is the author's, never registered; numbers and flags hold nothing to hide.
+ */
+function registerParsed(
+  field: CompiledField,
+  raw: string | undefined,
+  value: unknown,
+  holdsSecret: (field: CompiledField) => boolean,
+  redactor: SecretSink,
+): void {
+  if (
+    field.secretInside ||
+    (raw !== undefined &&
+      (typeof value === 'string' || (typeof value === 'object' && value !== null)) &&
+      holdsSecret(field))
+  )
+    addLeaves(value, redactor, 0);
+}
+
+function addLeaves(value: unknown, redactor: SecretSink, depth: number): void {
   if (typeof value === 'string') redactor.add(value);
   else if (typeof value === 'object' && value !== null && depth < 32) {
     const items =

@@ -1,4 +1,4 @@
-import type { CompiledConnector, CompiledField } from '../connector/compile-connector.js';
+import type { CompiledConnector } from '../connector/compile-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import type { Logger } from '../logging/logger.js';
@@ -7,7 +7,7 @@ import { looksSecret, type Redactor } from '../security/redactor.js';
 import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { unsealSession, type SessionClaims } from '../security/session-seal.js';
 import type { VerifiedSessions } from '../security/verified-sessions.js';
-import { describeProblems, readFields, registerSecretLeaves } from './read-fields.js';
+import { describeProblems, readFields } from './read-fields.js';
 import { Refusal } from './refusal.js';
 import { idProblem } from './session-ids.js';
 
@@ -162,15 +162,13 @@ export function readSession(
       );
     }
   }
-  const lookup = (field: CompiledField) => headers[field.lower];
-  const result = readFields(fields, lookup);
+  const result = readFields(fields, (field) => headers[field.lower], undefined, redactor);
   if (!result.ok) {
     throw unauthenticated(
       'SESSION_INVALID',
       `The session is invalid: ${describeProblems(result.problems)}`,
     );
   }
-  registerSecretLeaves(fields, result.values, redactor, lookup);
   // Written out, not spread (see buildInitializeAnswer).
   return {
     systemId: claims.systemId,
