@@ -15,6 +15,9 @@ export type FieldsResult =
   | { readonly ok: true; readonly values: Record<string, unknown> }
   | { readonly ok: false; readonly problems: readonly FieldProblem[] };
 
+/** The default judgment of {@link readFields}: made once, not on every call. */
+const declaredSecret = (field: CompiledField): boolean => field.secret;
+
 /**
  * Reads and validates fields. An empty value counts as absent for a field that accepts no value.
  *
@@ -28,7 +31,7 @@ export type FieldsResult =
 export function readFields(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
-  holdsSecret: (field: CompiledField) => boolean = (field) => field.secret,
+  holdsSecret: (field: CompiledField) => boolean = declaredSecret,
   redactor?: SecretSink,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
