@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Logger } from '@connector-sdk/core';
 
 declare function isLocked(body: unknown): boolean;
 
@@ -35,7 +36,7 @@ interface Fault {
 }
 
 /** The clients the guide shows, made when called, so that importing this file has no effect. */
-export function guideClients(baseUrl: string): void {
+export function guideClients(baseUrl: string, log: Logger): void {
   // #region rules
   createEndSystemClient({
     baseUrl,
@@ -59,14 +60,13 @@ export function guideClients(baseUrl: string): void {
   // #endregion rules
 
   // #region egress
-  // A connector that only ever reaches public SaaS end systems refuses the rest of the network too.
+  // The operator opens the networks its end systems live on for every client, in the handler:
+  //   serve(connector, { egress: { allow: ['jira.corp.example', '*.svc.cluster.local', '10.20.0.0/16'] } })
+  // or CONNECTOR_SDK_EGRESS_ALLOW="jira.corp.example,10.20.0.0/16". A client can refuse more for itself:
   createEndSystemClient({
     baseUrl,
-    egress: {
-      refuseLoopback: true,
-      refusePrivate: true,
-      refuse: ['203.0.113.0/24'], // more ranges, as addresses or CIDR
-    },
+    log, // the request's logger carries the operator's policy, as it carries the request's secrets
+    egress: { refuse: ['203.0.113.0/24'] }, // more ranges, as addresses or CIDR
   });
   // #endregion egress
 
@@ -87,7 +87,6 @@ export function guideClients(baseUrl: string): void {
     // The deployment's proxy, from its environment, never from a configuration field:
     // http://user:password@proxy.internal:3128 (percent-encoded), or https://… with tls.ca for its certificate.
     proxy: process.env.CONNECTOR_PROXY,
-    egress: { refuseLoopback: true }, // through a proxy, loopback is the proxy's own machine
   });
   // #endregion proxy
 }

@@ -9,6 +9,9 @@ import { createPlatformSimulator, type PlatformSimulator } from '@connector-sdk/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connector, largeDocuments } from './operations.js';
 
+/** The test's end systems listen on loopback: its connector servers opt in to it. */
+const LOCAL = { allow: ['127.0.0.1', 'localhost'] };
+
 const TOKEN = 'acme-token-1';
 
 interface FakeIssue {
@@ -96,7 +99,7 @@ let running: ConnectorServer;
 let platform: PlatformSimulator;
 beforeAll(async () => {
   fake = await startFakeAcme();
-  running = await serve(connector, { port: 0, host: '127.0.0.1' });
+  running = await serve(connector, { port: 0, host: '127.0.0.1', egress: LOCAL });
   platform = createPlatformSimulator({
     target: running.url,
     config: { url: fake.url, token: { value: TOKEN, sensitive: true } },
@@ -346,7 +349,12 @@ describe('statuses', () => {
     });
     expect(refused).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
 
-    const larger = await serve(connector, { ...largeDocuments, port: 0, host: '127.0.0.1' });
+    const larger = await serve(connector, {
+      ...largeDocuments,
+      port: 0,
+      host: '127.0.0.1',
+      egress: LOCAL,
+    });
     try {
       const there = createPlatformSimulator({
         target: larger.url,

@@ -20,6 +20,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordsConnector } from './platform-contract.js';
 
+/** The test's end systems listen on loopback: its connector servers opt in to it. */
+const LOCAL = { allow: ['127.0.0.1', 'localhost'] };
+
 const guide = readFileSync(new URL('../platform-contract.md', import.meta.url), 'utf8');
 
 let fake: FakeEndSystem;
@@ -78,7 +81,7 @@ describe("the guide's HTTP exchanges", () => {
   let loggedOut = false;
 
   beforeAll(async () => {
-    running = await serve(recordsConnector, { port: 0 });
+    running = await serve(recordsConnector, { port: 0, egress: LOCAL });
   });
   afterAll(() => running.close());
 
@@ -241,6 +244,7 @@ describe('the wait header', () => {
     // The connector announces its waits there…
     const running = await serve(recordsConnector, {
       port: 0,
+      egress: { allow: ['127.0.0.1'] }, // the kit's fake end system runs on this machine
       rateLimit: { limit: 2, windowMs: 60_000 },
       ...wait,
     });
@@ -276,6 +280,7 @@ describe('the wait header', () => {
   it('is missed by a simulator told another name, and misread with another unit', async () => {
     const running = await serve(recordsConnector, {
       port: 0,
+      egress: LOCAL,
       rateLimit: { limit: 1, windowMs: 60_000 },
       ...told,
     });

@@ -2,7 +2,7 @@
 // login, records). platform-contract.test.ts sends the guide's HTTP examples to it and checks its answers.
 
 // #region connector
-import { defineConnector, field, secret, z } from '@connector-sdk/core';
+import { defineConnector, field, secret, z, type Logger } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
 export const recordsConnector = defineConnector({
@@ -12,15 +12,15 @@ export const recordsConnector = defineConnector({
   config: { url: field.url(), username: field.string(), password: field.secret() },
   // The entries initialize answers, which come back as headers on every later call.
   session: { Authorization: field.secret(), 'X-Records-Url': field.url() },
-  async initialize({ config, signal }) {
-    const { token } = await createEndSystemClient({ baseUrl: config.url, signal })
+  async initialize({ config, signal, log }) {
+    const { token } = await createEndSystemClient({ baseUrl: config.url, signal, log })
       .post('auth/login', { json: { username: config.username, password: config.password } })
       .json<{ token: string }>();
     return { Authorization: secret(`Bearer ${token}`), 'X-Records-Url': config.url };
   },
   operations: ({ get, put }) => ({
-    getRecord: get('/records/:id', ({ session, params, signal }) =>
-      records(session, signal)
+    getRecord: get('/records/:id', ({ session, params, signal, log }) =>
+      records({ session, signal, log })
         .get(`records/${encodeURIComponent(params.id)}`)
         .json(),
     ),
@@ -31,8 +31,8 @@ export const recordsConnector = defineConnector({
         query: z.object({ fields: z.string().optional() }),
         body: z.object({ title: z.string().min(1) }).loose(),
       },
-      async ({ session, params, query, body, signal }) => {
-        const record = await records(session, signal)
+      async ({ session, params, query, body, signal, log }) => {
+        const record = await records({ session, signal, log })
           .put(`records/${encodeURIComponent(params.id)}`, { json: body })
           .json<Record<string, unknown>>();
         // ?fields=id,title answers only those fields, in that order.
@@ -41,17 +41,24 @@ export const recordsConnector = defineConnector({
       },
     ),
   }),
-  async cleanup({ session, signal }) {
-    await records(session, signal).post('auth/logout');
+  async cleanup({ session, signal, log }) {
+    await records({ session, signal, log }).post('auth/logout');
   },
 });
 
-/** The end system, called with the session's token. */
-function records(session: { Authorization: string; 'X-Records-Url': string }, signal: AbortSignal) {
+/** The end system, called with the session's token, for one platform request (its signal and logger). */
+function records({ session, signal, log }: RecordsCall) {
   return createEndSystemClient({
     baseUrl: session['X-Records-Url'],
     headers: { Authorization: session.Authorization },
-    signal,
+    signal, // a platform disconnect cancels the call
+    log, //    one line per call, secrets redacted, the operator's egress policy
   });
+}
+
+interface RecordsCall {
+  readonly session: { Authorization: string; 'X-Records-Url': string };
+  readonly signal: AbortSignal;
+  readonly log: Logger;
 }
 // #endregion connector

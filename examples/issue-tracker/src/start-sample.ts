@@ -27,6 +27,9 @@ export async function startSample(tracker: TrackerOptions = {}, quiet = false): 
     port,
     host: '127.0.0.1',
     logger: pino({ level: quiet ? 'silent' : 'info' }),
+    // The sample tracker runs on this machine: the demo opts in to its address, which a deployed connector
+    // never reaches unless its operator allows it.
+    egress: { allow: [new URL(running.url).hostname] },
   }).catch(async (error: unknown) => {
     await running.close();
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;

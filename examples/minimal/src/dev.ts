@@ -13,6 +13,9 @@ const api = await startFakeNotesApi();
 const connector = await serve(notesConnector, {
   port: Number(process.env.PORT ?? 3000),
   logger: pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+  // The fake runs on this machine: the dev server opts in to its address, which the deployed connector
+  // (src/main.ts) never reaches unless its operator allows it (CONNECTOR_SDK_EGRESS_ALLOW).
+  egress: { allow: [new URL(api.url).hostname] },
 });
 const configFile = join(tmpdir(), `notes-connector-config-${process.pid}.json`);
 writeFileSync(

@@ -4,8 +4,11 @@ import * as entry from './index.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
+      "ACCESS_KEY_ENTRY",
+      "ACCESS_KEY_ENV",
       "API_VERSION",
       "ConnectorError",
+      "EGRESS_ALLOW_ENV",
       "ERROR_STATUS",
       "EndSystemError",
       "ErrorBodySchema",

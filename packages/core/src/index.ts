@@ -145,6 +145,8 @@ export type { Store, StoreEntry } from './store/store.js';
 
 export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { MIN_SESSION_KEY_LENGTH, SESSION_KEY_ENV } from './security/session-keys.js';
+export { EGRESS_ALLOW_ENV, type EgressPolicy } from './security/egress-policy.js';
+export { ACCESS_KEY_ENTRY, ACCESS_KEY_ENV } from './handler/initialize-access.js';
 export { MIN_SECRET_LENGTH, REDACTED, secretForms, type SecretForms } from './security/redactor.js';
 export { Secret, isSecret, secret } from './security/secret.js';
 

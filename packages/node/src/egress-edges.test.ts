@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
   otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-  running = await serve(connector, { port: 0 });
+  running = await serve(connector, { port: 0, egress: { allow: ['127.0.0.1', 'localhost'] } });
 });
 afterAll(async () => {
   await running.close();

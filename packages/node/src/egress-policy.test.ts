@@ -1,40 +1,34 @@
-// Issue 20, finding 3, over real HTTP on the node binding and through the end-system client: a configured URL
-// that reaches a link-local or cloud-metadata address (as written, in another spelling, through DNS or through a
-// redirect) is refused with 502 EGRESS_REFUSED naming the host, without connecting to it; loopback and private
-// ranges are allowed by default and refusable.
+// Issue 20, finding 3 and issue 31 (medium), over real HTTP on the node binding: whoever initializes chooses the
+// end system's URL, so by default the connector reaches public addresses only. A configured URL naming loopback,
+// a private, link-local or metadata address (in any spelling) is answered 400 END_SYSTEM_NOT_ALLOWED before
+// connector code runs; a URL the connector builds itself, a name DNS resolves there, or a redirect is refused by
+// the client with 502 EGRESS_REFUSED, without connecting. The operator opens what its end systems need through
+// the handler's `egress` option or CONNECTOR_SDK_EGRESS_ALLOW.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defineConnector, ErrorBodySchema, field, type ParameterEntry } from '@connector-sdk/core';
-import { createEndSystemClient, type EgressPolicy } from '@connector-sdk/core/http';
+import {
+  defineConnector,
+  EGRESS_ALLOW_ENV,
+  ErrorBodySchema,
+  field,
+  type ParameterEntry,
+} from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ConnectorServer } from './index.js';
 
-const POLICIES: Record<string, EgressPolicy> = {
-  default: {},
-  'refuse-loopback': { refuseLoopback: true },
-  'refuse-private': { refusePrivate: true },
-  'refuse-loopback-allow-127.0.0.1': { refuseLoopback: true, allow: ['127.0.0.1'] },
-};
+/** Connector code that ran: a refused URL must never reach it. */
+const loggedIn: string[] = [];
 
 const connector = defineConnector({
   name: 'egress-policy',
   version: '1',
-  config: {
-    url: field.url(),
-    policy: field
-      .enum(['default', 'refuse-loopback', 'refuse-private', 'refuse-loopback-allow-127.0.0.1'])
-      .optional(),
-  },
+  config: { url: field.url().optional(), raw: field.string().optional() },
   session: {},
   async initialize({ config, log, signal }) {
-    await createEndSystemClient({
-      baseUrl: config.url,
-      log,
-      signal,
-      egress: POLICIES[config.policy ?? 'default'],
-    })
-      .get('rest/login')
-      .json();
+    const url = config.url ?? (config.raw as string);
+    loggedIn.push(url);
+    await createEndSystemClient({ baseUrl: url, log, signal }).get('rest/login').json();
     return {};
   },
 });
@@ -43,8 +37,15 @@ let end: Server;
 let endOrigin = '';
 let port = 0;
 const seen: string[] = [];
-let running: ConnectorServer;
 const logged: string[] = [];
+const servers: ConnectorServer[] = [];
+
+const logger = {
+  info: () => undefined,
+  warn: (object: unknown) => void logged.push(JSON.stringify(object)),
+  error: () => undefined,
+  debug: () => undefined,
+};
 
 beforeAll(async () => {
   end = createServer((request, response) => {
@@ -55,29 +56,24 @@ beforeAll(async () => {
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end('{}');
+    response.end('{"admin":"internal"}');
   });
   await new Promise<void>((resolve) => end.listen(0, '127.0.0.1', resolve));
   port = (end.address() as AddressInfo).port;
   endOrigin = `http://127.0.0.1:${port}`;
-  running = await serve(connector, {
-    port: 0,
-    logger: {
-      info: () => undefined,
-      warn: (object: unknown) => void logged.push(JSON.stringify(object)),
-      error: () => undefined,
-      debug: () => undefined,
-    },
-  });
 });
 afterAll(async () => {
-  await running.close();
+  await Promise.all(servers.map((server) => server.close()));
   await new Promise((resolve) => end.close(resolve));
 });
 
-async function initialize(url: string, policy?: string) {
-  const entries: ParameterEntry[] = [{ key: 'url', value: url, sensitive: false }];
-  if (policy) entries.push({ key: 'policy', value: policy, sensitive: false });
+async function start(options: Parameters<typeof serve>[1] = {}) {
+  const running = await serve(connector, { port: 0, logger, ...options });
+  servers.push(running);
+  return running;
+}
+
+async function initialize(running: ConnectorServer, entries: ParameterEntry[]) {
   const started = Date.now();
   const response = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
     method: 'POST',
@@ -90,62 +86,210 @@ async function initialize(url: string, policy?: string) {
   return { status: response.status, text, errors, ms: Date.now() - started };
 }
 
-describe('the egress policy of the end-system client', () => {
+const url = (value: string): ParameterEntry[] => [{ key: 'url', value, sensitive: false }];
+const raw = (value: string): ParameterEntry[] => [{ key: 'raw', value, sensitive: false }];
+
+describe('the default egress policy: public addresses only', () => {
+  let running: ConnectorServer;
+  beforeAll(async () => {
+    running = await start();
+  });
+
   it.each([
-    ['the metadata address', 'http://169.254.169.254/latest/meta-data/'],
-    ['the metadata address in hex', 'http://0xa9fea9fe/'],
-    ['the metadata address as one number', 'http://2852039166/'],
-    ['the metadata address mapped into IPv6', 'http://[::ffff:169.254.169.254]/'],
-    ['the metadata address through NAT64', 'http://[64:ff9b::a9fe:a9fe]/'],
-    ["AWS's IPv6 metadata address", 'http://[fd00:ec2::254]/'],
-    ["Alibaba Cloud's metadata address", 'http://100.100.100.200/'],
-    ['an IPv6 link-local address', 'http://[fe80::1]/'],
-    ['a multicast address', 'http://224.0.0.1/'],
-  ])('refuses %s by default, at once, without retrying', async (_kind, url) => {
-    const { status, errors, ms } = await initialize(url);
+    ['loopback', () => `${endOrigin}/admin/`, '127.0.0.1', 'a loopback address'],
+    [
+      'loopback as one number',
+      () => `http://2130706433:${port}/`,
+      '127.0.0.1',
+      'a loopback address',
+    ],
+    [
+      'loopback in hex and short',
+      () => `http://0x7f.1:${port}/`,
+      '127.0.0.1',
+      'a loopback address',
+    ],
+    [
+      'IPv4-mapped loopback',
+      () => `http://[::ffff:127.0.0.1]:${port}/`,
+      '[::ffff:7f00:1]',
+      'a loopback address',
+    ],
+    ['IPv6 loopback', () => `http://[::1]:${port}/`, '[::1]', 'a loopback address'],
+    ['"this host"', () => `http://0.0.0.0:${port}/`, '0.0.0.0', 'a loopback address'],
+    ['localhost', () => `http://localhost:${port}/`, 'localhost', 'a loopback address'],
+    [
+      'a name under localhost',
+      () => `http://admin.localhost:${port}/`,
+      'admin.localhost',
+      'a loopback address',
+    ],
+    ['an RFC 1918 address', () => 'http://10.1.2.3/api', '10.1.2.3', 'a private address'],
+    ['another RFC 1918 address', () => 'http://192.168.0.10/', '192.168.0.10', 'a private address'],
+    ['carrier-grade NAT', () => 'http://100.64.1.1/', '100.64.1.1', 'a private address'],
+    ['IPv6 unique-local', () => 'http://[fd12::1]/', '[fd12::1]', 'a private address'],
+    [
+      'the metadata address',
+      () => 'http://169.254.169.254/latest/meta-data/',
+      '169.254.169.254',
+      'a link-local or cloud-metadata address',
+    ],
+    [
+      'the metadata address in hex',
+      () => 'http://0xa9fea9fe/',
+      '169.254.169.254',
+      'a link-local or cloud-metadata address',
+    ],
+    [
+      "Azure's WireServer",
+      () => 'http://168.63.129.16/',
+      '168.63.129.16',
+      'a link-local or cloud-metadata address',
+    ],
+    [
+      "Oracle Cloud's metadata",
+      () => 'http://192.0.0.192/',
+      '192.0.0.192',
+      'a link-local or cloud-metadata address',
+    ],
+    [
+      'NAT64 local use',
+      () => 'http://[64:ff9b:1::a00:1]/',
+      '[64:ff9b:1::a00:1]',
+      'a multicast or reserved address',
+    ],
+  ])(
+    'answers a configured URL at %s 400 END_SYSTEM_NOT_ALLOWED, before connector code runs',
+    async (_kind, make, host, reason) => {
+      loggedIn.length = 0;
+      seen.length = 0;
+      const { status, errors } = await initialize(running, url(make()));
+      expect(status).toBe(400);
+      expect(errors?.code).toBe('END_SYSTEM_NOT_ALLOWED');
+      expect(errors?.message).toContain(host);
+      expect(errors?.message).toContain(reason);
+      expect(errors?.message).toMatch(/only when its operator allows it$/);
+      expect(errors?.detail).toBeUndefined();
+      expect(loggedIn).toEqual([]);
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it("refuses, without connecting, a URL the connector reads from another field: the internal service's answer never comes back", async () => {
+    seen.length = 0;
+    const { status, errors, text, ms } = await initialize(running, raw(`${endOrigin}/admin/`));
     expect(status).toBe(502);
     expect(errors?.code).toBe('EGRESS_REFUSED');
-    expect(errors?.message).toMatch(/^The end system's address \S+ is a (link-local|multicast)/);
-    // Refused before connecting: no connect timeout, no retry backoff.
+    expect(errors?.message).toBe(
+      "The end system's address 127.0.0.1 is a loopback address, which this connector reaches only when its operator allows it",
+    );
+    expect(text).not.toContain('internal');
+    expect(seen).toEqual([]);
     expect(ms).toBeLessThan(1_000);
   });
 
-  it('refuses a redirect to the metadata address, after following the first hop', async () => {
-    seen.length = 0;
-    const target = encodeURIComponent('http://169.254.169.254/latest/meta-data/iam/');
-    const { status, errors } = await initialize(`${endOrigin}/to/${target}`);
-    expect(status).toBe(502);
-    expect(errors?.code).toBe('EGRESS_REFUSED');
-    expect(errors?.message).toContain('169.254.169.254');
-    expect(seen).toEqual([`/to/${target}/rest/login`]);
-  });
-
-  it('judges the address DNS gives: localhost under refuseLoopback, without connecting', async () => {
+  it('judges the address DNS gives: localhost, without connecting; the log has the address', async () => {
     seen.length = 0;
     logged.length = 0;
-    const { status, errors } = await initialize(`http://localhost:${port}`, 'refuse-loopback');
+    const { status, errors } = await initialize(running, raw(`http://localhost:${port}`));
     expect(status).toBe(502);
-    expect(errors?.code).toBe('EGRESS_REFUSED');
     expect(errors?.message).toBe(
-      "The end system's host localhost resolves to a loopback address, which the connector's egress policy refuses",
+      "The end system's host localhost resolves to a loopback address, which this connector reaches only when its operator allows it",
     );
     expect(seen).toEqual([]);
-    // The operator's log has the address; the platform's answer does not.
     expect(logged.join('\n')).toMatch(/"address":"(127\.0\.0\.1|::1)"/);
   });
+});
 
-  it('allows loopback by default, and where `allow` overrides a refusal', async () => {
-    expect((await initialize(`http://localhost:${port}`)).status).toBe(200);
-    expect((await initialize(endOrigin, 'refuse-loopback-allow-127.0.0.1')).status).toBe(200);
-    expect((await initialize(endOrigin, 'refuse-private')).status).toBe(200);
+describe("the operator's allow list", () => {
+  it('opens an address through the handler option; a redirect elsewhere on the network is still refused', async () => {
+    const running = await start({ egress: { allow: ['127.0.0.1'] } });
+    seen.length = 0;
+    expect((await initialize(running, url(endOrigin))).status).toBe(200);
+    const target = encodeURIComponent(`http://127.0.0.2:${port}/`);
+    const redirected = await initialize(running, url(`${endOrigin}/to/${target}`));
+    expect(redirected.status).toBe(502);
+    expect(redirected.errors?.code).toBe('EGRESS_REFUSED');
+    expect(seen).toEqual(['/rest/login', `/to/${target}/rest/login`]);
+    // The option names what it opens and nothing more.
+    expect((await initialize(running, url(`http://[::1]:${port}`))).errors?.code).toBe(
+      'END_SYSTEM_NOT_ALLOWED',
+    );
   });
 
-  it('refuses private ranges under refusePrivate, naming the host only', async () => {
-    const { status, errors } = await initialize('http://10.1.2.3/api/v2', 'refuse-private');
-    expect(status).toBe(502);
-    expect(errors?.code).toBe('EGRESS_REFUSED');
-    expect(errors?.message).toBe(
-      "The end system's address 10.1.2.3 is a private address, which the connector's egress policy refuses",
-    );
+  it('opens a host name, at whatever loopback or private address it resolves to', async () => {
+    const running = await start({ egress: { allow: ['localhost'] } });
+    expect((await initialize(running, url(`http://localhost:${port}`))).status).toBe(200);
+    expect((await initialize(running, raw(`http://localhost:${port}`))).status).toBe(200);
+    expect((await initialize(running, url(endOrigin))).errors?.code).toBe('END_SYSTEM_NOT_ALLOWED');
+  });
+
+  it(`reads ${EGRESS_ALLOW_ENV} when the option is absent, comma-separated; the option wins over it`, async () => {
+    const before = process.env[EGRESS_ALLOW_ENV];
+    process.env[EGRESS_ALLOW_ENV] = ' 10.0.0.0/8 , 127.0.0.0/8';
+    try {
+      const fromEnvironment = await start();
+      expect((await initialize(fromEnvironment, url(endOrigin))).status).toBe(200);
+      const fromOption = await start({ egress: { allow: ['10.0.0.0/8'] } });
+      expect((await initialize(fromOption, url(endOrigin))).errors?.code).toBe(
+        'END_SYSTEM_NOT_ALLOWED',
+      );
+      // A client made without the request's logger reads the environment itself.
+      await expect(
+        createEndSystemClient({ baseUrl: endOrigin }).get('rest/login').json(),
+      ).resolves.toEqual({ admin: 'internal' });
+      process.env[EGRESS_ALLOW_ENV] = 'not a host';
+      await expect(start()).rejects.toThrow(/CONNECTOR_SDK_EGRESS_ALLOW.*"not a host"/);
+    } finally {
+      if (before === undefined) Reflect.deleteProperty(process.env, EGRESS_ALLOW_ENV);
+      else process.env[EGRESS_ALLOW_ENV] = before;
+    }
+  });
+});
+
+describe('who may initialize', () => {
+  const key = 'k3y-0f-the-0perat0r-2026';
+  const withKey = (value?: string): ParameterEntry[] => [
+    ...url(endOrigin),
+    ...(value === undefined ? [] : [{ key: 'connectorAccessKey', value, sensitive: false }]),
+  ];
+
+  it('asks for the access key before connector code runs, compares it, and keeps it out of answers, logs and the configuration', async () => {
+    const lines: string[] = [];
+    const running = await start({
+      accessKey: key,
+      egress: { allow: ['127.0.0.1'] },
+      logger: {
+        info: (object: unknown) => void lines.push(JSON.stringify(object)),
+        warn: (object: unknown) => void lines.push(JSON.stringify(object)),
+        error: (object: unknown) => void lines.push(JSON.stringify(object)),
+        debug: () => undefined,
+      },
+    });
+    loggedIn.length = 0;
+    for (const wrong of [undefined, '', 'k3y-0f-the-0perat0r-2025', `${key}x`, key.slice(0, -1)]) {
+      const answer = await initialize(running, withKey(wrong));
+      expect(answer.status).toBe(401);
+      expect(answer.errors?.code).toBe('AUTHENTICATION_FAILED');
+      expect(answer.errors?.message).toContain('connectorAccessKey');
+    }
+    expect(loggedIn).toEqual([]);
+    const right = await initialize(running, withKey(key));
+    expect(right.status).toBe(200);
+    expect(loggedIn).toEqual([endOrigin]);
+    expect(lines.join('\n')).not.toContain('0perat0r');
+  });
+
+  it('refuses an access key shorter than 16 characters when the handler is made', async () => {
+    await expect(start({ accessKey: 'short' })).rejects.toThrow(/at least 16 characters/);
+  });
+
+  it('answers initialize from outside initializeFrom 403 SOURCE_NOT_ALLOWED, before reading its body', async () => {
+    const elsewhere = await start({ initializeFrom: ['10.0.0.0/8', '2001:db8::/32'] });
+    const refused = await initialize(elsewhere, url(endOrigin));
+    expect(refused.status).toBe(403);
+    expect(refused.errors?.code).toBe('SOURCE_NOT_ALLOWED');
+    const here = await start({ initializeFrom: ['127.0.0.0/8'], egress: { allow: ['127.0.0.1'] } });
+    expect((await initialize(here, url(endOrigin))).status).toBe(200);
   });
 });

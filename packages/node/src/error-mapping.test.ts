@@ -14,8 +14,11 @@ let endPort = 0;
 let closedPort = 0;
 let running: ConnectorServer;
 
+/** These clients are made without the request's logger: they opt in to the test's loopback themselves. */
+const egress = { allow: ['127.0.0.1'] };
+
 const call = (baseUrl: string, path: string, signal: AbortSignal) =>
-  createEndSystemClient({ baseUrl, signal, retry: { limit: 0 } })
+  createEndSystemClient({ baseUrl, signal, egress, retry: { limit: 0 } })
     .get(path)
     .json();
 
@@ -39,6 +42,7 @@ const connector = defineConnector({
       const response = await createEndSystemClient({
         baseUrl: `http://127.0.0.1:${endPort}`,
         signal,
+        egress,
       }).get('page');
       return response.json();
     }),
@@ -49,6 +53,7 @@ const connector = defineConnector({
       createEndSystemClient({
         baseUrl: `http://127.0.0.1:${endPort}`,
         signal,
+        egress,
         errors: {
           notJson: { code: 'INVALID_CONFIGURATION', message: "'url' is not the API's URL" },
         },

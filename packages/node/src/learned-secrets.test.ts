@@ -58,7 +58,11 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
-  running = await serve(connector, { port: 0, logger });
+  running = await serve(connector, {
+    port: 0,
+    logger,
+    egress: { allow: ['127.0.0.1', 'localhost'] },
+  });
 });
 afterAll(async () => {
   await running.close();

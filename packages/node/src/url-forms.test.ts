@@ -35,7 +35,11 @@ beforeAll(async () => {
     response.end('{"message":"no such user"}');
   });
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
-  running = await serve(connector, { port: 0, logger });
+  running = await serve(connector, {
+    port: 0,
+    logger,
+    egress: { allow: ['127.0.0.1', 'localhost'] },
+  });
 });
 afterAll(async () => {
   await running.close();

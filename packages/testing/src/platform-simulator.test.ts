@@ -6,7 +6,7 @@ import {
 } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { recordsConfig, recordsConnector } from '../test/records-connector.js';
+import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../test/records-connector.js';
 import { createManualClock } from './clock.js';
 import { startFakeEndSystem, type FakeEndSystem } from './fake-end-system/fake-end-system.js';
 import { createPlatformSimulator } from './platform-simulator.js';
@@ -17,7 +17,7 @@ let server: ConnectorServer;
 
 beforeAll(async () => {
   fake = await startFakeEndSystem({ users: { alice: 'wonderland' } });
-  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1' });
+  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1', egress: LOOPBACK_EGRESS });
 });
 afterAll(async () => {
   await server.close();
@@ -229,7 +229,7 @@ describe('the platform simulator', () => {
 
   it('sends suppressNotification, the system id and a stable sdkSessionId', async () => {
     const seen: string[] = [];
-    const handle = createHandler(recordsConnector);
+    const handle = createHandler(recordsConnector, { egress: LOOPBACK_EGRESS });
     const spy: ConnectorHandler = async (request) => {
       seen.push(
         `${request.path}?${new URLSearchParams(request.query as URLSearchParams).toString()}`,
@@ -256,7 +256,7 @@ describe('the platform simulator', () => {
   });
 
   it('throws a ContractViolationError naming the request and the problems, secrets masked', async () => {
-    const handle = createHandler(recordsConnector);
+    const handle = createHandler(recordsConnector, { egress: LOOPBACK_EGRESS });
     const broken: ConnectorHandler = async (request) => {
       const response = await handle(request);
       if (!request.path.includes('/initialize/')) return response;
@@ -358,7 +358,7 @@ describe('more of what the platform does', () => {
 
   it('sends the session header once, whatever the case of a caller header of the same name', async () => {
     const seen: (string | undefined)[] = [];
-    const handle = createHandler(recordsConnector);
+    const handle = createHandler(recordsConnector, { egress: LOOPBACK_EGRESS });
     const spy: ConnectorHandler = (request) => {
       if (!request.path.includes('/initialize/')) seen.push(request.headers.authorization);
       return handle(request);

@@ -118,6 +118,9 @@ function handlerTransport(handle: ConnectorHandler): Transport {
   };
 }
 
+/** What the kit's in-process handlers may reach besides public addresses: this machine's loopback. */
+const TEST_LOOPBACK = ['127.0.0.0/8', '::1', 'localhost'];
+
 /**
  * Makes the function that sends requests to a target: over HTTP with `fetch` for a URL, in-process for a
  * handler or a connector.
@@ -136,7 +139,13 @@ export function createTransport(
   if (isConnector(target))
     // Answers are checked against the shapes operations declare, unless the options say otherwise.
     return handlerTransport(
-      createHandler(target, { validateAnswers: true, ...options.handlerOptions }),
+      createHandler(target, {
+        validateAnswers: true,
+        // Test end systems (the kit's fake, a local server) live on loopback: the kit opts in to it, and to
+        // nothing else; production handlers reach public addresses only unless their operator says otherwise.
+        egress: { allow: TEST_LOOPBACK },
+        ...options.handlerOptions,
+      }),
     );
   return handlerTransport(target);
 }

@@ -1,5 +1,15 @@
-import { UnauthenticatedError, defineConnector, field, secret, z } from '@connector-sdk/core';
+import {
+  UnauthenticatedError,
+  defineConnector,
+  field,
+  secret,
+  z,
+  type Logger,
+} from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
+
+/** What a test's handler or server may reach: the fake end system listens on loopback. */
+export const LOOPBACK_EGRESS = { allow: ['127.0.0.1', 'localhost'] };
 
 /** A correct connector for the fake end system's records: what the kit must pass. */
 export const recordsConnector = defineConnector({
@@ -7,8 +17,8 @@ export const recordsConnector = defineConnector({
   version: '1.0.0',
   config: { url: field.url(), username: field.string(), password: field.secret() },
   session: { Authorization: field.secret(), 'X-Records-Url': field.url() },
-  async initialize({ config, signal }) {
-    const client = createEndSystemClient({ baseUrl: config.url, signal });
+  async initialize({ config, signal, log }) {
+    const client = createEndSystemClient({ baseUrl: config.url, signal, log });
     const login = await client
       .post('auth/login', { json: { username: config.username, password: config.password } })
       .json<{ token: string }>()
@@ -21,27 +31,36 @@ export const recordsConnector = defineConnector({
     return { Authorization: secret(`Bearer ${login.token}`), 'X-Records-Url': config.url };
   },
   operations: ({ get, post }) => ({
-    listRecords: get('/records', ({ session, signal }) =>
-      client(session, signal).get('records').json(),
+    listRecords: get('/records', ({ session, signal, log }) =>
+      client({ session, signal, log }).get('records').json(),
     ),
     // What the connector saw of the query: a test of how the simulator sends one.
     echoQuery: get('/echo-query', ({ query }) => ({ query })),
     createRecord: post(
       '/records',
       { body: z.object({ title: z.string().min(1) }).loose() },
-      ({ session, body, signal }) => client(session, signal).post('records', { json: body }).json(),
+      ({ session, body, signal, log }) =>
+        client({ session, signal, log }).post('records', { json: body }).json(),
     ),
   }),
-  async cleanup({ session, signal }) {
-    await client(session, signal).post('auth/logout');
+  async cleanup({ session, signal, log }) {
+    await client({ session, signal, log }).post('auth/logout');
   },
 });
 
-function client(session: { Authorization: string; 'X-Records-Url': string }, signal: AbortSignal) {
+/** The request a call serves: its session, its signal and its logger (which carries the operator's policy). */
+interface RecordsCall {
+  readonly session: { Authorization: string; 'X-Records-Url': string };
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+}
+
+function client({ session, signal, log }: RecordsCall) {
   return createEndSystemClient({
     baseUrl: session['X-Records-Url'],
     headers: { Authorization: session.Authorization },
     signal,
+    log,
     errors: {
       extract: (body) => (body as { error?: { code?: string; message?: string } }).error ?? {},
     },

@@ -3,7 +3,13 @@ import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/rou
 import { isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
-import { holdsSecretField, isMarkedSecret, isSecretField, type FieldShape } from './field.js';
+import {
+  fieldKind,
+  holdsSecretField,
+  isMarkedSecret,
+  isSecretField,
+  type FieldShape,
+} from './field.js';
 import type { Operation } from './operation.js';
 
 /** A field with what the handler needs to read it fast. */
@@ -21,6 +27,8 @@ export interface CompiledField {
   readonly optional: boolean;
   /** The field helper's own parser, when the field is one as made (see `withFastParse`). */
   readonly fast: FastParse | undefined;
+  /** A `field.url()`: initialize judges its host by the egress policy before connector code runs. */
+  readonly url: boolean;
 }
 
 /** What a route leads to. */
@@ -86,6 +94,7 @@ function compileFields(
       secretInside,
       optional: schema.safeParse(undefined).success,
       fast: fastParserOf(schema),
+      url: fieldKind(schema)?.fieldType === 'URL',
     };
   });
 }

@@ -17,6 +17,12 @@ export const ERROR_STATUS = {
   INVALID_SUPPRESS_NOTIFICATION: 400,
   /** A configuration field failed the connector's validation. */
   INVALID_CONFIGURATION: 400,
+  /**
+   * A configuration field's URL names an end system at an address the connector's egress policy refuses
+   * (loopback, private, link-local or cloud metadata, unless its operator allows it); answered before connector
+   * code runs.
+   */
+  END_SYSTEM_NOT_ALLOWED: 400,
   /** A required query parameter of the contract (such as `systemId`) is missing or malformed. */
   INVALID_PARAMETER: 400,
   /** The path, query or body of a later operation failed the operation's schema. */
@@ -48,6 +54,8 @@ export const ERROR_STATUS = {
   AUTHENTICATION_FAILED: 401,
   /** Authenticated, but not allowed to do this. */
   FORBIDDEN: 403,
+  /** Initialize came from an address outside the handler's `initializeFrom` networks. */
+  SOURCE_NOT_ALLOWED: 403,
   /** A rate limit was reached; a wait header tells the platform how long to wait. */
   RATE_LIMITED: 403,
   /** The requested resource does not exist in the end system. */
@@ -82,8 +90,9 @@ export const ERROR_STATUS = {
   /** The end system could not be reached (connection refused, reset, DNS). */
   END_SYSTEM_UNREACHABLE: 502,
   /**
-   * The end system's host resolves to an address the end-system client's egress policy refuses (link-local or
-   * cloud metadata by default; loopback, private or other ranges when the connector refuses them).
+   * The end system's host resolves to an address the end-system client's egress policy refuses: by default
+   * anything but a public address, until the connector's operator allows it (the handler's `egress` option or
+   * `CONNECTOR_SDK_EGRESS_ALLOW`).
    */
   EGRESS_REFUSED: 502,
   /**

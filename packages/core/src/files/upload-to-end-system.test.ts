@@ -7,6 +7,7 @@ import { createEndSystemClient, multipartBody } from '../http/index.js';
 import { bareConnector } from '../../test/acme-connector.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
 import { withSession } from '../../test/sessions.js';
+import { TEST_EGRESS } from '../http/fixtures/client-harness.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -56,7 +57,7 @@ function platformUpload(size: number) {
 }
 
 async function send(size: number, options: HandlerOptions = {}) {
-  const handle = withSession(createHandler(connector, options));
+  const handle = withSession(createHandler(connector, { egress: TEST_EGRESS, ...options }));
   const request: ConnectorRequest = {
     method: 'POST',
     path: '/sdk/api/1.0/attach',

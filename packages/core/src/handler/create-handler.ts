@@ -6,6 +6,9 @@ import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger } from '../logging/logger.js';
 import { createRedactingLogger } from '../logging/redacting-logger.js';
 import { withSecretSink } from '../security/secret-sink.js';
+import { operatorEgress, withOperatorEgress } from '../security/operator-egress.js';
+import { ConfigUrlJudge } from './judge-config-urls.js';
+import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { headerNameProblem } from '../security/header-safety.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
@@ -127,6 +130,12 @@ export function createHandler(
     fromEnvironment: environment(SESSION_KEY_ENV),
     sharedBecause: sharedBecause(options),
   });
+  const egress = operatorEgress(options.egress);
+  const configUrls = new ConfigUrlJudge(egress.compiled, compiled.configFields);
+  const access = new InitializeAccess({
+    initializeFrom: options.initializeFrom,
+    accessKey: options.accessKey ?? environment(ACCESS_KEY_ENV),
+  });
   const uploadMemory = options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight;
   if (!(uploadMemory >= 1)) throw new TypeError('maxUploadBytesInMemory must be at least 1');
   const runtime: HandlerRuntime = {
@@ -157,6 +166,8 @@ export function createHandler(
         options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight,
       ),
     },
+    configUrls: configUrls.active ? configUrls : undefined,
+    initializeAccess: access.active ? access : undefined,
   };
   if (!(runtime.uploadLimits.maxBytes >= 1))
     throw new TypeError('maxUploadBytes must be a positive number of bytes');
@@ -166,15 +177,18 @@ export function createHandler(
     // Each request's logger carries its redactor, so the end-system client registers what it sends and
     // redacts before it clips (issue 16).
     logger: (scope) =>
-      withSecretSink(
-        logger === silentLogger
-          ? { ...silentLogger }
-          : createRedactingLogger(logger, scope.redactor, {
-              operation: scope.operation,
-              sdkSessionId: scope.tenant?.sdkSessionId,
-              systemId: scope.tenant?.systemId,
-            }),
-        scope.redactor,
+      withOperatorEgress(
+        withSecretSink(
+          logger === silentLogger
+            ? { ...silentLogger }
+            : createRedactingLogger(logger, scope.redactor, {
+                operation: scope.operation,
+                sdkSessionId: scope.tenant?.sdkSessionId,
+                systemId: scope.tenant?.systemId,
+              }),
+          scope.redactor,
+        ),
+        egress,
       ),
     sessionCache: caches.session,
     systemCache: caches.system,

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger.js';
+import type { EgressPolicy } from '../security/egress-policy.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import type { Store } from '../store/store.js';
 
@@ -66,6 +67,43 @@ export interface HandlerOptions {
    * @default any host
    */
   readonly allowedHosts?: readonly string[];
+  /**
+   * What the end systems of this deployment may be reached at, besides public addresses: host names, wildcard
+   * domains (`*.corp.example`) and address or CIDR ranges (see {@link EgressPolicy}). Whoever can initialize
+   * chooses the end system's URL, so by default loopback, private, link-local and cloud-metadata addresses are
+   * refused: a configured URL that names one is answered `400 END_SYSTEM_NOT_ALLOWED` before connector code
+   * runs, and the end-system client refuses to connect there (after DNS, on every redirect). Every client made
+   * with a request's `log` follows this policy.
+   *
+   * @default the `CONNECTOR_SDK_EGRESS_ALLOW` environment variable (entries comma-separated); without it,
+   *   public addresses only
+   * @example
+   * ```ts
+   * createHandler(connector, { egress: { allow: ['jira.corp.example', '10.20.0.0/16'] } });
+   * ```
+   */
+  readonly egress?: EgressPolicy;
+  /**
+   * The networks allowed to call initialize, as addresses or CIDR ranges (`['10.0.0.0/8', '2001:db8::/32']`),
+   * judged on the connection's peer address; initialize from anywhere else is a `403 SOURCE_NOT_ALLOWED`
+   * before its body is read. Initialize is the one call that needs no session, so list the platform's egress
+   * addresses when strangers can reach the connector. Behind a reverse proxy the peer is the proxy: restrict
+   * at the proxy instead, or list only the proxy. A binding that cannot tell the peer (`@connector-sdk/fetch`
+   * without its `remoteAddress` option) is refused.
+   *
+   * @default any network
+   */
+  readonly initializeFrom?: readonly string[];
+  /**
+   * A key the platform user must enter as the configuration field `connectorAccessKey` (marked sensitive) for
+   * initialize to run; a missing or wrong key is a `401 AUTHENTICATION_FAILED` before any connector code. Give
+   * a list (or commas in the environment variable) to rotate: any listed key is accepted. The key is compared
+   * in constant time, kept out of logs and error bodies, and never reaches the connector's configuration. At
+   * least 16 characters (`openssl rand -base64 24`).
+   *
+   * @default the `CONNECTOR_SDK_ACCESS_KEY` environment variable; without it, no key is asked for
+   */
+  readonly accessKey?: string | readonly string[];
   /**
    * Refuse an initialize whose `Content-Type` is not JSON (`application/json` or `…+json`) with a
    * `415 UNSUPPORTED_MEDIA_TYPE`. A browser sends `text/plain` bodies cross-site without asking first; JSON it

@@ -4,6 +4,8 @@ import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
 import type { UploadLimits } from '../files/upload.js';
 import type { SessionKeys } from '../security/session-keys.js';
+import type { ConfigUrlJudge } from './judge-config-urls.js';
+import type { InitializeAccess } from './initialize-access.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionReader } from './read-session.js';
 import type { SingleFlight } from './single-flight.js';
@@ -34,4 +36,8 @@ export interface HandlerRuntime {
   readonly validateAnswers: boolean;
   /** The bounds of an upload's body. */
   readonly uploadLimits: UploadLimits;
+  /** Judges configured URLs by the operator's egress policy; absent when the connector has no URL field. */
+  readonly configUrls: ConfigUrlJudge | undefined;
+  /** Who may initialize: absent when anyone may. */
+  readonly initializeAccess: InitializeAccess | undefined;
 }

@@ -31,7 +31,16 @@ export async function serveInitialize(
     queryParam(input.query, 'systemId', true),
     "The query parameter 'systemId'",
   );
-  const body = readInitializeBody(await readJsonBody(request), compiled, state.redactor);
+  const access = runtime.initializeAccess;
+  access?.checkSource(request.remoteAddress);
+  const raw = await readJsonBody(request);
+  const body = readInitializeBody(
+    access ? access.takeKey(raw, state.redactor) : raw,
+    compiled,
+    state.redactor,
+  );
+  // Before any connector code: a URL that names the connector's own network is never logged in to.
+  if (runtime.configUrls) await runtime.configUrls.judge(body.config);
   const configuration = configurationFingerprint(keys, compiled.name, body.entries);
   const tenant = { systemId, sdkSessionId, configuration };
   state.tenant = tenant;

@@ -1,4 +1,4 @@
-import { EgressRefusedError } from './egress-policy.js';
+import { EgressRefusedError } from '../security/egress-policy.js';
 
 // How one attempt of an end-system call ends early: its timeout, the deadline, the platform hanging up.
 

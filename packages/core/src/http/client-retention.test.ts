@@ -3,6 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { silentLogger, type Logger } from '../index.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
+import { TEST_EGRESS } from './fixtures/client-harness.js';
 import { createEndSystemClient } from './index.js';
 
 setFlagsFromString('--expose-gc');
@@ -18,7 +19,12 @@ afterAll(() => end.close());
 /** Makes a client with its own logger, calls once, and returns a weak handle on what the client held. */
 async function finishedClient(): Promise<WeakRef<Logger>> {
   const log: Logger = { ...silentLogger };
-  const client = createEndSystemClient({ baseUrl: end.url, log, deadlineMs: 60_000 });
+  const client = createEndSystemClient({
+    baseUrl: end.url,
+    log,
+    deadlineMs: 60_000,
+    egress: TEST_EGRESS,
+  });
   expect(await client.get('item').json()).toEqual({ ok: true });
   return new WeakRef(log);
 }

@@ -5,6 +5,7 @@ import { json, startEndSystem } from '../../test/local-end-system.js';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { initializeSession } from '../../test/sessions.js';
 import { createEndSystemClient, type EndSystemClientOptions } from './index.js';
+import { TEST_EGRESS } from './fixtures/client-harness.js';
 
 type Options = Omit<EndSystemClientOptions, 'baseUrl' | 'headers' | 'signal' | 'log'>;
 let clientOptions: Options = {};
@@ -34,7 +35,7 @@ const connector = defineConnector({
 });
 
 const logger = memoryLogger();
-const handle = createHandler(connector, { logger });
+const handle = createHandler(connector, { logger, egress: TEST_EGRESS });
 const session = (url = end.url) =>
   initializeSession(handle, { entries: [{ key: 'url', value: url, sensitive: false }] });
 

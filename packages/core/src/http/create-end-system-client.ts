@@ -16,6 +16,8 @@ import { readJson } from './not-json.js';
 import { retryDelay, type RetryPolicy } from './retry-delay.js';
 import { safeUrl } from './safe-url.js';
 import { secretSinkOf } from '../security/secret-sink.js';
+import { mergeEgressPolicies } from '../security/egress-policy.js';
+import { operatorEgressOf } from '../security/operator-egress.js';
 import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
 import { withStallTimeout } from './stall-timeout.js';
 import { boundBody, streamFreely } from './streamed-body.js';
@@ -100,8 +102,11 @@ export function createEndSystemClient(options: EndSystemClientOptions): EndSyste
   checkBaseUrl(options.baseUrl);
   const prefix = options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`;
   const proxy = options.proxy === undefined ? undefined : proxyTarget(options.proxy);
+  // The operator's policy (the handler's, through the request's logger, or the environment's), widened or
+  // narrowed by the author's own for this client.
+  const egress = mergeEgressPolicies(operatorEgressOf(options.log).policy, options.egress);
   const dispatcher = withStallTimeout(
-    egressDispatcher(options.egress, { tls: options.tls, proxy }),
+    egressDispatcher(egress, { tls: options.tls, proxy }),
     options.stallTimeoutMs,
   );
   const log = options.log ?? silentLogger;

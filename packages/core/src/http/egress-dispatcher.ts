@@ -1,5 +1,9 @@
 import type { Dispatcher } from 'undici';
-import { CompiledEgressPolicy, egressPolicyKey, type EgressPolicy } from './egress-policy.js';
+import {
+  CompiledEgressPolicy,
+  egressPolicyKey,
+  type EgressPolicy,
+} from '../security/egress-policy.js';
 import type { EndSystemTlsOptions } from './end-system-client-options.js';
 import { secureContextOf, tlsKeyOf } from './end-system-tls.js';
 import { policedAgent, type TlsConnectOptions, type Undici } from './policed-agent.js';

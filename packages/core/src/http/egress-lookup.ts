@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { EgressRefusedError, type CompiledEgressPolicy } from './egress-policy.js';
+import { EgressRefusedError, type CompiledEgressPolicy } from '../security/egress-policy.js';
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -19,11 +19,13 @@ export function checkedLookup(policy: CompiledEgressPolicy) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
-      const allowed = addresses.filter((entry) => policy.refusal(entry.address) === undefined);
+      const allowed = addresses.filter(
+        (entry) => policy.refusal(entry.address, hostname) === undefined,
+      );
       const [first] = allowed;
       if (first === undefined) {
         const refused = addresses[0];
-        const reason = refused && policy.refusal(refused.address);
+        const reason = refused && policy.refusal(refused.address, hostname);
         if (!refused || !reason)
           return callback(
             Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }),
@@ -64,7 +66,7 @@ export function judgeTarget(
   lookup(hostname, { all: true }, (error, addresses) => {
     if (error) return done(undefined);
     for (const { address } of addresses) {
-      const reason = policy.refusal(address);
+      const reason = policy.refusal(address, hostname);
       if (reason) return done(new EgressRefusedError(hostname, address, reason));
     }
     done(undefined);

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { EgressPolicy } from './egress-policy.js';
+import type { EgressPolicy } from '../security/egress-policy.js';
 import type { ErrorMappingOptions } from './map-end-system-error.js';
 
 /** When and how the client retries a failed call. */
@@ -105,8 +105,11 @@ export interface EndSystemClientOptions {
   readonly sessionExpired?: (body: unknown, response: Response) => boolean;
   /**
    * Where the client may connect, judged on the address it connects to (after DNS, on every redirect). By
-   * default link-local and cloud-metadata addresses are refused and loopback and private ones allowed; a
-   * refused address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
+   * default only public addresses: loopback, private, link-local, cloud-metadata and reserved ones are refused,
+   * since the URL comes from whoever initializes. The operator's policy (the handler's `egress` option, reached
+   * through `log`, or the `CONNECTOR_SDK_EGRESS_ALLOW` environment variable) applies to every client; this one
+   * adds to it for this client: what either allows is allowed, what either refuses is refused. A refused
+   * address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
    */
   readonly egress?: EgressPolicy | undefined;
   /**

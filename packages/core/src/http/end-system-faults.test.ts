@@ -6,6 +6,7 @@ import { createHandler, defineConnector, field, secret } from '../index.js';
 import { expectContractResponse } from '../../test/hostile-input.js';
 import { initializeSession } from '../../test/sessions.js';
 import { createEndSystemClient } from './index.js';
+import { TEST_EGRESS } from './fixtures/client-harness.js';
 
 // The end system behind the connector misbehaving at the TCP level: each test scripts what a raw socket
 // answers to one HTTP request, and checks the platform's answer (docs/end-system-client.md) and its deadline.
@@ -61,7 +62,7 @@ const connector = defineConnector({
     ),
   }),
 });
-const handle = createHandler(connector);
+const handle = createHandler(connector, { egress: TEST_EGRESS });
 
 async function call() {
   const headers = await initializeSession(handle);

@@ -15,6 +15,8 @@ import { createEndSystemClient } from './index.js';
 // The `proxy` option against a small CONNECT proxy and real end systems, all on 127.0.0.1
 // (docs/end-system-client.md, "Through an outbound proxy").
 const { call, logger, logText } = clientHarness();
+/** A handler with the default policy: loopback refused to end systems, though the proxy listens there. */
+const strict = clientHarness({});
 
 // Credentials with characters that must be percent-encoded in the URL, and long enough to be redacted anywhere.
 const USER = 'conn@svc';
@@ -198,7 +200,7 @@ describe('the egress policy through the proxy', () => {
         errors: {
           code: 'EGRESS_REFUSED',
           message:
-            "The end system's address 169.254.169.254 is a link-local or cloud-metadata address, which the connector's egress policy refuses",
+            "The end system's address 169.254.169.254 is a link-local or cloud-metadata address, which this connector reaches only when its operator allows it",
         },
       },
     });
@@ -213,10 +215,9 @@ describe('the egress policy through the proxy', () => {
 
   it("refuses a name the connector's own lookup resolves to a refused address", async () => {
     const port = new URL(end.url).port;
-    const answer = await call({
+    const answer = await strict.call({
       baseUrl: `http://localhost:${port}`,
       proxy: proxy.url,
-      egress: { refuseLoopback: true },
     });
     expect(answer).toMatchObject({ status: 502, json: { errors: { code: 'EGRESS_REFUSED' } } });
     expect(answer.json.errors?.message).toMatch(
@@ -241,10 +242,10 @@ describe('the egress policy through the proxy', () => {
 
   it("judges the end system, not the proxy: the proxy's own address is the deployment's", async () => {
     // The proxy listens on loopback, which this policy refuses for end systems.
-    const answer = await call({
+    const answer = await strict.call({
       baseUrl: 'http://203.0.113.7',
       proxy: proxy.url,
-      egress: { refuseLoopback: true, refuse: ['203.0.113.0/24'] },
+      egress: { refuse: ['203.0.113.0/24'] },
     });
     expect(answer.json.errors?.code).toBe('EGRESS_REFUSED');
     expect(proxy.connects).toEqual([]);

@@ -65,12 +65,12 @@ describe.skipIf(opensslMissing !== undefined)(needsOpenssl('the tls option'), ()
       status: 502,
       json: { errors: { code: 'END_SYSTEM_UNREACHABLE' } },
     });
-    const refuseLoopback = { refuseLoopback: false, refuse: ['203.0.113.0/24'] };
+    const otherPolicy = { refuse: ['203.0.113.0/24'] };
     expect(
-      await call({ baseUrl: end.url, egress: refuseLoopback, tls: { ca: certs.ca } }),
+      await call({ baseUrl: end.url, egress: otherPolicy, tls: { ca: certs.ca } }),
     ).toMatchObject({ status: 200 });
     expect(
-      await call({ baseUrl: end.url, egress: refuseLoopback, retry: { limit: 0 } }),
+      await call({ baseUrl: end.url, egress: otherPolicy, retry: { limit: 0 } }),
     ).toMatchObject({
       status: 502,
     });

@@ -22,7 +22,7 @@ export {
   type ErrorRule,
 } from './map-end-system-error.js';
 export type { NotJsonRule } from './not-json.js';
-export type { EgressPolicy } from './egress-policy.js';
+export type { EgressPolicy } from '../security/egress-policy.js';
 export type {
   EndSystemCall,
   EndSystemCallOptions,

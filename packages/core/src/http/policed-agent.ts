@@ -3,7 +3,7 @@ import type { SecureContext } from 'node:tls';
 import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector } from 'undici';
 import { checkedLookup } from './egress-lookup.js';
-import { EgressRefusedError, type CompiledEgressPolicy } from './egress-policy.js';
+import { EgressRefusedError, type CompiledEgressPolicy } from '../security/egress-policy.js';
 
 /**
  * undici's module, as `import('undici')` gives it: only its type is imported here, so undici stays unloaded
@@ -46,7 +46,7 @@ export function policedAgent(
         if (error) return callback(error, null);
         // Belt and braces: the address the socket is connected to, whatever resolved it.
         const remote = (socket as Socket).remoteAddress;
-        const reason = remote === undefined ? undefined : policy.refusal(remote);
+        const reason = remote === undefined ? undefined : policy.refusal(remote, host);
         if (remote !== undefined && reason) {
           socket.destroy();
           return callback(new EgressRefusedError(host, remote, reason), null);

@@ -1,6 +1,6 @@
 import type { buildConnector, ProxyAgent } from 'undici';
 import { judgeTarget } from './egress-lookup.js';
-import type { CompiledEgressPolicy } from './egress-policy.js';
+import type { CompiledEgressPolicy } from '../security/egress-policy.js';
 import type { TlsConnectOptions, Undici } from './policed-agent.js';
 import type { ProxyTarget } from './proxy-target.js';
 

@@ -1,4 +1,4 @@
-import { EgressRefusedError } from './egress-policy.js';
+import { EgressRefusedError } from '../security/egress-policy.js';
 import { HTTPError } from './http-error.js';
 import { retryAfterMs } from './retry-after.js';
 

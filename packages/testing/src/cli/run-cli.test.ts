@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { defineConnector, field, readWindow, secret } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
+import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
 import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import { runCli } from './run-cli.js';
 
@@ -54,7 +54,7 @@ const catalogConnector = (paged: boolean) =>
 
 beforeAll(async () => {
   fake = await startFakeEndSystem({ tokenMaxUses: 1 });
-  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1' });
+  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1', egress: LOOPBACK_EGRESS });
   broken = createServer((_req, res) =>
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok'),
   );
@@ -69,8 +69,16 @@ beforeAll(async () => {
     join(dir, 'catalog.json'),
     JSON.stringify({ url: 'https://acme.example', apiKey: { value: 'key-1234', sensitive: true } }),
   );
-  catalog = await serve(catalogConnector(true), { port: 0, host: '127.0.0.1' });
-  unpaged = await serve(catalogConnector(false), { port: 0, host: '127.0.0.1' });
+  catalog = await serve(catalogConnector(true), {
+    port: 0,
+    host: '127.0.0.1',
+    egress: LOOPBACK_EGRESS,
+  });
+  unpaged = await serve(catalogConnector(false), {
+    port: 0,
+    host: '127.0.0.1',
+    egress: LOOPBACK_EGRESS,
+  });
 });
 afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
@@ -389,10 +397,12 @@ describe('connector-sdk-testing conformance', () => {
       debug: () => undefined,
     });
     const tidy = await serve(recordsConnector, {
+      egress: LOOPBACK_EGRESS,
       port: 0,
       logger: logTo(clean, (fields) => JSON.stringify(fields)),
     });
     const leaking = await serve(recordsConnector, {
+      egress: LOOPBACK_EGRESS,
       port: 0,
       logger: logTo(leaky, () => '{"msg":"login as alice with wonderland"}'),
     });

@@ -7,7 +7,7 @@ import {
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
+import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
 import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import type { ConnectorTarget } from '../transport.js';
 import { conformanceChecks } from './conformance-checks.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-const handle = createHandler(recordsConnector);
+const handle = createHandler(recordsConnector, { egress: LOOPBACK_EGRESS });
 const json = (status: number, body: unknown): ConnectorResponse => ({
   status,
   headers: { 'content-type': 'application/json' },

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ConnectorTarget } from '../transport.js';
 import type { ConformanceOptions } from './conformance-run.js';
 import { runConformance } from './run-conformance.js';
+import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
 
 const PROJECTS = Array.from({ length: 7 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
 
@@ -134,7 +135,11 @@ afterAll(() => Promise.all(servers.map((server) => server.close())));
 
 /** Serves the connector with @connector-sdk/node on a free port and answers its base URL. */
 async function served(variant: Variant = {}): Promise<string> {
-  const server = await serve(catalogConnector(variant), { port: 0, host: '127.0.0.1' });
+  const server = await serve(catalogConnector(variant), {
+    port: 0,
+    host: '127.0.0.1',
+    egress: LOOPBACK_EGRESS,
+  });
   servers.push(server);
   return server.url;
 }
@@ -353,7 +358,7 @@ describe('the platform checks of a target the kit does not serve', () => {
   it('run for a core handler given the list', async () => {
     const results = await runConformance(
       {
-        target: createHandler(catalogConnector()),
+        target: createHandler(catalogConnector(), { egress: LOOPBACK_EGRESS }),
         config: { url: 'https://acme.example', apiKey: { value: 'key-1234', sensitive: true } },
         platform: { operations: SERVED },
       },

@@ -1,6 +1,6 @@
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll } from 'vitest';
-import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
+import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
 import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import { describeConformance } from '../vitest.js';
 
@@ -9,7 +9,7 @@ let fake: FakeEndSystem;
 let server: ConnectorServer;
 beforeAll(async () => {
   fake = await startFakeEndSystem();
-  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1' });
+  server = await serve(recordsConnector, { port: 0, host: '127.0.0.1', egress: LOOPBACK_EGRESS });
 });
 afterAll(async () => {
   await server.close();
