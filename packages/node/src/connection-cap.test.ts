@@ -1,9 +1,11 @@
-// Issue 20, finding 2, over raw sockets on serve(): the connections open at once are bounded. A connection past
-// `maxConnections` gets a 503 contract answer to its request (not a reset), or is closed within a second if it
-// sends nothing; once connections close, new ones are served again.
+// Issue 20 finding 2 and issue 31 (High), over raw sockets on serve(): the connections open at once are bounded,
+// and at the cap a new connection makes room by closing the oldest connection without a request (one that has
+// not sent a whole request head yet, then one idle between keep-alive requests). Only when every connection has
+// a request in flight is the new one refused: a 503 contract answer to its request (not a reset), or closed
+// within a second if it sends nothing.
 import { connect, type Socket } from 'node:net';
-import { defineConnector, ErrorBodySchema } from '@connector-sdk/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineConnector, ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ConnectorServer } from './index.js';
 
 const connector = defineConnector({
@@ -12,73 +14,142 @@ const connector = defineConnector({
   config: {},
   session: {},
   initialize: () => ({}),
+  operations: ({ get }) => ({
+    wait: get('/wait/:ms', ({ params }) => {
+      const ms = Number(params.ms);
+      return new Promise((resolve) => setTimeout(() => resolve({ waited: ms }), ms));
+    }),
+  }),
 });
 
 let running: ConnectorServer;
+/** The session headers of a later call, as raw header lines. */
+let session = '';
 beforeAll(async () => {
   running = await serve(connector, { port: 0, maxConnections: 3 });
+  const answer = await fetch(`${running.url}/sdk/api/1.0/initialize/s-1?systemId=sys-1`, {
+    method: 'POST',
+    headers: { connection: 'close' },
+    body: '[]',
+  });
+  const entries = ParameterListSchema.parse(await answer.json());
+  session = entries.map((entry) => `${entry.key}: ${entry.value}\r\n`).join('');
 });
 afterAll(() => running.close());
 
-function open(): Promise<Socket> {
-  return new Promise((resolve) => {
+const opened: Socket[] = [];
+afterEach(() => {
+  for (const socket of opened.splice(0)) socket.destroy();
+});
+
+/** Opens a connection and waits until the server has taken it. */
+async function open(): Promise<Socket> {
+  const socket = await new Promise<Socket>((resolve) => {
     const socket = connect(running.port, '127.0.0.1', () => resolve(socket));
     socket.on('error', () => undefined);
   });
+  opened.push(socket);
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  return socket;
 }
 
-/** Sends a discover on `socket` and resolves with what came back until the server closed or answered. */
-function discover(socket: Socket): Promise<string> {
+const DISCOVER = 'GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\n\r\n';
+
+/** Sends `head` on `socket` and resolves with the next answer, or what came before the server closed. */
+function send(socket: Socket, head = DISCOVER): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       const text = Buffer.concat(chunks).toString('latin1');
-      if (text.endsWith('}')) resolve(text);
-    });
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.write('GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\n\r\n');
+      if (text.endsWith('}')) finish(text);
+    };
+    const onClose = () => finish(Buffer.concat(chunks).toString('latin1'));
+    const finish = (text: string) => {
+      socket.off('data', onData).off('close', onClose);
+      resolve(text);
+    };
+    socket.on('data', onData).on('close', onClose);
+    socket.write(head);
   });
 }
 
-const closed = (socket: Socket) =>
-  new Promise<number>((resolve) => {
-    const started = Date.now();
-    if (socket.destroyed) resolve(0);
-    socket.once('close', () => resolve(Date.now() - started));
+const waitFor = (ms: number) => `GET /sdk/api/1.0/wait/${ms} HTTP/1.1\r\nhost: a\r\n${session}\r\n`;
+
+/** Milliseconds until `socket` closes, or -1 if it is still open after `within`. */
+function closedWithin(socket: Socket, within: number): Promise<number> {
+  const started = Date.now();
+  if (socket.destroyed) return Promise.resolve(0);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(-1), within);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - started);
+    });
   });
+}
 
 describe('serve() with maxConnections', () => {
-  it('answers a connection past the cap 503, then serves again when one closes', async () => {
-    const idle = [await open(), await open(), await open()];
+  it('at the cap, closes the oldest connection that has sent nothing and serves the new one', async () => {
+    const [first, second, third] = [await open(), await open(), await open()];
+    const newcomer = await open();
+    expect(await closedWithin(first, 500)).toBeGreaterThanOrEqual(0);
+    expect((await send(newcomer)).slice(0, 12)).toBe('HTTP/1.1 200');
+    // The others were left alone and are served too.
+    expect((await send(second)).slice(0, 12)).toBe('HTTP/1.1 200');
+    expect((await send(third)).slice(0, 12)).toBe('HTTP/1.1 200');
+  });
+
+  it('closes a half-sent head before a connection idle between requests, and never one with a request in flight', async () => {
+    const idle = await open();
+    expect((await send(idle)).slice(0, 12)).toBe('HTTP/1.1 200');
+    const inFlight = await open();
+    const slow = send(inFlight, waitFor(1_500));
+    const halfHead = await open();
+    halfHead.write('GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+
+    // No head yet goes first, though it came after the idle one.
+    const second = await open();
+    expect(await closedWithin(halfHead, 500)).toBeGreaterThanOrEqual(0);
+    expect((await send(second)).slice(0, 12)).toBe('HTTP/1.1 200');
+    // Then, with every connection having sent a request, the oldest idle one.
+    const third = await open();
+    expect(await closedWithin(idle, 500)).toBeGreaterThanOrEqual(0);
+    expect((await send(third)).slice(0, 12)).toBe('HTTP/1.1 200');
+    // The request in flight was never touched.
+    const answer = await slow;
+    expect(answer.slice(0, 12)).toBe('HTTP/1.1 200');
+    expect(answer).toMatch(/\{"waited":1500\}$/);
+  });
+
+  it('answers 503 only when every connection has a request in flight, then serves again', async () => {
+    const busy = [await open(), await open(), await open()];
+    const answers = busy.map((socket) => send(socket, waitFor(800)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const extra = await open();
-    const refused = await discover(extra);
+    const refused = await send(extra);
     expect(refused.slice(0, 12)).toBe('HTTP/1.1 503');
     expect(refused).toMatch(/connection: close/i);
     const body = refused.slice(refused.indexOf('\r\n\r\n') + 4);
     expect(ErrorBodySchema.parse(JSON.parse(body)).errors.code).toBe('SERVICE_UNAVAILABLE');
-    await closed(extra);
+    expect(await closedWithin(extra, 2_000)).toBeGreaterThanOrEqual(0);
 
-    // The three within the cap are served.
-    expect((await discover(idle[0] as Socket)).slice(0, 12)).toBe('HTTP/1.1 200');
-    // One closes: a new connection is served.
-    const gone = closed(idle[1] as Socket);
-    (idle[1] as Socket).destroy();
-    await gone;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const answer of await Promise.all(answers))
+      expect(answer.slice(0, 12)).toBe('HTTP/1.1 200');
+    // Their answers sent, they are idle: a new connection takes the place of one of them.
     const again = await open();
-    expect((await discover(again)).slice(0, 12)).toBe('HTTP/1.1 200');
-    for (const socket of [...idle, again]) socket.destroy();
+    expect((await send(again)).slice(0, 12)).toBe('HTTP/1.1 200');
   });
 
-  it('closes a connection past the cap that sends nothing, within about a second', async () => {
-    const idle = [await open(), await open(), await open()];
+  it('closes a refused connection that sends nothing within about a second', async () => {
+    const busy = [await open(), await open(), await open()];
+    const answers = busy.map((socket) => send(socket, waitFor(2_500)));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const silent = await open();
-    const after = await closed(silent);
+    const after = await closedWithin(silent, 2_400);
     expect(after).toBeGreaterThan(500);
-    expect(after).toBeLessThan(3_000);
-    for (const socket of idle) socket.destroy();
+    expect(after).toBeLessThan(2_400);
+    await Promise.all(answers);
   });
 });

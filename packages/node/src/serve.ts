@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectorError, type Connector } from '@connector-sdk/core';
+import { ConnectionPool } from './connection-pool.js';
 import { nodeHandler, type RequestListenerOptions } from './handle-node-request.js';
 import { lingerThenClose } from './lingering-close.js';
 import { staticErrorResponse } from './static-error-response.js';
@@ -12,7 +13,13 @@ export interface ServeOptions extends RequestListenerOptions {
   readonly port?: number;
   /** Address to listen on. @default '127.0.0.1' */
   readonly host?: string;
-  /** Longest time the request headers may take to arrive, in milliseconds. @default 30_000 */
+  /**
+   * Longest time a request head may take to arrive, in milliseconds: for a connection's first request counted
+   * from the moment it opened, so it also closes connections that send nothing (answered 408). Lower it to drop
+   * such connections sooner; at `maxConnections` they make room for new ones anyway.
+   *
+   * @default 30_000
+   */
   readonly headersTimeoutMs?: number;
   /** Longest time a whole request may take to arrive, in milliseconds. @default 60_000 */
   readonly requestTimeoutMs?: number;
@@ -21,12 +28,19 @@ export interface ServeOptions extends RequestListenerOptions {
   /** How long {@link ConnectorServer.close} waits for in-flight requests before cutting them off. @default 10_000 */
   readonly shutdownTimeoutMs?: number;
   /**
-   * Most connections open at once. A connection past it is answered `503 SERVICE_UNAVAILABLE` on its first
-   * request and closed (closed after a second if it sends none), so idle or slow clients cannot hold the
-   * process's sockets and memory without bound. Raise it, and the process's file limit (`ulimit -n`), for a
-   * platform that keeps more connections open.
+   * Most connections open at once, so that idle or slow clients cannot hold the process's sockets and memory
+   * without bound. At the cap a new connection makes room: the oldest connection that has not sent a whole
+   * request head yet is closed, or else the oldest one idle between keep-alive requests, so sockets that send
+   * nothing can never keep the platform out (issue 31). Only when every connection has a request in flight is
+   * the new one refused: its request is answered `503 SERVICE_UNAVAILABLE` and it is closed (within a second if
+   * it sends none). Raise it, and the process's file limit (`ulimit -n`), for a platform that keeps more
+   * connections open; behind a reverse proxy, keep the proxy's pool of connections to the connector under it.
    *
    * @default 1_000
+   * @example
+   * ```ts
+   * await serve(connector, { port: 3000, maxConnections: 4_000 }); // with `ulimit -n 8192`
+   * ```
    */
   readonly maxConnections?: number;
 }
@@ -105,10 +119,7 @@ export async function serve(
   // written, rather than by tracking every response in flight (a listener per request, issue 18).
   const handle = nodeHandler(connector, options, () => closing !== undefined);
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
-  const maxConnections = options.maxConnections ?? 1_000;
-  if (!(maxConnections >= 1)) throw new TypeError('maxConnections must be at least 1');
-  const sockets = new Set<Socket>();
-  const overCap = new WeakSet<Socket>();
+  const pool = new ConnectionPool(options.maxConnections ?? 1_000);
   const server = createServer(
     {
       headersTimeout,
@@ -120,7 +131,7 @@ export async function serve(
       requireHostHeader: false,
     },
     (request, response) => {
-      if (overCap.has(request.socket)) {
+      if (!pool.heard(request.socket)) {
         writeResponse(response, TOO_MANY_CONNECTIONS, { connection: 'close' });
         if (!request.complete) lingerThenClose(request, response, OVER_CAP_LINGER);
         return;
@@ -137,10 +148,7 @@ export async function serve(
   // Counted here rather than with Node's `server.maxConnections`, which drops a connection past it without a
   // word: the client would see a reset instead of a contract answer (issue 20, finding 2).
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-    if (sockets.size <= maxConnections) return;
-    overCap.add(socket);
+    if (pool.admit(socket)) return;
     const timer = setTimeout(() => socket.destroy(), OVER_CAP_LINGER.ms);
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
@@ -171,8 +179,7 @@ export async function serve(
         // once that answer is written: close connections as they fall idle. Not while any answer's bytes are
         // still queued: Node takes a connection whose answer has ended for idle, and would cut that answer off.
         const sweep = setInterval(() => {
-          for (const socket of sockets) if (socket.writableLength > 0) return;
-          server.closeIdleConnections();
+          if (!pool.sending()) server.closeIdleConnections();
         }, IDLE_SWEEP_MS);
         sweep.unref();
         server.close(() => {
