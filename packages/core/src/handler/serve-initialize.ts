@@ -1,6 +1,7 @@
 import type { ParameterEntry } from '../contract/schemas.js';
 import { isSecret } from '../security/secret.js';
 import { configurationFingerprint } from '../security/session-seal.js';
+import { configurationIdentity } from './configuration-identity.js';
 import type { ConnectorRequest } from './connector-request.js';
 import { pendingCache } from '../store/cache.js';
 import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
@@ -41,7 +42,11 @@ export async function serveInitialize(
   );
   // Before any connector code: a URL that names the connector's own network is never logged in to.
   if (runtime.configUrls) await runtime.configUrls.judge(body.config);
-  const configuration = configurationFingerprint(keys, compiled.name, body.entries);
+  const configuration = configurationFingerprint(
+    keys,
+    compiled.name,
+    configurationIdentity(compiled, body),
+  );
   const tenant = { systemId, sdkSessionId, configuration };
   state.tenant = tenant;
   // Counted once the call is well-formed, right before connector code reaches the end system; keyed by the

@@ -13,9 +13,11 @@ export interface RateLimitKeyInput {
   readonly sdkSessionId: string;
   /**
    * A keyed fingerprint of the configuration the session was (or, on initialize, is being) initialized with:
-   * the same for every session of a system with the same configuration, and unguessable without it. Keep it
-   * in the key: a key of `systemId` alone lets anyone who can reach the connector spend a system's quota with
-   * initializes that carry a made-up configuration.
+   * the same for every session of a system with the same configuration, and unguessable without it. It covers
+   * the declared configuration fields as they parsed, so an undeclared entry or a trailing `/` on a
+   * `field.url()` changes nothing (every entry counts when the connector declares none). Keep it in the key:
+   * a key of `systemId` alone lets anyone who can reach the connector spend a system's quota with initializes
+   * that carry a made-up configuration.
    */
   readonly configuration: string;
 }

@@ -60,9 +60,10 @@ const mac = (secret: Buffer, text: string): Buffer =>
   createHmac('sha256', secret).update(text).digest();
 
 /**
- * A keyed fingerprint of everything the platform sent to initialize: sessions initialized with the same
- * configuration of a system share caches and a rate limit, and a caller who does not know that configuration
- * cannot reach them. Keyed, so a store that keeps it as part of a name reveals nothing about the credentials.
+ * A keyed fingerprint of a configuration (what the handler's `configurationIdentity` keeps of an initialize):
+ * sessions initialized with the same configuration of a system share caches and a rate limit, and a caller who
+ * does not know that configuration cannot reach them. Keyed, so a store that keeps it as part of a name reveals
+ * nothing about the credentials.
  *
  * @internal
  */
