@@ -19,6 +19,9 @@ import {
 import { startProxy } from '../../packages/core/src/http/fixtures/test-proxy.js';
 import { acmeConnector, endSystemReach, main, serveMounted } from './going-to-production.js';
 
+/** The test's end systems listen on loopback: servers it starts itself opt in to it. */
+const LOCAL = { allow: ['127.0.0.1'] };
+
 const guide = readFileSync(new URL('../deploying.md', import.meta.url), 'utf8');
 
 /** Initializes over HTTP as the platform does and returns the session as request headers. */
@@ -47,7 +50,13 @@ describe('the entry point', () => {
   const exit = vi.fn();
 
   beforeAll(async () => {
-    Object.assign(process.env, { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent' });
+    Object.assign(process.env, {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      // The operator opens the end system's network, as a deployment does.
+      CONNECTOR_SDK_EGRESS_ALLOW: '127.0.0.1',
+    });
     const before = new Set([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
     running = await main();
     listeners = (['SIGINT', 'SIGTERM'] as const).flatMap((signal) =>
@@ -59,7 +68,7 @@ describe('the entry point', () => {
   });
   afterAll(async () => {
     for (const { signal, listener } of listeners) process.removeListener(signal, listener);
-    for (const name of ['HOST', 'PORT', 'LOG_LEVEL']) {
+    for (const name of ['HOST', 'PORT', 'LOG_LEVEL', 'CONNECTOR_SDK_EGRESS_ALLOW']) {
       if (env[name] === undefined) Reflect.deleteProperty(process.env, name);
       else process.env[name] = env[name];
     }
@@ -162,13 +171,15 @@ describe('the path a reverse proxy passes on', () => {
     // The proxy strips /acme after all.
     expect(await errorCode(await fetch(`${mounted}/sdk/api/1.0/discover`))).toBe('ROUTE_NOT_FOUND');
     // The default prefix, and a proxy that passes /acme on.
-    const plain = await started(serve(acmeConnector(), { host: '127.0.0.1', port: 0 }));
+    const plain = await started(
+      serve(acmeConnector(), { host: '127.0.0.1', port: 0, egress: LOCAL }),
+    );
     const unchanged = await fetch(`${plain}/acme/sdk/api/1.0/discover`);
     expect(unchanged.status).toBe(404);
     expect(await errorCode(unchanged)).toBe('ROUTE_NOT_FOUND');
     // A prefix that stops short of /sdk/api: the next segment is taken for the version.
     const short = await started(
-      serve(acmeConnector(), { host: '127.0.0.1', port: 0, prefix: '/acme' }),
+      serve(acmeConnector(), { host: '127.0.0.1', port: 0, prefix: '/acme', egress: LOCAL }),
     );
     const version = await fetch(`${short}/acme/sdk/api/1.0/discover`);
     expect(version.status).toBe(404);
@@ -202,7 +213,11 @@ describe('the reach the environment sets', () => {
             END_SYSTEM_CA_FILE: join(dir, 'ca.pem'),
             END_SYSTEM_PROXY: proxy.url.replace('http://', 'http://connector:pr0xy-s3cret@'),
           });
-          running = await serve(acmeConnector(reach), { host: '127.0.0.1', port: 0 });
+          running = await serve(acmeConnector(reach), {
+            host: '127.0.0.1',
+            port: 0,
+            egress: LOCAL,
+          });
           const session = await initialize(running.url, end.url);
           const answer = await fetch(`${running.url}/sdk/api/1.0/issues/7`, { headers: session });
           expect(answer.status).toBe(200);

@@ -332,6 +332,7 @@ describe('the wait header', () => {
     async function simulate(flags: string[]) {
       const running = await serve(recordsConnector, {
         port: 0,
+        egress: LOCAL,
         rateLimit: { limit: 1, windowMs: 60_000 },
         ...told,
       });

@@ -4,9 +4,8 @@ import { ValidationError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger } from '../logging/logger.js';
-import { createRedactingLogger } from '../logging/redacting-logger.js';
-import { withSecretSink } from '../security/secret-sink.js';
-import { operatorEgress, withOperatorEgress } from '../security/operator-egress.js';
+import { createRequestLogger } from '../logging/redacting-logger.js';
+import { operatorEgress } from '../security/operator-egress.js';
 import { ConfigUrlJudge } from './judge-config-urls.js';
 import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
@@ -175,21 +174,8 @@ export function createHandler(
   const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
   const services: ScopeServices = {
     // Each request's logger carries its redactor, so the end-system client registers what it sends and
-    // redacts before it clips (issue 16).
-    logger: (scope) =>
-      withOperatorEgress(
-        withSecretSink(
-          logger === silentLogger
-            ? { ...silentLogger }
-            : createRedactingLogger(logger, scope.redactor, {
-                operation: scope.operation,
-                sdkSessionId: scope.tenant?.sdkSessionId,
-                systemId: scope.tenant?.systemId,
-              }),
-          scope.redactor,
-        ),
-        egress,
-      ),
+    // redacts before it clips (issue 16), and the operator's egress policy (issue 31).
+    logger: (scope) => createRequestLogger(logger, scope, egress),
     sessionCache: caches.session,
     systemCache: caches.system,
   };

@@ -71,7 +71,7 @@ export interface HandlerOptions {
    * What the end systems of this deployment may be reached at, besides public addresses: host names, wildcard
    * domains (`*.corp.example`) and address or CIDR ranges (see {@link EgressPolicy}). Whoever can initialize
    * chooses the end system's URL, so by default loopback, private, link-local and cloud-metadata addresses are
-   * refused: a configured URL that names one is answered `400 END_SYSTEM_NOT_ALLOWED` before connector code
+   * refused: a `field.url()` whose host is one is answered `400 END_SYSTEM_NOT_ALLOWED` before connector code
    * runs, and the end-system client refuses to connect there (after DNS, on every redirect). Every client made
    * with a request's `log` follows this policy.
    *

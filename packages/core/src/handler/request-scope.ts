@@ -2,6 +2,7 @@ import type { ParameterEntry } from '../contract/schemas.js';
 import type { Logger } from '../logging/logger.js';
 import { Redactor } from '../security/redactor.js';
 import type { Cache } from '../store/cache.js';
+import { DeferredCache } from '../store/deferred-cache.js';
 import type { ConnectorRequest } from './connector-request.js';
 import type { Tenant } from './context-caches.js';
 
@@ -65,56 +66,39 @@ export class RequestScope {
 }
 
 /**
- * The services every context offers, as getters on the prototype: nothing is made per request until connector
- * code reads it.
+ * What every context offers besides its own fields: the request's logger, signal, `addSecret` and caches, each
+ * an **own** property (issue 32). Authors destructure and spread contexts (`({ params, ...call }) =>
+ * tracker(call)`, as the docs teach), and a rest copy keeps only own enumerable properties: getters on a
+ * prototype were silently lost, with them the logging, the cancellation and the operator's egress policy of every
+ * end-system call. The logger and the caches are cheap stand-ins made here; only the signal stays an accessor (an
+ * own one, shared by every context), since a binding makes it on demand and most calls never read it.
  */
-class ScopedContext {
+class ContextServices {
   readonly #scope: RequestScope;
+  readonly log: Logger;
+  readonly addSecret: (value: string) => void;
+  readonly systemCache: Cache;
+  declare readonly signal: AbortSignal;
 
-  constructor(scope: RequestScope) {
+  static readonly #signal: PropertyDescriptor = {
+    get(this: ContextServices) {
+      return this.#scope.signal;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+
+  constructor(scope: RequestScope, signal: AbortSignal | undefined) {
     this.#scope = scope;
-  }
-
-  /** A logger that adds the request's ids and redacts its secrets. */
-  get log(): Logger {
-    return this.#scope.log;
-  }
-
-  /** This end system's cache. */
-  get systemCache(): Cache {
-    return this.#scope.systemCache;
-  }
-
-  /** Fires when the platform disconnects. */
-  get signal(): AbortSignal {
-    return this.#scope.signal;
-  }
-
-  /**
-   * Marks a value learned during this call as secret: from now on it is redacted, in every form, from this
-   * request's error body and log lines.
-   */
-  get addSecret(): (value: string) => void {
+    this.log = scope.log;
+    const { redactor } = scope;
     // A function of its own, so that `({ addSecret }) => …` works as the other context members do.
-    const { redactor } = this.#scope;
-    return (value) => {
+    this.addSecret = (value) => {
       if (typeof value === 'string') redactor.add(value);
     };
-  }
-}
-
-/** A context of a call that carries a session, with the session's cache as well. */
-class SessionScopedContext extends ScopedContext {
-  readonly #scope: RequestScope;
-
-  constructor(scope: RequestScope) {
-    super(scope);
-    this.#scope = scope;
-  }
-
-  /** This session's cache. */
-  get sessionCache(): Cache {
-    return this.#scope.sessionCache;
+    this.systemCache = new DeferredCache(() => scope.systemCache);
+    if (signal === undefined) Object.defineProperty(this, 'signal', ContextServices.#signal);
+    else (this as { signal: AbortSignal }).signal = signal;
   }
 }
 
@@ -137,41 +121,33 @@ export interface InitializeFields {
  *
  * @internal
  */
-export class InitializeContextImpl extends ScopedContext {
+export class InitializeContextImpl extends ContextServices {
   readonly config: Record<string, unknown>;
   readonly entries: readonly ParameterEntry[];
   readonly sdkSessionId: string;
   readonly systemId: string;
   declare readonly suppressNotification?: boolean;
-  readonly #signal: AbortSignal | undefined;
-  readonly #sessionCache: Cache;
+  /** The cache of the session being made; its writes are made once initialize has answered. */
+  readonly sessionCache: Cache;
 
   constructor(scope: RequestScope, fields: InitializeFields) {
-    super(scope);
+    super(scope, fields.signal);
     this.config = fields.config;
     this.entries = fields.entries;
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
-    this.#sessionCache = fields.sessionCache;
+    this.sessionCache = fields.sessionCache;
     // Absent, not undefined, when the platform did not send the option.
     if (fields.suppressNotification !== undefined)
       (this as { suppressNotification?: boolean }).suppressNotification =
         fields.suppressNotification;
-    this.#signal = fields.signal;
-  }
-
-  override get signal(): AbortSignal {
-    return this.#signal ?? super.signal;
-  }
-
-  /** The cache of the session being made; its writes are made once initialize has answered. */
-  get sessionCache(): Cache {
-    return this.#sessionCache;
   }
 }
 
 /** @internal the context of `cleanup` */
-export class CleanupContextImpl extends SessionScopedContext {
+export class CleanupContextImpl extends ContextServices {
+  readonly sessionCache: Cache;
+
   constructor(
     scope: RequestScope,
     readonly session: Record<string, unknown>,
@@ -179,7 +155,8 @@ export class CleanupContextImpl extends SessionScopedContext {
     readonly systemId: string,
     readonly cleanupGlobalCache: boolean,
   ) {
-    super(scope);
+    super(scope, undefined);
+    this.sessionCache = new DeferredCache(() => scope.sessionCache);
   }
 }
 
@@ -195,7 +172,7 @@ export interface OperationFields {
 }
 
 /** @internal the context of a later operation */
-export class OperationContextImpl extends SessionScopedContext {
+export class OperationContextImpl extends ContextServices {
   readonly session: Record<string, unknown>;
   readonly params: unknown;
   readonly query: unknown;
@@ -203,9 +180,10 @@ export class OperationContextImpl extends SessionScopedContext {
   readonly sdkSessionId: string;
   readonly systemId: string;
   readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly sessionCache: Cache;
 
   constructor(scope: RequestScope, fields: OperationFields) {
-    super(scope);
+    super(scope, undefined);
     this.session = fields.session;
     this.params = fields.params;
     this.query = fields.query;
@@ -213,5 +191,6 @@ export class OperationContextImpl extends SessionScopedContext {
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
     this.headers = fields.headers;
+    this.sessionCache = new DeferredCache(() => scope.sessionCache);
   }
 }

@@ -41,7 +41,7 @@ export async function serveInitialize(
     state.redactor,
   );
   // Before any connector code: a URL that names the connector's own network is never logged in to.
-  if (runtime.configUrls) await runtime.configUrls.judge(body.config);
+  runtime.configUrls?.judge(body.config);
   const configuration = configurationFingerprint(
     keys,
     compiled.name,

@@ -12,7 +12,8 @@ import {
  * operator's choice through their own code; a client made without that logger reads the environment itself.
  * A registry symbol, so two copies of the package (ESM and CJS) find each other's.
  */
-const OPERATOR_EGRESS = Symbol.for('@connector-sdk/operator-egress');
+/** @internal The symbol under which a request's logger carries the operator's policy. */
+export const OPERATOR_EGRESS = Symbol.for('@connector-sdk/operator-egress');
 
 /** @internal The operator's policy, checked, ready for the handler and for clients. */
 export interface OperatorEgress {
@@ -46,12 +47,6 @@ export function operatorEgress(option?: EgressPolicy): OperatorEgress {
     fromEnvironment = { text, egress: { policy, compiled } };
   }
   return fromEnvironment.egress;
-}
-
-/** @internal Gives a request's logger the operator's policy, as a property no log call sees. */
-export function withOperatorEgress<T extends object>(logger: T, egress: OperatorEgress): T {
-  Object.defineProperty(logger, OPERATOR_EGRESS, { value: egress, enumerable: false });
-  return logger;
 }
 
 /**

@@ -15,13 +15,12 @@ export interface SecretSink {
   clip(text: string, max: number): string;
 }
 
-const SECRET_SINK = Symbol.for('@connector-sdk/secret-sink');
-
-/** @internal Gives a request's logger its secret sink, as a property no log call sees. */
-export function withSecretSink<T extends object>(logger: T, sink: SecretSink): T {
-  Object.defineProperty(logger, SECRET_SINK, { value: sink, enumerable: false });
-  return logger;
-}
+/**
+ * The symbol under which a request's logger carries its secret sink (see `createRequestLogger`).
+ *
+ * @internal
+ */
+export const SECRET_SINK = Symbol.for('@connector-sdk/secret-sink');
 
 /** @internal The secret sink of a request's logger, or `undefined` for any other logger. */
 export function secretSinkOf(logger: unknown): SecretSink | undefined {

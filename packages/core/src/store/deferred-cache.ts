@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { Cache, CacheGetOrSetOptions, CacheSetOptions } from './cache.js';
+
+/**
+ * A cache made on its first use: every context has its caches as own properties (so a rest copy keeps them,
+ * issue 32), and most calls never touch them, while making the real one (its scope key) costs more than this.
+ *
+ * @internal
+ */
+export class DeferredCache implements Cache {
+  readonly #make: () => Cache;
+  #cache: Cache | undefined;
+
+  constructor(make: () => Cache) {
+    this.#make = make;
+  }
+
+  get<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | undefined>;
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  get(key: string, schema?: z.ZodType): Promise<unknown> {
+    const cache = this.#target();
+    return schema === undefined ? cache.get(key) : cache.get(key, schema);
+  }
+
+  set(key: string, value: unknown, options?: CacheSetOptions): Promise<void> {
+    return this.#target().set(key, value, options);
+  }
+
+  getOrSet<T>(
+    key: string,
+    load: () => T | Promise<T>,
+    options?: CacheGetOrSetOptions<T>,
+  ): Promise<T> {
+    return this.#target().getOrSet(key, load, options);
+  }
+
+  delete(key: string): Promise<void> {
+    return this.#target().delete(key);
+  }
+
+  clear(): Promise<void> {
+    return this.#target().clear();
+  }
+
+  #target(): Cache {
+    return (this.#cache ??= this.#make());
+  }
+}
