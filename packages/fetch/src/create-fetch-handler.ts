@@ -1,6 +1,7 @@
 import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
 import { BodyBudget, DEFAULT_BODY_LIMITS, checkBodyTimeout } from '@connector-sdk/core/internal';
 import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
+import { serverRemoteAddress, type RemoteAddressOf } from './remote-address.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */
 export interface FetchHandlerOptions extends HandlerOptions {
@@ -33,6 +34,14 @@ export interface FetchHandlerOptions extends HandlerOptions {
    * @default 67_108_864 (64 MiB)
    */
   readonly maxBodyBytesInFlight?: number;
+  /**
+   * How to tell the peer's address, for `initializeFrom`; read only when that option is set. Bun users pass
+   * `(request, server) => (server as Server).requestIP(request)?.address`.
+   *
+   * @default the address `@hono/node-server` (`{ incoming }`) or `Deno.serve` (`{ remoteAddr }`) passes beside
+   *   the request; unknown otherwise, and then initialize is refused
+   */
+  readonly remoteAddress?: RemoteAddressOf;
 }
 
 /**
@@ -83,6 +92,8 @@ export function createFetchHandler(
     },
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
   };
+  // The peer is looked up only when someone asks who it is.
+  const peerOf = options.initializeFrom && (options.remoteAddress ?? serverRemoteAddress);
   return async (request, server) => {
     const url = new URL(request.url);
     const requestHeaders: Record<string, string> = {};
@@ -102,6 +113,7 @@ export function createFetchHandler(
       text: () => readRequestText(request, limits),
       bytes: () => requestBytes(request, limits),
       signal: request.signal,
+      remoteAddress: peerOf ? peerOf(request, server) : undefined,
     });
     // A body the route did not read is thrown away, within bounds, so that the server running the handler can
     // keep or close the connection gracefully; a refused body is already being thrown away (readRequestText).

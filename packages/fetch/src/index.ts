@@ -3,3 +3,4 @@ export {
   type FetchHandler,
   type FetchHandlerOptions,
 } from './create-fetch-handler.js';
+export type { RemoteAddressOf } from './remote-address.js';
