@@ -115,6 +115,8 @@ const logger = Object.fromEntries(
 const running = await serve(connector, {
   port: 0,
   logger,
+  // The soak's end system runs on this machine: the operator's allow list opens it (issue 31).
+  egress: { allow: ['127.0.0.1'] },
   bodyLimit: BODY_LIMIT,
   maxBodyBytesInFlight: CONNECTIONS * BODY_LIMIT,
   maxConnections: CONNECTIONS * 2,

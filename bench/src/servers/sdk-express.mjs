@@ -2,7 +2,7 @@
 import { connectorMiddleware } from '@connector-sdk/express';
 import express from 'express';
 import { BASE } from '../scenarios.mjs';
-import { connector } from '../connector.mjs';
+import { BENCH_EGRESS, connector } from '../connector.mjs';
 import { BENCH_SESSION_KEY } from '../session-mac.mjs';
 import { listen } from './listen.mjs';
 
@@ -10,6 +10,9 @@ import { listen } from './listen.mjs';
 export function start({ port }) {
   const app = express();
   app.disable('x-powered-by');
-  app.use(BASE, connectorMiddleware(connector, { sessionKey: BENCH_SESSION_KEY }));
+  app.use(
+    BASE,
+    connectorMiddleware(connector, { sessionKey: BENCH_SESSION_KEY, egress: BENCH_EGRESS }),
+  );
   return listen(app, port);
 }
