@@ -8,6 +8,7 @@ import {
 } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
+import { unloggedConnector } from '../../test/unlogged-connector.js';
 import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import type { ConnectorTarget } from '../transport.js';
 import { conformanceChecks } from './conformance-checks.js';
@@ -265,6 +266,13 @@ const cases: Case[] = [
     target: recordsConnector,
     handlerOptions: { retryAfterHeader: 'X-Wait' },
     message: /a rate-limit 403 has no Retry-After header/,
+  },
+  {
+    check: 'logging.end-system-calls',
+    breaks: "makes its operation's end-system client without the request's log",
+    target: unloggedConnector,
+    message:
+      /End-system calls left no log line:\n {2}- 1 call POST http:\/\/127\.0\.0\.1:\d+ \(0 logged\), while serving POST \/sdk\/api\/1\.0\/records\n[\s\S]*createEndSystemClient\(\{ baseUrl, signal, log \}\)/,
   },
   {
     check: 'secrets.no-leak',

@@ -3,6 +3,7 @@ import { entityTypeCheck } from './entity-type-checks.js';
 import type { ConformanceCheck } from './check-helpers.js';
 import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
+import { endSystemLogCheck } from './logging-checks.js';
 import { sessionChecks } from './session-checks.js';
 
 export type { ConformanceCheck } from './check-helpers.js';
@@ -18,6 +19,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   ...sessionChecks,
   ...catalogChecks,
   entityTypeCheck,
+  endSystemLogCheck,
   secretsCheck,
   logSecretsCheck,
 ];

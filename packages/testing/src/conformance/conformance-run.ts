@@ -3,6 +3,7 @@ import { SessionMasker } from '../session-masker.js';
 import { capturingLogger } from './capturing-logger.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import { declaredOperations, type DeclaredOperations } from './declared-operations.js';
+import { watchEndSystemCalls, type EndSystemCall } from './end-system-calls.js';
 import {
   PlatformSimulator,
   type CallRequest,
@@ -100,6 +101,10 @@ export interface ConformanceOptions {
 export interface RecordedExchange {
   readonly request: WireRequest;
   readonly response: WireResponse;
+  /** The end-system calls the connector made meanwhile, as far as this process sees them. */
+  readonly endSystemCalls: readonly EndSystemCall[];
+  /** The lines the kit captured meanwhile from a connector it serves (none for other targets). */
+  readonly logLines: readonly string[];
 }
 
 function isConnectorTarget(
@@ -181,9 +186,19 @@ export class ConformanceRun {
       ? { ...handlerOptions, logger: capturingLogger(this.#logLines, handlerOptions.logger) }
       : handlerOptions;
     const inner = createTransport(this.options.target, { handlerOptions: options });
+    const { target } = this.options;
+    const ownOrigin =
+      typeof target === 'string' || target instanceof URL ? new URL(target).origin : undefined;
     return async (request) => {
-      const response = await inner(request);
-      this.exchanges.push({ request, response });
+      const watch = watchEndSystemCalls(ownOrigin);
+      const from = this.#logLines.length;
+      const response = await inner(request).finally(watch.stop);
+      this.exchanges.push({
+        request,
+        response,
+        endSystemCalls: watch.calls,
+        logLines: this.#logLines.slice(from),
+      });
       return response;
     };
   }
