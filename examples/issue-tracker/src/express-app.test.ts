@@ -12,7 +12,13 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   tracker = await startTracker();
-  server = createApp(pino({ level: 'silent' })).listen(0, '127.0.0.1');
+  // The sample tracker runs on this machine: opt in to it as an operator would, where the app is deployed.
+  process.env.CONNECTOR_SDK_EGRESS_ALLOW = '127.0.0.1';
+  try {
+    server = createApp(pino({ level: 'silent' })).listen(0, '127.0.0.1');
+  } finally {
+    Reflect.deleteProperty(process.env, 'CONNECTOR_SDK_EGRESS_ALLOW');
+  }
   await new Promise((resolve) => server.once('listening', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
