@@ -22,7 +22,9 @@ export async function conformanceCommand(options: ConformanceOptions, io: CliIo)
   const results = await runConformance(options, {
     onResult: (result) => {
       const mark = { passed: '✓', failed: '✗', skipped: '-' }[result.status];
-      io.out(`${mark} ${result.name}${result.status === 'skipped' ? ` (${result.message})` : ''}`);
+      io.out(
+        `${mark} ${result.name}${result.status !== 'failed' && result.message !== undefined ? ` (${result.message})` : ''}`,
+      );
       if (result.status === 'failed') io.out(`    ${result.message?.replace(/\n/g, '\n    ')}`);
     },
   });

@@ -11,9 +11,12 @@ export interface ConformanceCheck {
   /**
    * Runs the check; throws with what to fix when the connector breaks the rule.
    *
-   * @returns a reason when the check does not apply to these options
+   * @returns a reason when the check does not apply to these options, or a note when it passed with part of
+   * it not run (which part, and why)
    */
-  run(run: ConformanceRun): Promise<{ readonly skipped: string } | undefined>;
+  run(
+    run: ConformanceRun,
+  ): Promise<{ readonly skipped: string } | { readonly note: string } | undefined>;
 }
 
 export const LET_SDK_PARSE =

@@ -9,7 +9,7 @@ export interface ConformanceResult {
   readonly name: string;
   /** How it went. */
   readonly status: 'passed' | 'failed' | 'skipped';
-  /** Why it failed (what to fix) or why it was skipped. */
+  /** Why it failed (what to fix), why it was skipped, or what a check that passed left out and why. */
   readonly message?: string;
 }
 
@@ -51,7 +51,9 @@ export async function runConformance(
       result =
         outcome === undefined
           ? { id: check.id, name: check.name, status: 'passed' }
-          : { id: check.id, name: check.name, status: 'skipped', message: outcome.skipped };
+          : 'note' in outcome
+            ? { id: check.id, name: check.name, status: 'passed', message: outcome.note }
+            : { id: check.id, name: check.name, status: 'skipped', message: outcome.skipped };
     } catch (error) {
       result = {
         id: check.id,
