@@ -1,18 +1,10 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { Connector } from '@connector-sdk/core';
 import { DEFAULT_BODY_LIMITS, originForm } from '@connector-sdk/core/internal';
 import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
 import { bodyParserError } from './body-parser-error.js';
+import type { ExpressRequestLike } from './express-request.js';
 import { readParsedBody } from './read-parsed-body.js';
-
-/** The parts of an Express request the binding reads; the same in Express 4 and 5. */
-export type ExpressRequestLike = IncomingMessage & {
-  readonly baseUrl?: string;
-  readonly originalUrl?: string;
-  readonly body?: unknown;
-  /** Set by body-parser 1 (`express.json()` and friends in Express 4) once it has read the body. */
-  readonly _body?: boolean;
-};
 
 /** Express's `next`. */
 export type NextFunction = (error?: unknown) => void;

@@ -2,6 +2,6 @@ export {
   connectorMiddleware,
   type ConnectorErrorHandler,
   type ConnectorRequestHandler,
-  type ExpressRequestLike,
   type NextFunction,
 } from './connector-middleware.js';
+export type { ExpressRequestLike } from './express-request.js';

@@ -1,6 +1,6 @@
 import { ConnectorError, ValidationError } from '@connector-sdk/core';
 import type { NodeRequestOverrides } from '@connector-sdk/node';
-import type { ExpressRequestLike } from './connector-middleware.js';
+import type { ExpressRequestLike } from './express-request.js';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
