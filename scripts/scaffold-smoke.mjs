@@ -125,6 +125,11 @@ try {
   run('npm', ['run', 'build'], tracker);
   step('npm run demo -- --once');
   run('npm', ['run', 'demo', '--', '--once'], tracker, { PORT: '0' });
+
+  // No end system is named here: its test skips, saying so; the typecheck and the build are what is proven.
+  const api = installAndTest(scaffold('api-connector', 'rest-api'));
+  step('npm run build');
+  run('npm', ['run', 'build'], api);
   console.log('\nscaffold smoke: ok');
 } finally {
   rmSync(work, { recursive: true, force: true });

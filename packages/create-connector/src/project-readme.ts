@@ -26,6 +26,33 @@ npm run demo       # the whole lifecycle, driven as the platform does, secrets m
 3. \`src/tracker/\`: the sample end system. Keep it as a fake for tests, or use \`startFakeEndSystem\` from
    \`@connector-sdk/testing\`, and point the configuration at your real end system.`,
   },
+  'rest-api': {
+    about: `started from its rest-api template: a connector skeleton for an end system's HTTP API with token login,
+and tests that run the conformance kit against your real end system.
+
+Name the end system in the environment (never in a file of the project); \`npm test\` and \`npm run dev\` read
+the same variables:
+
+| Variable                     | What it gives                                                                      |
+| ---------------------------- | ---------------------------------------------------------------------------------- |
+| \`END_SYSTEM_URL\`             | the API's base URL, as a user types it into the platform's form                    |
+| \`END_SYSTEM_USER\`            | a user name the end system accepts                                                 |
+| \`END_SYSTEM_PASSWORD\`        | that user's password                                                               |
+| \`CONNECTOR_SDK_EGRESS_ALLOW\` | more hosts, \`*.domains\` or address ranges the connector may reach, comma-separated |
+
+A deployed connector reaches public addresses only: an end system on this machine or a private network needs
+its operator's \`CONNECTOR_SDK_EGRESS_ALLOW\`. The tests and the dev server allow the host of
+\`END_SYSTEM_URL\` on their own.`,
+    scripts: `END_SYSTEM_URL=https://api.example.com END_SYSTEM_USER=me END_SYSTEM_PASSWORD=… npm test
+                   # the conformance kit against that end system; without the variables it skips, saying so
+npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+    steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (your end system's login: its path, its body,
+   where the token is in its answer), the operations and \`cleanup\` (its logout).
+2. \`src/api-client.ts\`: how calls authenticate, and which of your end system's errors the platform sees as
+   what.
+3. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`), and \`logOut\`, how the
+   kit ends a session at your end system (remove it when there is no logout: the kit then skips that check).`,
+  },
 };
 
 /**

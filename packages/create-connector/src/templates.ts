@@ -15,6 +15,10 @@ export interface Template {
  * The templates, by the name `--template` takes. `minimal` is the default: a connector for an HTTP API with a
  * small fake of that API for its tests. `issue-tracker` is the full example: a sample end system with rate
  * limits and expiring tokens, four operations, lifecycle tests and a demo driven by the platform simulator.
+ * `rest-api` is for a real end system from the start: a connector skeleton with token login and no fake, whose
+ * test runs the conformance kit against the end system that `END_SYSTEM_URL`, `END_SYSTEM_USER` and
+ * `END_SYSTEM_PASSWORD` name (and skips, saying so, without them), and whose dev server serves it for that end
+ * system.
  */
 export const TEMPLATES = {
   minimal: {
@@ -30,9 +34,16 @@ export const TEMPLATES = {
     // The example's Express mount shows the Express binding; a new connector is served by main.ts.
     leave: ['src/express-app.ts', 'src/express-app.test.ts'],
   },
+  'rest-api': {
+    summary:
+      'a connector skeleton for a real end system (token login), tested against it from END_SYSTEM_URL, no fake',
+    example: 'rest-api',
+    // The example proves its test against the kit's fake end system; a project tests against its own.
+    leave: ['test/kit-fake-end-system.test.ts'],
+  },
 } as const satisfies Record<string, Template>;
 
-/** The name of a template: `minimal` or `issue-tracker`. */
+/** The name of a template: `minimal`, `issue-tracker` or `rest-api`. */
 export type TemplateName = keyof typeof TEMPLATES;
 
 /** Whether `name` names a template. */
