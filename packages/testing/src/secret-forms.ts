@@ -55,6 +55,11 @@ export class SecretSet {
     this.#companions = [...new Set([...this.#companions, ...values])];
   }
 
+  /** How many forms of secrets it looks for: 0 when no secret was added (or each was too short to find). */
+  get size(): number {
+    return this.#anywhere.size + this.#standalone.size;
+  }
+
   /**
    * Adds a secret.
    *

@@ -404,6 +404,41 @@ describe('the kit on connectors of other shapes', () => {
     );
   });
 
+  it('skips, saying why, the checks a connector answering an empty session gives nothing to judge', async () => {
+    // A connector without the SDK whose end system needs no credential: no session entry, no secret.
+    const sessionless: ConnectorHandler = async (request) =>
+      isInitialize(request)
+        ? json(200, [])
+        : request.path.endsWith('/discover')
+          ? json(200, { connectorName: 'sessionless', connectorVersion: '1' })
+          : json(200, {});
+    const results = await runConformance(
+      { target: sessionless, config: { url: 'https://example.com' } },
+      { only: ['session.tampered', 'secrets.no-leak', 'secrets.no-leak-in-logs'] },
+    );
+    expect(results).toEqual([
+      {
+        id: 'session.tampered',
+        name: expect.any(String),
+        status: 'skipped',
+        message: 'initialize answered no session entry to change',
+      },
+      {
+        id: 'secrets.no-leak',
+        name: expect.any(String),
+        status: 'skipped',
+        message:
+          'neither the configurations nor the session hold a sensitive value, so there is nothing that could leak: mark secrets sensitive in config',
+      },
+      {
+        id: 'secrets.no-leak-in-logs',
+        name: expect.any(String),
+        status: 'skipped',
+        message: expect.stringContaining("the connector's log lines are not visible here"),
+      },
+    ]);
+  });
+
   it('takes the operation path with or without its leading slash', async () => {
     const results = await runConformance(
       {

@@ -28,6 +28,10 @@ interface Variant {
   readonly typeMetadata?: Record<string, unknown>;
   /** Serve attachment create with a free-form builder that reads no body, at the catalog's path. */
   readonly freeFormUpload?: boolean;
+  /** How many projects it lists. @default 7 */
+  readonly projectCount?: number;
+  /** Serve no entityType, so no entity type's metadata can be read. */
+  readonly noEntityType?: boolean;
 }
 
 /** Revisions as [revisionDateTime, entityId, revisionId], in the declared pattern, in the right order. */
@@ -73,11 +77,15 @@ function catalogConnector(variant: Variant = {}) {
       entityTypes: platform.entityTypes(() => [
         { id: 'issue', name: 'Issue', direction: 'BOTH', pollerType: 'ENTITY_WISE_HISTORY' },
       ]),
-      entityType: platform.entityType(() => ({
-        history: { revisionDateFormat: 'yyyy-MM-dd HH:mm' },
-        fields: [{ internalName: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' }],
-        ...variant.typeMetadata,
-      })),
+      ...(variant.noEntityType === true
+        ? {}
+        : {
+            entityType: platform.entityType(() => ({
+              history: { revisionDateFormat: 'yyyy-MM-dd HH:mm' },
+              fields: [{ internalName: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' }],
+              ...variant.typeMetadata,
+            })),
+          }),
       entityHistory: platform.entityHistory(
         ({ query }) => {
           // The kit asks from the start of time, in the declared pattern.
@@ -99,10 +107,10 @@ function catalogConnector(variant: Variant = {}) {
       ),
       projects: platform.projects(({ query }) =>
         variant.ignoreWindow === true
-          ? PROJECTS
+          ? PROJECTS.slice(0, variant.projectCount ?? PROJECTS.length)
           : readWindow(
               query,
-              { all: () => PROJECTS },
+              { all: () => PROJECTS.slice(0, variant.projectCount ?? PROJECTS.length) },
               variant.noCap === true ? {} : { maxResults: 5 },
             ),
       ),
@@ -426,5 +434,48 @@ describe('the platform operations option', () => {
     ).rejects.toThrow(
       "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'createAttachment', 'entityHistory', 'entityTypes' and 'entityType', which the connector declares",
     );
+  });
+});
+
+// A check that finds nothing to judge says so, instead of passing (issue 32, point 4).
+describe.each<Via>(['in-process', 'over HTTP'])(
+  'the platform checks with nothing to judge, %s',
+  (via) => {
+    it('skip the history order on an empty history, naming the project and type read', async () => {
+      const results = await run({ revisions: [] }, via);
+      expect(results.find((result) => result.id === 'platform.history-order')).toMatchObject({
+        status: 'skipped',
+        message:
+          "no revisions in project 'P0', entity type 'issue' since 1970-01-01 00:00, so there is no order to judge: name a project with history (platform: { projectId, entityTypeId }; --project-id and --entity-type-id in the CLI)",
+      });
+    });
+
+    it('say the order was not judged on a history of one revision', async () => {
+      const results = await run({ revisions: [['2026-11-01 08:00', 'A-2', '1']] }, via);
+      expect(results.find((result) => result.id === 'platform.history-order')).toMatchObject({
+        status: 'passed',
+        message: expect.stringMatching(/^only one revision in project 'P0', entity type 'issue'/),
+      });
+    });
+
+    it.each([0, 1])(
+      'say the windows were not compared when %i projects are listed',
+      async (count) => {
+        const results = await run({ projectCount: count }, via);
+        expect(results.find((result) => result.id === 'platform.paging')).toMatchObject({
+          status: 'passed',
+          message: `not run: the comparison of two windows (the connector lists ${count} project${count === 1 ? '' : 's'}; it needs 2)`,
+        });
+      },
+    );
+  },
+);
+
+it("says the entity types' metadata was not read when the connector serves no entityType", async () => {
+  const results = await run({ noEntityType: true });
+  expect(results.find((result) => result.id === 'platform.entity-types')).toMatchObject({
+    status: 'passed',
+    message:
+      "not run: the date patterns and required operations of each entity type (the connector declares no platform.entityType to read an entity type's metadata)",
   });
 });

@@ -84,7 +84,10 @@ export const entityTypeCheck: ConformanceCheck = {
         `platform.entityTypes answered no entity type for project '${projectId}': the platform has nothing to synchronise.`,
       );
     const one = declared.get('entityType');
-    if (one === undefined) return undefined;
+    if (one === undefined)
+      return {
+        note: `not run: the date patterns and required operations of each entity type (${noneServed(run, "no platform.entityType to read an entity type's metadata")})`,
+      };
     // Enough types to find a mistake, few enough to keep the kit quick against a large end system.
     for (const { id } of listed.slice(0, 20)) {
       const type = expectShape(
