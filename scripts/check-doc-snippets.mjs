@@ -1,6 +1,8 @@
 // Keeps the code in the guides honest: every ```ts block in README.md, docs/*.md and the package and example
 // READMEs must be preceded by `<!-- snippet: path#region -->` and equal that region of a file the typecheck
-// covers (docs/snippets/, examples/). `--fix` rewrites the blocks from their sources.
+// covers (docs/snippets/, examples/). A ```json block preceded by `<!-- snippet: path.json -->` must equal that
+// whole file (wire examples a test sends, such as docs/snippets/search-queries/). `--fix` rewrites the blocks
+// from their sources.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -29,6 +31,8 @@ function region(file, name) {
 
 // An optional marker (Prettier puts a blank line after it), then a ts block.
 const BLOCK = /(?:<!-- snippet: ([^#\s]+)#([\w-]+) -->\n\n?)?```ts\n([\s\S]*?)```/g;
+// A json block with a marker naming a .json file; json blocks without one are free text (config shapes, …).
+const JSON_BLOCK = /<!-- snippet: ([^#\s]+\.json) -->\n\n?```json\n([\s\S]*?)```/g;
 
 const problems = [];
 for (const page of pages) {
@@ -57,6 +61,22 @@ for (const page of pages) {
       problems.push(
         `${page}: the block from ${file}#${name} differs from its source (run with --fix)`,
       );
+  }
+  for (const [whole, file, json] of text.matchAll(JSON_BLOCK)) {
+    let source;
+    try {
+      source = readFileSync(join(root, file), 'utf8');
+    } catch {
+      problems.push(`${page}: ${file} cannot be read`);
+      continue;
+    }
+    if (json.trimEnd() === source.trimEnd()) continue;
+    if (fix)
+      changed = changed.replace(
+        whole,
+        `<!-- snippet: ${file} -->\n\n\`\`\`json\n${source.trimEnd()}\n\`\`\``,
+      );
+    else problems.push(`${page}: the block from ${file} differs from its source (run with --fix)`);
   }
   if (fix && changed !== text) writeFileSync(join(root, page), changed);
 }
