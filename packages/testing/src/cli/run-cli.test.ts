@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -431,6 +431,76 @@ describe('connector-sdk-testing conformance', () => {
       await tidy.close();
     }
   });
+
+  it(
+    'expires the session with the --expire-session command, given the session in its environment',
+    { timeout: 20_000 },
+    async () => {
+      const seen = join(dir, 'expire-env.json');
+      // Logs the session out at the end system, as a user's script would, and notes what it was given.
+      writeFileSync(
+        join(dir, 'expire.mjs'),
+        `import { writeFileSync } from 'node:fs';
+const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('SESSION_')));
+writeFileSync(process.argv[2], JSON.stringify(env));
+const answer = await fetch(process.env.SESSION_X_RECORDS_URL + '/auth/logout', {
+  method: 'POST',
+  headers: { authorization: process.env.SESSION_AUTHORIZATION },
+});
+process.exit(answer.ok ? 0 : 1);
+`,
+      );
+      writeFileSync(
+        join(dir, 'fail.mjs'),
+        "console.error('could not revoke ' + process.env.SESSION_AUTHORIZATION); process.exit(3);",
+      );
+      const run = (command: string) =>
+        cli(
+          'conformance',
+          '--url',
+          server.url,
+          '--config',
+          join(dir, 'config.json'),
+          '--operation',
+          'GET /records',
+          '--expire-session',
+          command,
+        );
+      const passed = await run(`node "${join(dir, 'expire.mjs')}" "${seen}"`);
+      expect(passed.out).toContain(
+        '✓ an expired session answers 401, and the call works once the platform initializes again',
+      );
+      expect(passed.status).toBe(0);
+      const env = JSON.parse(readFileSync(seen, 'utf8')) as Record<string, string>;
+      expect(env.SESSION_AUTHORIZATION).toMatch(/^Bearer /);
+      expect(env.SESSION_X_RECORDS_URL).toBe(fake.url);
+      expect(env.SESSION_X_SDK_SYSTEM_ID).toBe('system-1');
+      expect(JSON.parse(env.SESSION_ENTRIES ?? '[]')).toContainEqual({
+        key: 'Authorization',
+        value: env.SESSION_AUTHORIZATION,
+        sensitive: true,
+      });
+      // A command that fails fails the check, its output shown with the session's secrets masked.
+      const failed = await run(`node "${join(dir, 'fail.mjs')}"`);
+      expect(failed.out).toContain('✗ an expired session answers 401');
+      expect(failed.out).toContain('--expire-session exited with status 3: could not revoke ***');
+      expect(failed.out).not.toContain(env.SESSION_AUTHORIZATION?.slice('Bearer '.length));
+      expect(failed.status).toBe(1);
+      expect(
+        (
+          await cli(
+            'simulate',
+            '--url',
+            server.url,
+            '--config',
+            join(dir, 'config.json'),
+            '--expire-session',
+            'true',
+          )
+        ).status,
+      ).toBe(2);
+    },
+  );
 
   it('reads an arrow as an expectation only at the end of --call', async () => {
     const args = ['simulate', '--url', server.url, '--config', join(dir, 'config.json')];

@@ -6,6 +6,7 @@ import { conformanceCommand } from './conformance-command.js';
 import { parseCall } from './parse-call.js';
 import { parsePlatformOperations } from './parse-platform-operations.js';
 import { readConfigFile } from './read-config-file.js';
+import { shellExpireSession } from './shell-expire-session.js';
 import { simulateCommand } from './simulate-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -29,6 +30,12 @@ Options:
   --log-file <file>            the connector's log, one line per entry: what it logs during the run is
                                checked for secrets (conformance; without it, only responses are)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
+  --expire-session "<command>"  a shell command that makes the end system drop a session (revoke its token,
+                               log it out), for the check that an expired session answers 401
+                               (conformance). It gets each session entry as SESSION_<KEY> (upper-cased,
+                               other characters as _: X-Records-Url -> SESSION_X_RECORDS_URL) and all of
+                               them as JSON in SESSION_ENTRIES; its output is not shown unless it fails,
+                               and then with secrets masked. Without it, that check is skipped
   --platform-operations <names>  the platform operations the connector serves, by catalog name and
                                comma-separated, each with =<path> when it moved off the catalog's path:
                                "connectorMetadata,serverInfo,entityHistory,projects=/v2/projects"
@@ -89,6 +96,7 @@ function readArgs(argv: readonly string[]) {
         operation: { type: 'string' },
         'invalid-config': { type: 'string' },
         'wrong-credentials': { type: 'string' },
+        'expire-session': { type: 'string' },
         'platform-operations': { type: 'string', multiple: true },
         'project-id': { type: 'string' },
         'entity-type-id': { type: 'string' },
@@ -141,6 +149,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'operation',
             'invalid-config',
             'wrong-credentials',
+            'expire-session',
             'platform-operations',
             'project-id',
             'entity-type-id',
@@ -176,6 +185,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       const logLines = logFile === undefined ? undefined : logFrom(logFile);
       const invalid = values['invalid-config'];
       const wrong = values['wrong-credentials'];
+      const expire = values['expire-session'];
+      if (expire !== undefined && expire.trim() === '')
+        throw new UsageError('--expire-session needs a shell command');
       const listed = values['platform-operations'];
       const platform = {
         ...(listed === undefined ? {} : parsePlatformOperations(listed)),
@@ -190,6 +202,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...(invalid === undefined ? {} : { invalidConfig: await readConfigFile(invalid) }),
           ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
           ...(operation === undefined ? {} : { operation }),
+          ...(expire === undefined ? {} : { expireSession: shellExpireSession(expire) }),
           ...(logLines === undefined ? {} : { logLines }),
           ...(Object.keys(platform).length === 0 ? {} : { platform }),
         },
