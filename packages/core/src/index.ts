@@ -29,6 +29,7 @@ export {
   type InitializeResult,
   type SessionValue,
 } from './connector/define-connector.js';
+export type { SessionCheck, SessionCheckContext } from './connector/session-check.js';
 export {
   field,
   type Field,

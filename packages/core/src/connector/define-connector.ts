@@ -6,6 +6,7 @@ import type { Cache } from '../store/cache.js';
 import type { FieldInputs, FieldShape, FieldValues } from './field.js';
 import { operationBuilders, type Operation, type OperationBuilders } from './operation.js';
 import { compileConnector, type CompiledConnector } from './compile-connector.js';
+import { assertSessionCheck, type SessionCheck } from './session-check.js';
 
 /** What `initialize` receives. */
 export interface InitializeContext<TConfig> {
@@ -160,6 +161,15 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    */
   cleanup?(context: CleanupContext<FieldValues<TSession>>): void | Promise<void>;
   /**
+   * Checks the session with the end system before each later operation (not before cleanup, which must end even
+   * an ended session), for end systems that end sessions without answering 401: `false` is a
+   * `401 SESSION_EXPIRED`, and the platform initializes again. Optionally remembered per session for `memoMs`.
+   * See {@link SessionCheck}.
+   *
+   * @default undefined (the end system's own 401 is what tells an expired session)
+   */
+  readonly checkSession?: SessionCheck<FieldValues<TSession>>;
+  /**
    * Turns an error thrown by connector code (such as an end-system client's error) into the
    * {@link ConnectorError} the platform gets. `mapped` is what the SDK would answer: for an end-system client's
    * error, the client's mapping (its `code`, `endSystemCode`, `detail`); return a replacement, or `undefined`
@@ -237,6 +247,7 @@ export interface Connector<
 export function defineConnector<TConfig extends FieldShape, TSession extends FieldShape>(
   adapter: EndSystemAdapter<TConfig, TSession>,
 ): Connector<TConfig, TSession> {
+  assertSessionCheck(adapter.checkSession as SessionCheck<unknown> | undefined);
   const operations =
     adapter.operations?.(operationBuilders as OperationBuilders<FieldValues<TSession>>) ?? {};
   return Object.freeze({

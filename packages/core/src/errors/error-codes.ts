@@ -39,6 +39,11 @@ export const ERROR_STATUS = {
   INVALID_PATH: 400,
   /** A call's path or query names another session or system than the verified session it carries. */
   SESSION_MISMATCH: 400,
+  /**
+   * The end system refused a change because the record changed meanwhile (its 409, such as CouchDB's revision
+   * conflict): still a 400, as the contract has no 409, but a code the platform can tell from a validation error.
+   */
+  CONFLICT: 400,
   /** Any other validation failure raised by connector code. */
   VALIDATION_FAILED: 400,
   /** A later call carries no session headers. */

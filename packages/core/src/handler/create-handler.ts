@@ -15,6 +15,7 @@ import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
 import { BodyBudget, DEFAULT_BODY_LIMITS } from './body-limits.js';
+import { SessionChecks } from './check-session.js';
 import { contextCaches } from './context-caches.js';
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
@@ -167,6 +168,7 @@ export function createHandler(
     },
     configUrls: configUrls.active ? configUrls : undefined,
     initializeAccess: access.active ? access : undefined,
+    sessionChecks: SessionChecks.of(connector.adapter.checkSession as never),
   };
   if (!(runtime.uploadLimits.maxBytes >= 1))
     throw new TypeError('maxUploadBytes must be a positive number of bytes');
@@ -235,9 +237,7 @@ export function createHandler(
       throw new ConnectorError(
         'METHOD_NOT_ALLOWED',
         `${request.method} is not allowed here; use ${match.allow.join(', ')}`,
-        {
-          headers: { allow: match.allow.join(', ') },
-        },
+        { headers: { allow: match.allow.join(', ') } },
       );
     }
     const { params } = match;

@@ -4,6 +4,7 @@ import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
 import type { UploadLimits } from '../files/upload.js';
 import type { SessionKeys } from '../security/session-keys.js';
+import type { SessionChecks } from './check-session.js';
 import type { ConfigUrlJudge } from './judge-config-urls.js';
 import type { InitializeAccess } from './initialize-access.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -40,4 +41,6 @@ export interface HandlerRuntime {
   readonly configUrls: ConfigUrlJudge | undefined;
   /** Who may initialize: absent when anyone may. */
   readonly initializeAccess: InitializeAccess | undefined;
+  /** The connector's `checkSession`, run before each later operation; absent without one. */
+  readonly sessionChecks: SessionChecks | undefined;
 }

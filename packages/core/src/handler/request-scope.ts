@@ -194,3 +194,32 @@ export class OperationContextImpl extends ContextServices {
     this.sessionCache = new DeferredCache(() => scope.sessionCache);
   }
 }
+
+/** What a session check's context holds besides the services. */
+export interface SessionCheckFields {
+  readonly session: Record<string, unknown>;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
+  readonly operation: string;
+}
+
+/**
+ * @internal the context of `checkSession.check`: no headers, query or body, since a memo keyed by the verified
+ * session must not hold an answer that depended on anything else
+ */
+export class SessionCheckContextImpl extends ContextServices {
+  readonly session: Record<string, unknown>;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
+  readonly operation: string;
+  readonly sessionCache: Cache;
+
+  constructor(scope: RequestScope, fields: SessionCheckFields) {
+    super(scope, undefined);
+    this.session = fields.session;
+    this.sdkSessionId = fields.sdkSessionId;
+    this.systemId = fields.systemId;
+    this.operation = fields.operation;
+    this.sessionCache = new DeferredCache(() => scope.sessionCache);
+  }
+}

@@ -34,6 +34,7 @@ export async function serveCleanup(
     });
   }
   const cleanupGlobalCache = flag === 'true';
+  runtime.sessionChecks?.forget(request.headers);
   let failed = false;
   let failure: unknown;
   try {

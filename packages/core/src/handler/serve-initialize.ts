@@ -8,6 +8,7 @@ import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { queryParam } from './query-param.js';
 import { readJsonBody } from './read-json-body.js';
+import { refusedLogin } from './refused-login.js';
 import { InitializeContextImpl, type RequestScope } from './request-scope.js';
 import { checkId } from './session-ids.js';
 import { initializeFlightKey } from './single-flight.js';
@@ -55,7 +56,8 @@ export async function serveInitialize(
 
   const login = (signal?: AbortSignal): Promise<SharedLogin> => {
     const sessionWrites = pendingCache(() => state.sessionCache);
-    return Promise.resolve(
+    // Async, so that a throw before the first await is answered as a rejection is.
+    return (async () =>
       adapter.initialize(
         new InitializeContextImpl(state, {
           config: body.config,
@@ -66,8 +68,12 @@ export async function serveInitialize(
           signal,
           sessionCache: sessionWrites.cache,
         }) as never,
-      ),
-    ).then((result: unknown) => ({ result, sdkSessionId, sessionWrites }));
+      ))().then(
+      (result: unknown) => ({ result, sdkSessionId, sessionWrites }),
+      (error: unknown) => {
+        throw refusedLogin(error);
+      },
+    );
   };
 
   let shared: SharedLogin;

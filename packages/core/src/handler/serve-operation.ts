@@ -112,30 +112,36 @@ function serveVerified(
   const { schemas } = operation;
   const parsedParams = parseInput(schemas.params, params, 'path');
   const parsedQuery = parseInput(schemas.query, query, 'query');
-  if (schemas.upload !== undefined) {
-    const uploadSchema = schemas.upload;
-    return (async () => {
-      const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
-      try {
-        const answer = await run(upload.body()).catch((error: unknown) => {
-          // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
-          // end-system call (the end system's request body was the file).
-          throw upload.failure ?? error;
-        });
-        if (upload.failure) throw upload.failure;
-        await upload.finish();
-        return answer;
-      } finally {
-        await upload.close();
-      }
-    })();
+  // After the input is known to be valid (a bad call costs no end-system call), before any body is read.
+  const checked = runtime.sessionChecks?.run(state, request.headers, session, input.name);
+  return checked === undefined ? serveChecked() : checked.then(serveChecked);
+
+  function serveChecked(): Promise<unknown> {
+    if (schemas.upload !== undefined) {
+      const uploadSchema = schemas.upload;
+      return (async () => {
+        const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
+        try {
+          const answer = await run(upload.body()).catch((error: unknown) => {
+            // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
+            // end-system call (the end system's request body was the file).
+            throw upload.failure ?? error;
+          });
+          if (upload.failure) throw upload.failure;
+          await upload.finish();
+          return answer;
+        } finally {
+          await upload.close();
+        }
+      })();
+    }
+    const readsBody =
+      schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
+    const withBody = (body: unknown) => run(parseInput(schemas.body, body, 'body'));
+    if (!readsBody) return withBody(undefined);
+    const body = readJsonBody(request);
+    return body instanceof Promise ? body.then(withBody) : withBody(body);
   }
-  const readsBody =
-    schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-  const withBody = (body: unknown) => run(parseInput(schemas.body, body, 'body'));
-  if (!readsBody) return withBody(undefined);
-  const body = readJsonBody(request);
-  return body instanceof Promise ? body.then(withBody) : withBody(body);
 
   async function run(body: unknown): Promise<unknown> {
     const context = new OperationContextImpl(state, {
@@ -147,7 +153,13 @@ function serveVerified(
       systemId: session.systemId,
       headers: request.headers,
     });
-    const answer: unknown = await operation.handler(context as never);
+    let answer: unknown;
+    try {
+      answer = await operation.handler(context as never);
+    } catch (error) {
+      runtime.sessionChecks?.failed(request.headers, error);
+      throw error;
+    }
     if (schemas.status === 204) return new OperationReply(204, undefined, '');
     if (runtime.validateAnswers && schemas.answer !== undefined)
       checkAnswer(schemas.answer, answer, input.name);

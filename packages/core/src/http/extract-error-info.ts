@@ -58,6 +58,8 @@ const MESSAGE_PATHS = [
   ['error_description'],
   ['errors', 0, 'message'],
   ['errors', 'message'],
+  // CouchDB, PouchDB and Cloudant: `{ "error": "conflict", "reason": "Document update conflict." }`.
+  ['reason'],
   ['detail'],
   ['title'],
 ] as const;
@@ -65,8 +67,8 @@ const MESSAGE_PATHS = [
 /**
  * Finds the end system's error code and message in the common body shapes: `code`, `error.code`, `errorCode`,
  * `error_code`, `errors[0].code`, OAuth's `error` (when it is a word; a sentence there is the message);
- * `message`, `error.message`, `errorMessage`, `error_description`, `errors[0].message`, RFC 9457's
- * `detail`/`title`. A plain-text body is the message (with
+ * `message`, `error.message`, `errorMessage`, `error_description`, `errors[0].message`, CouchDB's `reason`,
+ * RFC 9457's `detail`/`title`. A plain-text body is the message (with
  * credential-like values blanked); an HTML page is not.
  *
  * @param body - the parsed JSON body, or the body text when it is not JSON

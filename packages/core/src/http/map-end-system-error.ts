@@ -1,4 +1,5 @@
 import { ConnectorError, type ConnectorErrorOptions } from '../errors/connector-error.js';
+import { detailWithCode, markDefaultAnswer } from '../errors/default-answer.js';
 import { ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import {
   EndSystemError,
@@ -35,9 +36,11 @@ export interface ErrorRule {
   readonly message?: string;
   /**
    * Which code the platform gets in `errors.code`: this rule's `code` (`'drop'`: the end system's own code is
-   * left out), or the end system's own code when it sent one (`'keep'`). The status follows `code` either way.
+   * left out, and named in `detail`), or the end system's own code when it sent one (`'keep'`). The status
+   * follows `code` either way.
    *
-   * @default 'drop' for your rules; the rows of {@link DEFAULT_ERROR_RULES} keep the end system's code
+   * @default 'drop' for your rules; the rows of {@link DEFAULT_ERROR_RULES} but `CONFLICT` keep the end
+   *   system's code
    */
   readonly endSystemCode?: 'keep' | 'drop';
 }
@@ -68,8 +71,14 @@ export interface ErrorMappingOptions {
  * | 404, 410            | `NOT_FOUND`         | 404      |
  * | 429                 | `RATE_LIMITED`      | 403 + wait header |
  * | 503 with a wait     | `RATE_LIMITED`      | 403 + wait header |
- * | 400, 409, 422       | `VALIDATION_FAILED` | 400      |
+ * | 409                 | `CONFLICT`          | 400      |
+ * | 400, 422            | `VALIDATION_FAILED` | 400      |
  * | 5xx, any other      | `END_SYSTEM_ERROR`  | 502      |
+ *
+ * Every row but `CONFLICT` passes the end system's own code on in `errors.code`. A conflict is answered
+ * `CONFLICT` whatever the end system calls it, so that the platform can tell it from a validation error (the
+ * contract has no 409); its code is named in `detail`. Inside initialize, the handler answers the 401 row as
+ * `AUTHENTICATION_FAILED` (a refused login, not an expired session).
  */
 export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
   { status: 401, code: 'SESSION_EXPIRED', endSystemCode: 'keep' },
@@ -78,7 +87,9 @@ export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
   { status: 429, code: 'RATE_LIMITED', endSystemCode: 'keep' },
   // "Unavailable, come back in N seconds": the platform waits and resumes instead of failing the sync.
   { status: 503, retryAfter: true, code: 'RATE_LIMITED', endSystemCode: 'keep' },
-  { status: [400, 409, 422], code: 'VALIDATION_FAILED', endSystemCode: 'keep' },
+  // The platform must tell a conflict from a validation error by the code: not the end system's (issue 32).
+  { status: 409, code: 'CONFLICT' },
+  { status: [400, 422], code: 'VALIDATION_FAILED', endSystemCode: 'keep' },
   { code: 'END_SYSTEM_ERROR', endSystemCode: 'keep' },
 ];
 
@@ -177,8 +188,14 @@ export function mapEndSystemError(
     rule?.message ??
     info.message ??
     `The end system answered ${response.status} ${response.statusText}`.trim();
-  const detail = `${context.method} ${context.url} answered ${response.status}${body.excerpt ? `: ${body.excerpt}` : ''}`;
-  // An author's rule says what the platform gets; the default table passes the end system's code on.
-  const endSystemCode = (rule?.endSystemCode ?? 'drop') === 'keep' ? info.code : undefined;
-  return errorFor(code, message, { endSystemCode, detail, cause: context.cause }, waitMs);
+  const answered = `${context.method} ${context.url} answered ${response.status}${body.excerpt ? `: ${body.excerpt}` : ''}`;
+  // An author's rule says what the platform gets; the default table passes the end system's code on. A code
+  // left out of `errors.code` is named in the detail.
+  const keep = (rule?.endSystemCode ?? 'drop') === 'keep';
+  const endSystemCode = keep ? info.code : undefined;
+  const detail = keep ? answered : detailWithCode(info.code, answered);
+  const error = errorFor(code, message, { endSystemCode, detail, cause: context.cause }, waitMs);
+  return rule === undefined || DEFAULT_ERROR_RULES.includes(rule)
+    ? markDefaultAnswer(error)
+    : error;
 }
