@@ -41,6 +41,7 @@ export type {
   PagedPlatformOperation,
   PlatformCallInput,
   PlatformParams,
+  SimulatorAnswer,
 } from './platform-calls.js';
 export {
   formatTranscriptEntry,

@@ -1,6 +1,10 @@
 import { defineConnector, readWindow } from '@connector-sdk/core';
-import { describe, expect, it } from 'vitest';
+import { serve } from '@connector-sdk/node';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createPlatformSimulator } from './platform-simulator.js';
+
+/** Every byte value, so a download mangled as UTF-8 text on the way shows. */
+const FILE = Uint8Array.from({ length: 1_000 }, (_, i) => i % 256);
 
 const PROJECTS = Array.from({ length: 11 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
 
@@ -19,6 +23,7 @@ function connector(options: { readonly ignoreWindow?: boolean } = {}) {
         params.entityId === 'broken' ? ({ id: 1 } as never) : { fields: { id: params.entityId } },
       ),
       inlineFileName: platform.inlineFileName(() => 'a b.png'),
+      attachmentContent: platform.attachmentContent(() => new Blob([FILE])),
     }),
   });
 }
@@ -60,4 +65,29 @@ describe('the simulator drives the platform operations', () => {
       simulator({ ignoreWindow: true }).readAll('projects', {}, { pageSize: 4 }),
     ).rejects.toThrow('platform.projects answered 11 items for maxResults=4');
   });
+});
+
+describe('a download through the simulator', () => {
+  it.each(['in-process', 'over HTTP'])(
+    'gives the file as bytes in answer and body, its base64 in text (%s)',
+    async (via) => {
+      const server = via === 'over HTTP' ? await serve(connector(), { port: 0 }) : undefined;
+      try {
+        const platform = createPlatformSimulator({
+          target: server?.url ?? connector(),
+          config: {},
+        });
+        const content = await platform.callOperation('attachmentContent', {
+          params: { entityTypeId: 'issue' },
+          query: { contentUri: 'a-1' },
+        });
+        expectTypeOf(content.answer).toEqualTypeOf<Uint8Array>();
+        expect(content.answer).toEqual(FILE);
+        expect(content.body).toEqual(FILE);
+        expect(content.text).toBe(Buffer.from(FILE).toString('base64'));
+      } finally {
+        await server?.close();
+      }
+    },
+  );
 });

@@ -29,6 +29,24 @@ export type PlatformCallInput<K extends PlatformOperationName> = {
   ? { readonly params?: undefined }
   : { readonly params: PlatformParams<K> });
 
+/**
+ * What the simulated platform receives from one of its documented operations: the catalog's answer, or for a
+ * file's content (answered as base64 text on the wire) the file's bytes, decoded as the platform decodes them.
+ *
+ * @example
+ * ```ts
+ * const { answer } = await platform.callOperation('attachmentContent', {
+ *   params: { entityTypeId: 'issue' },
+ *   query: { contentUri: 'a-1' },
+ * });
+ * answer; // Uint8Array
+ * ```
+ */
+export type SimulatorAnswer<K extends PlatformOperationName> =
+  (typeof PLATFORM_OPERATIONS)[K] extends { readonly answerAs: 'base64' }
+    ? Uint8Array
+    : PlatformAnswer<K>;
+
 /** A paged list of the catalog and the key of its items in the answer (none: the answer is the list). */
 const LIST_KEYS: Partial<Record<PlatformOperationName, string | undefined>> = {
   projects: undefined,
@@ -77,7 +95,7 @@ export async function callPlatform<K extends PlatformOperationName>(
   call: Call,
   name: K,
   input: PlatformCallInput<K>,
-): Promise<SimulatorResponse & { readonly answer: PlatformAnswer<K> }> {
+): Promise<SimulatorResponse & { readonly answer: SimulatorAnswer<K> }> {
   const entry = PLATFORM_OPERATIONS[name];
   const response = await call({
     method: entry.method,
@@ -93,10 +111,9 @@ export async function callPlatform<K extends PlatformOperationName>(
       throw new SimulatorError(
         `platform.${name} answered text that is not base64 (${response.text.length} characters)`,
       );
-    return {
-      ...response,
-      answer: new Uint8Array(Buffer.from(response.text, 'base64')) as PlatformAnswer<K>,
-    };
+    // The body is the file too: it is no JSON, and a test reaching for `.body` means the content.
+    const bytes = new Uint8Array(Buffer.from(response.text, 'base64'));
+    return { ...response, body: bytes, answer: bytes as SimulatorAnswer<K> };
   }
   const answer = answerAs === 'text' ? response.text : response.body;
   if (response.status === 200 && schema !== undefined) {
@@ -109,7 +126,7 @@ export async function callPlatform<K extends PlatformOperationName>(
           .join('; ')}`,
       );
   }
-  return { ...response, answer: answer as PlatformAnswer<K> };
+  return { ...response, answer: answer as SimulatorAnswer<K> };
 }
 
 /**

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   ParameterListSchema,
   type ParameterEntry,
-  type PlatformAnswer,
   type PlatformOperationName,
 } from '@connector-sdk/core';
 import { systemClock, type Clock } from './clock.js';
@@ -21,6 +20,7 @@ import {
   readAllPages,
   type PagedPlatformOperation,
   type PlatformCallInput,
+  type SimulatorAnswer,
 } from './platform-calls.js';
 import type { ExchangeEntry, TranscriptEntry } from './transcript.js';
 import {
@@ -207,7 +207,8 @@ export class PlatformSimulator {
    *
    * @param name - the operation, such as `'getEntity'`
    * @param input - path parameters, the query as text, a body; `path` when the connector moved it
-   * @returns the response, with `answer` typed as the operation's answer
+   * @returns the response, with `answer` typed as the operation's answer; for a file's content
+   * (`attachmentContent`), `answer` and `body` are the file's bytes and `text` the base64 the connector sent
    * @throws {@link SimulatorError} naming the wrong values when the answer has another shape
    * @example
    * ```ts
@@ -220,7 +221,7 @@ export class PlatformSimulator {
   callOperation<K extends PlatformOperationName>(
     name: K,
     input: PlatformCallInput<K>,
-  ): Promise<SimulatorResponse & { readonly answer: PlatformAnswer<K> }> {
+  ): Promise<SimulatorResponse & { readonly answer: SimulatorAnswer<K> }> {
     return callPlatform((request) => this.call(request), name, input);
   }
 
