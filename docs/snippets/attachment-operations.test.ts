@@ -90,3 +90,46 @@ it('answers 400 naming the field to an upload without a file name, before callin
     }),
   ).toMatchObject({ status: 400, code: 'INVALID_INPUT' });
 });
+
+it('answers an attachment under the names the issue type declares, its date in the declared pattern', async () => {
+  const type = await platform.callOperation('entityType', {
+    params: { entityTypeId: 'issue' },
+    query: scope,
+  });
+  const declared = (
+    type.answer as {
+      attachments?: { createUpdateDateFormat?: string; fieldNameInfo?: Record<string, string> };
+    }
+  ).attachments;
+  const names = declared?.fieldNameInfo ?? {};
+  expect(Object.keys(names)).toEqual(
+    expect.arrayContaining(['idFieldName', 'contentUriFieldName', 'fileNameFieldName']),
+  );
+
+  const created = await platform.callOperation('createEntity', {
+    params: { entityTypeId: 'issue' },
+    query: scope,
+    body: { fields: { summary: 'Named parts' } },
+  });
+  const form = new FormData();
+  form.append('fileName', 'named.txt');
+  form.append('file', new Blob(['named']), 'named.txt');
+  const uploaded = await platform.callOperation('createAttachment', {
+    params: { entityTypeId: 'issue', entityId: String(created.answer.fields.id) },
+    query: scope,
+    body: form,
+  });
+  // Every part the platform reads is under a declared name, and the parts it needs are there.
+  const answered = uploaded.answer as Record<string, unknown>;
+  expect(Object.values(names)).toEqual(expect.arrayContaining(Object.keys(answered)));
+  expect(answered[names.fileNameFieldName ?? '']).toBe('named.txt');
+  const dated = answered[names.createdOrUpdatedDateFieldName ?? ''];
+  expect(dated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4}$/);
+  expect(declared?.createUpdateDateFormat).toBe("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+
+  const content = await platform.callOperation('attachmentContent', {
+    params: { entityTypeId: 'issue' },
+    query: { ...scope, contentUri: String(answered[names.contentUriFieldName ?? '']) },
+  });
+  expect(Buffer.from(content.answer as Uint8Array).toString()).toBe('named');
+});

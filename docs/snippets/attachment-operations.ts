@@ -1,21 +1,45 @@
 // The attachment operations of the connector in platform-operations.ts (docs/platform-operations.md): files go
 // to and from the tracker as they arrive, never whole in memory.
-import type { PlatformAnswer, PlatformBuilders } from '@connector-sdk/core';
+import { formatJavaDate, type PlatformAnswer, type PlatformBuilders } from '@connector-sdk/core';
 import { multipartBody } from '@connector-sdk/core/http';
-import { tracker, type TrackerAttachment, type TrackerSession } from './tracker-api.js';
+import {
+  DATE_FORMAT,
+  TIME_ZONE,
+  tracker,
+  type TrackerAttachment,
+  type TrackerSession,
+} from './tracker-api.js';
 
+// #region attachment-fields
 /**
- * The names the issue type declares for an attachment's parts (its `attachments` metadata): the platform reads
- * attachments under them, and later asks for a file's content by the content URI answered here.
+ * The names the issue type declares for an attachment's parts, in `attachments.fieldNameInfo`: the platform
+ * reads an attachment under them wherever it gets one (what upload and update answer, an entity's
+ * `attachments`, attachment history), and asks for a file's content by what it read under
+ * `contentUriFieldName`.
  */
+export const ATTACHMENT = {
+  idFieldName: 'attachmentId',
+  contentUriFieldName: 'contentUri',
+  fileNameFieldName: 'fileName',
+  contentTypeFieldName: 'contentType',
+  contentLengthFieldName: 'contentLength',
+  createdOrUpdatedDateFieldName: 'createdDate',
+} as const;
+
+/** A tracker attachment as the platform reads it: under the declared names, its date in the declared pattern. */
 const asAttachment = (file: TrackerAttachment): PlatformAnswer<'createAttachment'> => ({
-  attachmentId: file.id,
-  contentUri: file.id,
-  fileName: file.name,
-  contentType: file.type,
-  contentLength: file.size,
-  createdDate: file.created,
+  [ATTACHMENT.idFieldName]: file.id,
+  [ATTACHMENT.contentUriFieldName]: file.id,
+  [ATTACHMENT.fileNameFieldName]: file.name,
+  [ATTACHMENT.contentTypeFieldName]: file.type,
+  [ATTACHMENT.contentLengthFieldName]: file.size,
+  [ATTACHMENT.createdOrUpdatedDateFieldName]: formatJavaDate(
+    Date.parse(file.created),
+    DATE_FORMAT,
+    TIME_ZONE,
+  ),
 });
+// #endregion attachment-fields
 
 /** The attachment operations, spread into the connector's `operations`. */
 export function attachmentOperations(platform: PlatformBuilders<TrackerSession>) {

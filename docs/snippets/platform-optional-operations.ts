@@ -18,6 +18,7 @@ import {
   type TrackerComment,
   type TrackerSession,
 } from './tracker-api.js';
+import { ATTACHMENT } from './attachment-operations.js';
 
 // #region comment-fields
 /** The names the issue type declares for a comment's parts: the platform sends and reads comments under them. */
@@ -134,6 +135,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
         separateHistoryApis: ['COMMENTS'],
       },
       comments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: COMMENT },
+      // The names an attachment's parts travel under (see Attachments), its dates in the same pattern.
+      attachments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: ATTACHMENT },
       links: {
         linkTypes: [{ linkType: 'blocks', reverseLinkType: 'is blocked by' }],
         rank: {
