@@ -28,7 +28,8 @@ Options:
   --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
   --log-file <file>            the connector's log, one line per entry: what it logs during the run is
-                               checked for secrets (conformance; without it, only responses are)
+                               checked for secrets and, for a connector served in this process, for a
+                               line per end-system call (conformance; without it, only responses are)
   --wrong-credentials <file>   a configuration with refused credentials, answered 401 (conformance)
   --expire-session "<command>"  a shell command that makes the end system drop a session (revoke its token,
                                log it out), for the check that an expired session answers 401
