@@ -39,7 +39,8 @@ The connector runs at ${connector.url}/sdk/api/1.0, for ${endSystem.url} as ${en
 It may reach ${endSystem.egressAllow.join(', ')} besides public addresses. Walk it through as the platform does:
 
   npx connector-sdk-testing simulate --url ${connector.url} --config ${configFile} --call 'GET /me'
-  npx connector-sdk-testing conformance --url ${connector.url} --config ${configFile} --operation 'GET /me'
+  npx connector-sdk-testing conformance --url ${connector.url} --config ${configFile} --operation 'GET /me' \\
+    --expire-session 'curl -fsS -X POST -H "Authorization: $SESSION_AUTHORIZATION" "$SESSION_X_API_URL/auth/logout"'
 
 Stop with Ctrl+C.`);
 } else {
