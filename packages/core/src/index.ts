@@ -148,7 +148,9 @@ export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { MIN_SESSION_KEY_LENGTH, SESSION_KEY_ENV } from './security/session-keys.js';
 export { EGRESS_ALLOW_ENV, type EgressPolicy } from './security/egress-policy.js';
 export { ACCESS_KEY_ENTRY, ACCESS_KEY_ENV } from './handler/initialize-access.js';
-export { MIN_SECRET_LENGTH, REDACTED, secretForms, type SecretForms } from './security/redactor.js';
+export { REDACTED } from './security/redactor.js';
+export { MIN_SECRET_LENGTH } from './security/secret-parts.js';
+export { secretForms, type SecretForms } from './security/secret-spellings.js';
 export { Secret, isSecret, secret } from './security/secret.js';
 
 /**

@@ -5,7 +5,8 @@
 // error body's 1,000-character message and 8,000-character detail, the logger's 8 KiB strings) × an error path (thrown errors, ConnectorErrors with headers, zod refinements,
 // end-system JSON, text and HTML error bodies, end-system URLs built by concatenation, ctx.log with nested
 // objects, buffers, keys and maps) × the way the SDK learned it (a sensitive entry, a field.secret() entry,
-// addSecret, the token of a Bearer value, the password of a Basic one). No response body, response header or
+// addSecret, the token of a Bearer value, the password of a Basic one, the value of a cookie pair). Issue 31
+// added the forms of servers that write percent-escapes in lower case, encode twice, or escape JSON as Go does. No response body, response header or
 // log line may hold it: a secret of four characters or more in none of its forms, a shorter one not standing
 // alone, and no clipped text may end with the start of one.
 //
@@ -42,10 +43,11 @@ const PATHS = [
   'url-query',
 ] as const;
 type ErrorPath = (typeof PATHS)[number];
-const LEARNED_BY = ['sensitive', 'field', 'addSecret', 'bearer', 'basic'] as const;
+const LEARNED_BY = ['sensitive', 'field', 'addSecret', 'bearer', 'basic', 'cookie'] as const;
 type LearnedBy = (typeof LEARNED_BY)[number];
 
 const usv = (value: string) => Buffer.from(value, 'utf8').toString('utf8');
+const lowerHex = (text: string) => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 const base64 = (value: string) => Buffer.from(value, 'utf8').toString('base64');
 const hex = (value: string) => Buffer.from(value, 'utf8').toString('hex');
 const asciiJson = (value: string) =>
@@ -79,6 +81,27 @@ const ENCODINGS = {
       url.password = s;
       return url.password;
     },
+  },
+  // Issue 31: .NET's lower-case escapes (and `+` for a space), encoded twice, Go's JSON.
+  lowerUri: { text: true, encode: (s: string) => lowerHex(encodeURIComponent(usv(s))) },
+  dotnet: {
+    text: true,
+    encode: (s: string) => lowerHex(encodeURIComponent(usv(s))).replaceAll('%20', '+'),
+  },
+  twice: { text: true, encode: (s: string) => encodeURIComponent(encodeURIComponent(usv(s))) },
+  twiceLower: {
+    text: true,
+    encode: (s: string) => lowerHex(encodeURIComponent(lowerHex(encodeURIComponent(usv(s))))),
+  },
+  goJson: {
+    text: true,
+    encode: (s: string) =>
+      JSON.stringify(s)
+        .slice(1, -1)
+        .replace(
+          /[<>&\u2028\u2029]/g,
+          (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+        ),
   },
   json: { text: true, encode: (s: string) => JSON.stringify(s).slice(1, -1) },
   html: {
@@ -216,7 +239,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
-  running = await serve(connector, { port: 0, logger, exposeStackTraces: true });
+  // The end system listens on loopback, which the default egress policy refuses: without this, every call
+  // to it failed before any echo, and the paths through it held vacuously.
+  running = await serve(connector, {
+    port: 0,
+    logger,
+    exposeStackTraces: true,
+    egress: { allow: ['127.0.0.1'] },
+  });
 });
 afterAll(async () => {
   await running.close();
@@ -232,6 +262,8 @@ function entriesFor(secret: string, learnedBy: LearnedBy, path: ErrorPath): Para
     entries.push({ key: 'secret', value: `Bearer ${secret}`, sensitive: true });
   if (learnedBy === 'basic')
     entries.push({ key: 'secret', value: `Basic ${base64(`alice:${secret}`)}`, sensitive: true });
+  if (learnedBy === 'cookie')
+    entries.push({ key: 'secret', value: `AuthSession=${secret}; lang=en`, sensitive: true });
   return entries;
 }
 
@@ -362,6 +394,9 @@ describe('no secret leaks, in any form, on any path (property, over HTTP)', () =
           // receives only a piece of it, which is the author's bug, not a form of the secret.
           if (path === 'url-path') fc.pre(!/[#?/\\]/.test(secret) && !/^\.\.?$/.test(secret));
           if (path === 'url-query') fc.pre(!secret.includes('#'));
+          // A cookie's value: what a cookie header can carry, and long enough to be a credential.
+          if (learnedBy === 'cookie')
+            fc.pre(!short && /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]+$/.test(secret));
           // The Bearer token as the SDK cuts it from `Bearer <token>`.
           if (learnedBy === 'bearer') fc.pre(!/^\s/.test(secret) || secret.trim() !== '');
 

@@ -84,25 +84,37 @@ it('stays fast with as many long secrets as a 1 MiB initialize body can flag', (
   expect(performance.now() - started).toBeLessThan(2_000);
 });
 
-it('counts the forms it makes, so values that need escaping everywhere cannot pass the estimate', () => {
-  // 150 values of 40 characters: 192,000 by the estimate, within budget; but each character is a
-  // three-byte one or a space, which every URL form writes as 9 or 3 characters.
+it('judges a value by its length, not by the escapes its encodings need (issue 31)', () => {
+  // 6,000 characters of URL-special characters made a million characters of forms when each encoding was
+  // spelled out; the text is decoded now, so the value costs what a plain one of its length costs.
+  const value = ` \t${'"#<>?^`{}/:;=@[\\]|\''.repeat(300)}`.slice(0, 6_000);
+  const redactor = new Redactor([value]);
+  for (const written of [
+    value,
+    encodeURIComponent(value),
+    encodeURIComponent(encodeURIComponent(value)),
+  ])
+    expect(redactor.redact(`a ${written} b`)).toBe(`a ${REDACTED} b`);
+  // 150 values of 40 three-byte characters and spaces, which each URL form writes as 9 or 3 characters.
   const secrets = Array.from({ length: 150 }, (_, i) => `${i} ${'€ '.repeat(19)}`.slice(0, 40));
-  const redactor = new Redactor(secrets);
-  expect(redactor.redact('nothing secret here')).toBe(REDACTED);
-  // The same values, fewer of them, fit.
-  expect(new Redactor(secrets.slice(0, 20)).redact('nothing secret here')).toBe(
-    'nothing secret here',
+  // (The space after it is taken too: with it, the text holds "2 € … € ", another of these secrets.)
+  expect(new Redactor(secrets).redact(`x ${encodeURIComponent(secrets[42] as string)} y`)).toBe(
+    `x ${REDACTED}y`,
   );
 });
 
-it('judges a value that every encoding escapes by what its forms will cost', () => {
-  // 6,000 characters of URL-special characters: within the old estimate, a million characters of forms.
-  const value = ` \t${'"#<>?^`{}/:;=@[\\]|\''.repeat(300)}`.slice(0, 6_000);
-  expect(new Redactor([value]).redact('nothing secret here')).toBe(REDACTED);
-  // A long bearer token has one space to escape, and fits.
-  const bearer = `Bearer ${'a'.repeat(2_000)}`;
-  expect(new Redactor([bearer]).redact(`sent ${bearer}`)).toBe(`sent ${REDACTED}`);
+it('makes a request pay for its forms with the secrets it sent', () => {
+  // A secret costs more than its characters pay for only when it is tiny: a thousand of them are over budget.
+  const tiny = Array.from({ length: 1_000 }, (_, i) => String.fromCharCode(0x4e00 + i));
+  expect(new Redactor(tiny).redact('nothing secret here')).toBe(REDACTED);
+  // A few dozen are paid for by the base allowance.
+  expect(new Redactor(tiny.slice(0, 40)).redact(`a ${tiny[7] as string} b`)).toBe(
+    `a ${REDACTED} b`,
+  );
+  // However much they paid, at most MAX_FORM_CHARACTERS: past it, texts are redacted whole.
+  const long = Array.from({ length: 60 }, (_, i) => `${i}-${'k'.repeat(1_000)}`);
+  expect(new Redactor(long).redact('nothing secret here')).toBe(REDACTED);
+  expect(new Redactor(long.slice(0, 10)).redact('nothing secret here')).toBe('nothing secret here');
 });
 
 it('merges the overlapping matches of one form into one range', () => {
@@ -291,5 +303,90 @@ describe('URL forms (issue 16, finding 5)', () => {
     expect(new Redactor([`Basic ${noise}`]).redact('a \u00ff\u00fe: b')).toBe('a \u00ff\u00fe: b');
     const basic = `Basic ${Buffer.from('alice:s3cret-pw').toString('base64')}`;
     expect(new Redactor([basic]).redact('password s3cret-pw')).toBe(`password ${REDACTED}`);
+  });
+});
+
+describe('encoded forms (issue 31)', () => {
+  const lowerHex = (text: string) =>
+    text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  const json = (value: string) => JSON.stringify(value).slice(1, -1);
+  /** How servers the issue names write a value: .NET, twice-encoding proxies, Go's encoding/json. */
+  const encodings: Record<string, (value: string) => string> = {
+    lowerHex: (value) => lowerHex(encodeURIComponent(value)),
+    dotnet: (value) => lowerHex(encodeURIComponent(value)).replaceAll('%20', '+'),
+    twice: (value) => encodeURIComponent(encodeURIComponent(value)),
+    twiceLower: (value) => lowerHex(encodeURIComponent(lowerHex(encodeURIComponent(value)))),
+    twiceForm: (value) =>
+      new URLSearchParams({ q: new URLSearchParams({ q: value }).toString() }).toString().slice(2),
+    goJson: (value) =>
+      json(value).replace(
+        /[<>&\u2028\u2029]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+    goJsonUpper: (value) =>
+      json(value).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).toUpperCase()}`),
+    htmlNumeric: (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+  };
+  /** Secrets full of what the encoders escape: / + = & < > " and the rest, beside any other character. */
+  const secretValue = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'/+=&<>"\' %?#aZ9é€😀'), minLength: 4, maxLength: 40 }),
+    fc.string({ unit: 'grapheme', minLength: 4, maxLength: 40 }),
+    fc.string({ unit: 'binary', minLength: 4, maxLength: 40 }),
+  );
+
+  it.each(Object.keys(encodings))(
+    'finds a secret written %s, whatever surrounds it (property)',
+    (name) => {
+      const encode = encodings[name] as (value: string) => string;
+      fc.assert(
+        fc.property(
+          secretValue,
+          fc.string({ maxLength: 12 }),
+          fc.string({ maxLength: 12 }),
+          (value, before, after) => {
+            // The encoders take well-formed text (encodeURIComponent throws on a lone surrogate).
+            const usv = Buffer.from(value, 'utf8').toString('utf8');
+            fc.pre(usv === value);
+            const written = encode(value);
+            const redacted = new Redactor([value]).redact(`${before} ${written} ${after}`);
+            expect(redacted.split(REDACTED).some((part) => part.includes(written))).toBe(false);
+          },
+        ),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 200) },
+      );
+    },
+  );
+
+  it('finds the value of each cookie pair, and of the cookie of a Set-Cookie, but no attribute', () => {
+    const redactor = new Redactor([
+      'AuthSession=YWRtaW46NUY2; lang=en-GB-x-sso',
+      'sid=Sc/4+vR&m<Kp>jH; Version=1; Path=/; Domain=end.example; Max-Age=3600; HttpOnly',
+    ]);
+    expect(redactor.redact('session YWRtaW46NUY2 for en-GB-x-sso')).toBe(
+      `session ${REDACTED} for ${REDACTED}`,
+    );
+    expect(
+      redactor.redact(`sid ${encodeURIComponent('Sc/4+vR&m<Kp>jH')} on end.example / 3600`),
+    ).toBe(`sid ${REDACTED} on end.example / 3600`);
+    // Base64 padding is no pair, and a short value is no cookie.
+    expect(new Redactor(['dXNlcjpwYXNzd29yZA==', 'a=b; c=de']).redact('= b de')).toBe('= b de');
+  });
+
+  it('drops an escape a clip cuts in two, and the start of a secret written in escapes', () => {
+    const value = 'tK/9+aQ&b<Zc>"dW=x7';
+    const redactor = new Redactor([value]);
+    const written = lowerHex(encodeURIComponent(encodeURIComponent(value)));
+    for (let cut = 1; cut < written.length; cut++) {
+      // The end system cut it itself, and the clip cuts right after: what is left must go.
+      const text = `${'~'.repeat(20)}${written.slice(0, cut)}${'y'.repeat(50)}`;
+      expect(redactor.clip(text, 20 + cut)).toBe(`${'~'.repeat(20)}…`);
+    }
+    // An escape cut in two before anything secret is dropped as well: it may be a secret's first character.
+    expect(redactor.clip('a%2Fyz', 3)).toBe('a…');
+    expect(redactor.clip('a%252Fyz', 4)).toBe('a…');
+    expect(redactor.clip('ab\\u0041yz', 6)).toBe('ab…');
+    expect(redactor.clip('ab&amp;yz', 5)).toBe('ab…');
+    // A whole escape stays.
+    expect(redactor.clip('a%2Fyz', 4)).toBe('a%2F…');
   });
 });

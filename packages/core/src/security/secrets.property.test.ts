@@ -13,7 +13,8 @@ import {
 import { createEndSystemClient } from '../http/index.js';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
-import { MIN_SECRET_LENGTH, REDACTED } from './redactor.js';
+import { REDACTED } from './redactor.js';
+import { MIN_SECRET_LENGTH } from './secret-parts.js';
 
 // The rule under test: a secret of at least MIN_SECRET_LENGTH (4) characters never appears, in any form the
 // SDK derives (as is, URL-encoded, JSON-escaped, base64 alone or inside `base64(user:secret)`), in a response
@@ -155,8 +156,9 @@ const connector = defineConnector({
 
 const logger = memoryLogger();
 const handlers = [
-  createHandler(connector, { logger }),
-  createHandler(connector, { logger, exposeStackTraces: true }),
+  // The end system listens on loopback, which the default egress policy refuses.
+  createHandler(connector, { logger, egress: { allow: ['127.0.0.1'] } }),
+  createHandler(connector, { logger, exposeStackTraces: true, egress: { allow: ['127.0.0.1'] } }),
 ];
 let end: Awaited<ReturnType<typeof startEndSystem>>;
 

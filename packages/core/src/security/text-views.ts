@@ -1,0 +1,267 @@
+/**
+ * A text as one family of escapes decodes it: what the redactor searches besides the text itself, so that a
+ * secret is found however an encoder chose to write it (issue 31). Making one spelling of every secret per
+ * encoding cost up to 128 characters of forms per character of secret, and still missed spellings no list
+ * held (lower-case escapes, escapes of escapes, Go's `\u0026`); decoding the text costs one pass over it,
+ * and finds every mix of escaped and plain characters at once.
+ *
+ * Each decoder is the exact inverse of the encoders of its family, and leaves anything else as it is: the
+ * percent view undoes `%XX` in either case, up to three levels deep (`%2F`, `%252F`, `%25252F`), UTF-8
+ * sequences included, and reads a `+` as a space (form encoding); the JSON view undoes `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
+ * `\r`, `\t` and `\uXXXX` in either case; the HTML view undoes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` and
+ * numeric references. A view is never longer than its text.
+ *
+ * @internal
+ */
+export interface TextView {
+  /** The decoded text. */
+  readonly text: string;
+  /** Per code unit of {@link text}: where the escape (or character) it comes from starts in the original. */
+  readonly from: Int32Array;
+  /** Per code unit: where that escape ends in the original (exclusive). */
+  readonly to: Int32Array;
+  /**
+   * Where an escape starts that the original ends in the middle of (`%2`, `%25`, `\u00`, `&am`), which a clip
+   * must not show, since it may be the first character of a secret; the original's length when there is none.
+   */
+  readonly cut: number;
+}
+
+/** Most characters one escape of each family takes: `%25252F`, `\uD83D`, `&#1114111;`. */
+export const LONGEST_ESCAPE = 10;
+
+/**
+ * How many characters of the original one code unit of a view may stand for, at most: a three-byte UTF-8
+ * character percent-encoded three levels deep (`%2525E2%252582%2525AC`). What a clip must read past its cut.
+ */
+export const MOST_CHARACTERS_PER_UNIT = 21;
+
+/** Collects a view's code units and their origins. */
+class ViewWriter {
+  readonly units: Uint16Array;
+  readonly from: Int32Array;
+  readonly to: Int32Array;
+  length = 0;
+
+  constructor(size: number) {
+    this.units = new Uint16Array(size);
+    this.from = new Int32Array(size);
+    this.to = new Int32Array(size);
+  }
+
+  put(unit: number, from: number, to: number): void {
+    this.units[this.length] = unit;
+    this.from[this.length] = from;
+    this.to[this.length++] = to;
+  }
+
+  /** A code point as one or two code units, both standing for the whole escape. */
+  putCodePoint(point: number, from: number, to: number): void {
+    if (point < 0x10000) this.put(point, from, to);
+    else {
+      this.put(0xd800 + ((point - 0x10000) >> 10), from, to);
+      this.put(0xdc00 + ((point - 0x10000) & 0x3ff), from, to);
+    }
+  }
+
+  view(cut: number): TextView {
+    const units = this.units.subarray(0, this.length);
+    const text = Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
+    return { text, from: this.from, to: this.to, cut };
+  }
+}
+
+const hexValue = (code: number): number =>
+  code >= 0x30 && code <= 0x39
+    ? code - 0x30
+    : (code | 0x20) >= 0x61 && (code | 0x20) <= 0x66
+      ? (code | 0x20) - 0x57
+      : -1;
+
+/** The byte of a `%XX` escape at `at`, up to three levels deep (`%25XX`, `%2525XX`), and its length; -1 if none. */
+function percentEscape(text: string, at: number): [byte: number, length: number] | undefined {
+  for (let depth = 2; depth >= 0; depth--) {
+    let i = at + 1;
+    let nested = true;
+    for (let level = 0; level < depth && nested; level++, i += 2)
+      nested = text.charCodeAt(i) === 0x32 && text.charCodeAt(i + 1) === 0x35; // "25"
+    if (!nested) continue;
+    const high = hexValue(text.charCodeAt(i));
+    const low = hexValue(text.charCodeAt(i + 1));
+    if (high !== -1 && low !== -1) return [high * 16 + low, i + 2 - at];
+  }
+  return undefined;
+}
+
+/** Whether `text` from `at` (a `%`) to its end is the start of an escape: `%`, `%2`, `%25`, `%252`, `%2525`… */
+const endsInPercentEscape = (text: string, at: number) =>
+  /^%(?:25){0,2}[0-9A-Fa-f]?$/.test(text.slice(at));
+
+/** The least code point a UTF-8 sequence of 1 + n bytes may write: anything less is an overlong form. */
+const SHORTEST_POINT = [0, 0x80, 0x800, 0x10000];
+
+/**
+ * The text with its percent escapes decoded, and every `+`, written or decoded, read as a space: form
+ * encoding writes a space as `+`, and encoding that twice writes `%2B`, where other encoders mean a `+`; the
+ * view cannot tell them apart, so it reads both alike (and the redactor reads a secret the same way). A run of
+ * escapes that is a UTF-8 sequence becomes its character; a byte that starts none becomes U+FFFD, as a
+ * decoder writes it.
+ */
+export function percentView(text: string): TextView {
+  const out = new ViewWriter(text.length);
+  let cut = text.length;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x2b) {
+      out.put(0x20, i, ++i);
+      continue;
+    }
+    if (code !== 0x25) {
+      out.put(code, i, ++i);
+      continue;
+    }
+    const escape = percentEscape(text, i);
+    if (escape === undefined) {
+      if (cut === text.length && endsInPercentEscape(text, i)) cut = i;
+      out.put(code, i, ++i);
+      continue;
+    }
+    const [lead, length] = escape;
+    const more =
+      lead < 0x80 ? 0 : lead < 0xc2 ? -1 : lead < 0xe0 ? 1 : lead < 0xf0 ? 2 : lead < 0xf5 ? 3 : -1;
+    let point = more <= 0 ? lead : lead & (0x3f >> more);
+    let end = i + length;
+    for (let k = 0; k < more; k++) {
+      const next = text.charCodeAt(end) === 0x25 ? percentEscape(text, end) : undefined;
+      if (next === undefined || (next[0] & 0xc0) !== 0x80) {
+        // A text cut inside this character's escapes (`%25F0%25`): a clip drops what it kept of them.
+        if (
+          end === text.length ||
+          (text.charCodeAt(end) === 0x25 && endsInPercentEscape(text, end))
+        )
+          cut = Math.min(cut, i);
+        point = -1;
+        break;
+      }
+      point = (point << 6) | (next[0] & 0x3f);
+      end += next[1];
+    }
+    if (more === 0) out.put(lead === 0x2b ? 0x20 : lead, i, end);
+    else if (
+      more > 0 &&
+      point >= (SHORTEST_POINT[more] as number) &&
+      point <= 0x10ffff &&
+      (point < 0xd800 || point > 0xdfff)
+    )
+      out.putCodePoint(point, i, end);
+    else {
+      out.put(0xfffd, i, i + length);
+      end = i + length;
+    }
+    i = end;
+  }
+  // `%25` at the end is a whole escape, and also the start of `%252F`.
+  const last = text.lastIndexOf('%', text.length - 1);
+  if (last !== -1 && last >= text.length - 6 && endsInPercentEscape(text, last))
+    cut = Math.min(cut, last);
+  return out.view(cut);
+}
+
+const JSON_ESCAPES: Readonly<Record<string, number>> = {
+  '"': 0x22,
+  '\\': 0x5c,
+  '/': 0x2f,
+  b: 0x08,
+  f: 0x0c,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+};
+
+/** The text with its JSON string escapes decoded; anything that is not one stays as it is. */
+export function jsonView(text: string): TextView {
+  const out = new ViewWriter(text.length);
+  let cut = text.length;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x5c) {
+      out.put(code, i, ++i);
+      continue;
+    }
+    const next = text.charAt(i + 1);
+    const simple = JSON_ESCAPES[next];
+    if (simple !== undefined) {
+      out.put(simple, i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (next === 'u') {
+      let unit = 0;
+      let digits = 0;
+      while (digits < 4 && hexValue(text.charCodeAt(i + 2 + digits)) !== -1)
+        unit = unit * 16 + hexValue(text.charCodeAt(i + 2 + digits++));
+      if (digits === 4) {
+        out.put(unit, i, i + 6);
+        i += 6;
+        continue;
+      }
+      if (i + 2 + digits === text.length && cut === text.length) cut = i;
+    } else if (i + 1 === text.length && cut === text.length) cut = i;
+    out.put(code, i, ++i);
+  }
+  return out.view(cut);
+}
+
+const NAMED_REFERENCES: Readonly<Record<string, number>> = {
+  amp: 0x26,
+  AMP: 0x26,
+  lt: 0x3c,
+  LT: 0x3c,
+  gt: 0x3e,
+  GT: 0x3e,
+  quot: 0x22,
+  QUOT: 0x22,
+  apos: 0x27,
+};
+
+/** A character reference at `at` (an `&`): `&amp;`, `&#39;`, `&#x27;`. */
+const REFERENCE = /&(?:([a-zA-Z]{2,4});|#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));)/y;
+/** What a text that ends inside a character reference ends with. */
+const PARTIAL_REFERENCE = /&(?:[a-zA-Z]{0,4}|#(?:[0-9]{0,7}|[xX][0-9a-fA-F]{0,6}))$/y;
+
+/** The text with its HTML character references decoded, as templates write them into an error page. */
+export function htmlView(text: string): TextView {
+  const out = new ViewWriter(text.length);
+  let cut = text.length;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x26) {
+      out.put(code, i, ++i);
+      continue;
+    }
+    REFERENCE.lastIndex = i;
+    const reference = REFERENCE.exec(text);
+    const [whole, name, decimal, hex] = reference ?? [];
+    const point =
+      name !== undefined
+        ? NAMED_REFERENCES[name]
+        : decimal !== undefined
+          ? Number(decimal)
+          : hex !== undefined
+            ? parseInt(hex, 16)
+            : undefined;
+    if (whole !== undefined && point !== undefined) {
+      const valid = point > 0 && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff);
+      out.putCodePoint(valid ? point : 0xfffd, i, i + whole.length);
+      i += whole.length;
+      continue;
+    }
+    PARTIAL_REFERENCE.lastIndex = i;
+    if (cut === text.length && PARTIAL_REFERENCE.test(text)) cut = i;
+    out.put(code, i, ++i);
+  }
+  return out.view(cut);
+}
