@@ -23,7 +23,10 @@ async function logOut(session: readonly ParameterEntry[]): Promise<void> {
 }
 
 if ('missing' in endSystem) {
-  it.skip(`conformance against the end system: set ${endSystem.missing.join(', ')} to run it`);
+  const why = `conformance against the end system: set ${endSystem.missing.join(', ')} to run it`;
+  // Vitest's default reporter does not name a skipped test: say it where every reporter shows it.
+  console.info(`skipped: ${why}`);
+  it.skip(why);
 } else {
   const config = {
     url: endSystem.url,

@@ -51,7 +51,9 @@ npm run dev        # the connector on 127.0.0.1 for that end system; prints how 
 2. \`src/api-client.ts\`: how calls authenticate, and which of your end system's errors the platform sees as
    what.
 3. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`), and \`logOut\`, how the
-   kit ends a session at your end system (remove it when there is no logout: the kit then skips that check).`,
+   kit ends a session at your end system. Without a logout or revoke call, wait out a short token lifetime
+   instead (\`expireSession: () => sleep(tokenLifetimeMs)\`), or remove it: the kit then skips that check.
+4. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call and logout.`,
   },
 };
 
@@ -85,8 +87,10 @@ The tests use \`describeConformance\` from \`@connector-sdk/testing/vitest\`: ke
 
 \`npm ci && npm run build\`, then \`node dist/main.js\` (what \`npm start\` runs; in a container run node itself, as
 npm does not pass SIGTERM on). It reads \`HOST\` (default \`127.0.0.1\`; \`0.0.0.0\` in a container), \`PORT\` (default
-3000), \`LOG_LEVEL\` (default \`info\`) and \`CONNECTOR_SDK_SESSION_KEY\`, the key that signs sessions (32
-characters or more, the same for every instance; without it a restart ends every session). It logs JSON lines,
+3000), \`LOG_LEVEL\` (default \`info\`), \`CONNECTOR_SDK_SESSION_KEY\`, the key that signs sessions (32
+characters or more, the same for every instance; without it a restart ends every session), and
+\`CONNECTOR_SDK_EGRESS_ALLOW\`: the connector reaches public addresses only, so list the hosts, domains or ranges
+of end systems on your own network (\`jira.corp.example,10.20.0.0/16\`). It logs JSON lines,
 and on SIGTERM stops taking connections and lets the requests in flight finish.
 `;
 }

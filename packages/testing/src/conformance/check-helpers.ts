@@ -82,3 +82,13 @@ export const headersOf = (entries: readonly ParameterEntry[]) =>
 /** A wrong value of the same shape: keeps an auth scheme such as `Bearer `. */
 export const garbage = (value: string) =>
   `${/^\S+ /.exec(value)?.[0] ?? ''}conformance-wrong-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Why a check of the connector's log lines cannot judge them, or `undefined` when the kit sees them. */
+export function logsNotVisible(run: ConformanceRun): { readonly skipped: string } | undefined {
+  return run.servesConnector || run.options.logLines !== undefined
+    ? undefined
+    : {
+        skipped:
+          "the connector's log lines are not visible here: pass --log-file <file> (CLI) or logLines (API)",
+      };
+}

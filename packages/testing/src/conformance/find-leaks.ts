@@ -2,7 +2,12 @@ import { ParameterListSchema } from '@connector-sdk/core';
 import { isCredentialKey } from '../contract-rules.js';
 import { SecretSet } from '../secret-forms.js';
 import { ConformanceFailure } from './conformance-failure.js';
-import { entriesWithProbe, initializeWith, type ConformanceCheck } from './check-helpers.js';
+import {
+  entriesWithProbe,
+  initializeWith,
+  logsNotVisible,
+  type ConformanceCheck,
+} from './check-helpers.js';
 import type { ConformanceRun } from './conformance-run.js';
 
 function safeJson(text: string): unknown {
@@ -110,11 +115,8 @@ export const logSecretsCheck: ConformanceCheck = {
   id: 'secrets.no-leak-in-logs',
   name: 'no sensitive value, nor a derived form, appears in any log line',
   async run(run) {
-    if (!run.servesConnector && run.options.logLines === undefined)
-      return {
-        skipped:
-          "the connector's log lines are not visible here: pass --log-file <file> (CLI) or logLines (API)",
-      };
+    const hidden = logsNotVisible(run);
+    if (hidden) return hidden;
     await provoke(run);
     // An empty log proves nothing: a file the connector does not write to must not pass as clean.
     if (run.logLines().length === 0)

@@ -142,7 +142,7 @@ export const initializeChecks: readonly ConformanceCheck[] = [
         response,
         [401],
         'initialize with wrong credentials',
-        "Map the end system's login refusal to UnauthenticatedError (code AUTHENTICATION_FAILED).",
+        "Map the end system's login refusal to AUTHENTICATION_FAILED: a rule of the end-system client (errors.rules, for the status it answers) or an UnauthenticatedError.",
       );
       return undefined;
     },

@@ -1,4 +1,4 @@
-import type { ConformanceCheck } from './check-helpers.js';
+import { logsNotVisible, type ConformanceCheck } from './check-helpers.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import type { ConformanceRun, RecordedExchange } from './conformance-run.js';
 
@@ -74,11 +74,8 @@ export const endSystemLogCheck: ConformanceCheck = {
   id: 'logging.end-system-calls',
   name: 'every end-system call the connector makes is logged',
   async run(run) {
-    if (!run.servesConnector && run.options.logLines === undefined)
-      return {
-        skipped:
-          "the connector's log lines are not visible here: pass --log-file <file> (CLI) or logLines (API)",
-      };
+    const hidden = logsNotVisible(run);
+    if (hidden) return hidden;
     await provoke(run);
     const exchanges = run.exchanges.filter((exchange) => exchange.endSystemCalls.length > 0);
     if (exchanges.length === 0)
