@@ -44,7 +44,7 @@ export type {
   HandlerAnswer,
   Operation,
   OperationBuilder,
-  OperationBuilders,
+  MethodBuilders,
   OperationContext,
   OperationMethod,
   OperationSchemas,
@@ -52,8 +52,8 @@ export type {
   ParsedBody,
   ParsedInput,
   PathParams,
-  RawQuery,
 } from './connector/operation.js';
+export type { OperationBuilders } from './platform/operation-builders.js';
 
 export {
   PLATFORM_OPERATIONS,
@@ -128,7 +128,8 @@ export type {
   ConnectorHandler,
   ConnectorRequest,
   ConnectorResponse,
-} from './handler/connector-request.js';
+  RawQuery,
+} from './contract/connector-request.js';
 
 export { silentLogger, type LogMethod, type Logger } from './logging/logger.js';
 

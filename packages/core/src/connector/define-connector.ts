@@ -4,7 +4,8 @@ import type { Logger } from '../logging/logger.js';
 import type { Secret } from '../security/secret.js';
 import type { Cache } from '../store/cache.js';
 import type { FieldInputs, FieldShape, FieldValues } from './field.js';
-import { operationBuilders, type Operation, type OperationBuilders } from './operation.js';
+import type { Operation } from './operation.js';
+import { operationBuilders, type OperationBuilders } from '../platform/operation-builders.js';
 import { compileConnector, type CompiledConnector } from './compile-connector.js';
 import { assertSessionCheck, type SessionCheck } from './session-check.js';
 

@@ -1,12 +1,8 @@
 import type { z } from 'zod';
+import type { RawQuery } from '../contract/connector-request.js';
 import type { Logger } from '../logging/logger.js';
 import type { Cache } from '../store/cache.js';
 import type { UploadBody, UploadSpec } from '../files/upload.js';
-import {
-  platformBuilders,
-  type PlatformBuilders,
-  type PlatformOperationName,
-} from '../platform/catalog.js';
 
 /** HTTP methods a later operation can use. */
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,9 +20,6 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
   : P extends `${string}:${infer Name}`
     ? { [K in Name]: string }
     : Record<never, string>;
-
-/** The query of a request as parsed from the URL: repeated keys become arrays. */
-export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
 
 /** What a later operation's handler receives. */
 export interface OperationContext<TSession, TParams, TQuery, TBody> {
@@ -156,8 +149,11 @@ export interface Operation<TSession> {
     z.ZodType | undefined,
     UploadSpec | undefined
   >;
-  /** The platform operation it implements, when it was made with a `platform` builder. */
-  readonly catalog?: PlatformOperationName;
+  /**
+   * The name of the platform operation it implements (a key of `PLATFORM_OPERATIONS`), when it was made with
+   * a `platform` builder. A plain string here: the catalog builds on operations, not the other way round.
+   */
+  readonly catalog?: string;
   /** The connector's code; its return value is the answer (by default the JSON body of a 200). */
   handler(context: OperationContext<TSession, never, never, never>): unknown;
 }
@@ -253,18 +249,8 @@ export interface OperationBuilder<TSession> {
   ): Operation<TSession>;
 }
 
-/**
- * The builders the connector's `operations` function receives, typed with the connector's session.
- *
- * @example
- * ```ts
- * operations: ({ get, post }) => ({
- *   getIssue: get('/issues/:id', async ({ session, params }) => fetchIssue(session, params.id)),
- *   createIssue: post('/issues', { body: NewIssue }, async ({ session, body }) => create(session, body)),
- * })
- * ```
- */
-export interface OperationBuilders<TSession> {
+/** The builders of operations of one HTTP method each: `get`, `post`, `put`, `patch`, `delete`. */
+export interface MethodBuilders<TSession> {
   /** A `GET` operation. */
   readonly get: OperationBuilder<TSession>;
   /** A `POST` operation. */
@@ -275,11 +261,6 @@ export interface OperationBuilders<TSession> {
   readonly patch: OperationBuilder<TSession>;
   /** A `DELETE` operation. */
   readonly delete: OperationBuilder<TSession>;
-  /**
-   * The operations the platform documents, each with its method, path, typed query and body, and answer
-   * shape: `platform.getEntity(handler)`, `platform.searchEntities(handler)`, … (see `PLATFORM_OPERATIONS`).
-   */
-  readonly platform: PlatformBuilders<TSession>;
 }
 
 /**
@@ -333,12 +314,11 @@ function builder(method: OperationMethod): OperationBuilder<never> {
   }) as OperationBuilder<never>;
 }
 
-/** @internal the builders, shared by every connector (they carry no state). */
-export const operationBuilders: OperationBuilders<never> = Object.freeze({
+/** @internal the method builders, shared by every connector (they carry no state). */
+export const methodBuilders: MethodBuilders<never> = Object.freeze({
   get: builder('GET'),
   post: builder('POST'),
   put: builder('PUT'),
   patch: builder('PATCH'),
   delete: builder('DELETE'),
-  platform: platformBuilders,
 });

@@ -1,6 +1,6 @@
 import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
-import type { ConnectorRequest } from '../handler/connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import { bodyBudgetExceeded, type BodyBudget } from '../handler/body-limits.js';
 import { Base64Decoder } from './base64-stream.js';
 import { MultipartReader, multipartBoundary, type PartHead } from './multipart-reader.js';

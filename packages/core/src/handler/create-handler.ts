@@ -13,7 +13,11 @@ import { headerNameProblem } from '../security/header-safety.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
-import type { ConnectorHandler, ConnectorRequest, ConnectorResponse } from './connector-request.js';
+import type {
+  ConnectorHandler,
+  ConnectorRequest,
+  ConnectorResponse,
+} from '../contract/connector-request.js';
 import { BodyBudget, DEFAULT_BODY_LIMITS } from './body-limits.js';
 import { SessionChecks } from './check-session.js';
 import { contextCaches } from './context-caches.js';

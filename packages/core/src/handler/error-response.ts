@@ -7,7 +7,7 @@ import {
   headerValueProblem,
 } from '../security/header-safety.js';
 import type { Redactor } from '../security/redactor.js';
-import type { ConnectorResponse } from './connector-request.js';
+import type { ConnectorResponse } from '../contract/connector-request.js';
 
 /** How a handler writes its error answers, decided once at creation. @internal */
 export interface ErrorAnswerOptions {

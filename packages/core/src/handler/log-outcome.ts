@@ -1,6 +1,6 @@
 import type { ConnectorError } from '../errors/connector-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { RequestScope } from './request-scope.js';
 
 /**

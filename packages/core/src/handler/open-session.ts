@@ -1,6 +1,6 @@
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { ValidationError } from '../errors/errors.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { queryParam } from './query-param.js';
 import { readSession, type VerifiedSession } from './read-session.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { isNullRecordPrototype } from './null-record.js';
 import { parseQuery, toQuery } from './parse-query.js';
 

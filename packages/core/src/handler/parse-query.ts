@@ -1,4 +1,4 @@
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { nullRecord } from './null-record.js';
 
 /** A query component decoded as `URLSearchParams` decodes it (`+` is a space, percent-escapes are UTF-8). */

@@ -1,4 +1,4 @@
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { ValidationError } from '../errors/errors.js';
 
 /**

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/errors.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
 
 /**

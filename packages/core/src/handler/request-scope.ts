@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import { Redactor } from '../security/redactor.js';
 import type { Cache } from '../store/cache.js';
 import { DeferredCache } from '../store/deferred-cache.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { Tenant } from './context-caches.js';
 
 /**

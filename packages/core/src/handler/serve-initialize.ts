@@ -2,7 +2,7 @@ import type { ParameterEntry } from '../contract/schemas.js';
 import { isSecret } from '../security/secret.js';
 import { configurationFingerprint } from '../security/session-seal.js';
 import { configurationIdentity } from './configuration-identity.js';
-import type { ConnectorRequest } from './connector-request.js';
+import type { ConnectorRequest } from '../contract/connector-request.js';
 import { pendingCache } from '../store/cache.js';
 import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
@@ -12,7 +12,7 @@ import { refusedLogin } from './refused-login.js';
 import { InitializeContextImpl, type RequestScope } from './request-scope.js';
 import { checkId } from './session-ids.js';
 import { initializeFlightKey } from './single-flight.js';
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 
 /**
  * `POST {base}/initialize/{sdkSessionId}?systemId=`: checks the ids and the body, counts the call, lets the

@@ -3,7 +3,7 @@ import type { Operation } from '../connector/operation.js';
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
-import type { ConnectorRequest, ConnectorResponse } from './connector-request.js';
+import type { ConnectorRequest, ConnectorResponse } from '../contract/connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { openSession } from './open-session.js';
 import type { VerifiedSession } from './read-session.js';
@@ -11,7 +11,7 @@ import { Refusal } from './refusal.js';
 import { readJsonBody } from './read-json-body.js';
 import { describeProblem } from './read-fields.js';
 import { OperationContextImpl, type RequestScope } from './request-scope.js';
-import type { RawQuery } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { base64Stream } from '../files/file-content.js';
 import { Upload } from '../files/upload.js';
 

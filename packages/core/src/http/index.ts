@@ -21,7 +21,7 @@ export {
   type ErrorMappingOptions,
   type ErrorRule,
 } from './map-end-system-error.js';
-export type { NotJsonRule } from './not-json.js';
+export type { NotJsonRule } from './not-json-rule.js';
 export type { EgressPolicy } from '../security/egress-policy.js';
 export type {
   EndSystemCall,

@@ -11,7 +11,7 @@ import {
 } from '../errors/errors.js';
 import { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
 import type { ErrorBody } from './read-error-body.js';
-import type { NotJsonRule } from './not-json.js';
+import type { NotJsonRule } from './not-json-rule.js';
 import { retryAfterMs } from './retry-after.js';
 
 /**

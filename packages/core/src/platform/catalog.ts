@@ -8,8 +8,8 @@ import type {
   ParsedBody,
   ParsedInput,
   PathParams,
-  RawQuery,
 } from '../connector/operation.js';
+import type { RawQuery } from '../contract/connector-request.js';
 import { isFileContent, type FileContent } from '../files/file-content.js';
 import type { UploadSpec } from '../files/upload.js';
 import {

@@ -153,8 +153,7 @@ export function declaredOperations(
   const routes = new Map<PlatformOperationName, DeclaredOperation>();
   for (const route of connector.compiled.routes) {
     const catalog = route.target.kind === 'operation' ? route.target.operation.catalog : undefined;
-    if (catalog !== undefined)
-      routes.set(catalog, { method: route.method, pattern: route.pattern });
+    if (isName(catalog)) routes.set(catalog, { method: route.method, pattern: route.pattern });
   }
   const problems = listed === undefined ? [] : disagreements(routes, listed);
   if (problems.length > 0)

@@ -1,4 +1,5 @@
-import type { RawQuery } from '../connector/operation.js';
+/** The query of a request as parsed from the URL: repeated keys become arrays. */
+export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
 
 /**
  * A request as every binding hands it to the core handler: plain data, close to a Fetch `Request`.
