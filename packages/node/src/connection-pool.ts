@@ -3,6 +3,15 @@ import type { Socket } from 'node:net';
 
 /** Where a connection stands: {@link WAITING} for its first request head, {@link HEARD} one, or {@link REFUSED}. */
 const STATE = Symbol('connector-sdk.connection-state');
+/** When the connection was admitted, on `performance.now()`'s clock. */
+const OPENED = Symbol('connector-sdk.connection-opened');
+/**
+ * How long a new connection is spared while older ones can make room. A flood whose closed sockets reconnect at
+ * once, each sending a complete head at once, left the platform's own new connection the only one without a
+ * head, and so the first closed, in the milliseconds before its head arrived (found by review). A real client
+ * sends its head with its first packet: far within this.
+ */
+const GRACE_MS = 250;
 const WAITING = 0;
 const HEARD = 1;
 /** Answered 503 at the cap: it holds no place and is closed after its answer. */
@@ -10,6 +19,7 @@ const REFUSED = 2;
 
 interface PooledSocket extends Socket {
   [STATE]: typeof WAITING | typeof HEARD | typeof REFUSED;
+  [OPENED]: number;
   /**
    * The answer in progress on this connection, `null` once it has been sent: Node's own, set and cleared by
    * `node:http` (its `closeIdleConnections()` reads it the same way). Holding the answer ourselves would keep
@@ -22,8 +32,9 @@ interface PooledSocket extends Socket {
 
 /**
  * The connections `serve()` holds, at most `max` of them. At the cap a new connection makes room: the oldest
- * connection that has not delivered a complete request head yet is closed, else the oldest one idle between
- * keep-alive requests. Only when every connection has a request in flight is the new one refused (issue 31:
+ * connection that has not delivered a complete request head yet is closed, else the one whose request body is
+ * still to come and that has sent the least, else the newest one idle between keep-alive requests; each of
+ * those only past a grace period of 250 ms, unless every silent connection is younger. Only when every connection has a request in flight is the new one refused (issue 31:
  * refusing new connections let about 1,000 sockets that sent nothing keep the platform out for good). nginx
  * does the same when it runs out of connections: it closes its "reusable" ones, those waiting for a request.
  *
@@ -53,13 +64,24 @@ export class ConnectionPool {
   admit(socket: Socket): boolean {
     const pooled = socket as PooledSocket;
     pooled[STATE] = WAITING;
+    const now = performance.now();
+    pooled[OPENED] = now;
     socket.once('close', () => {
       this.#open.delete(pooled);
       this.#waiting.delete(pooled);
       this.#refused.delete(pooled);
     });
     if (this.#open.size >= this.#max) {
-      const victim = this.#oldestWaiting() ?? this.#oldestIdle();
+      // Connections past the grace period first. A flood that turned over every place within it still makes
+      // room, from a body still to come, else the oldest silent connection, rather than pile up refused sockets:
+      // a new connection of the platform's is silent only for the moment before its head arrives.
+      const before = now - GRACE_MS;
+      const victim =
+        this.#oldestWaiting(before) ??
+        this.#slowestBody(before) ??
+        this.#newestIdle(before) ??
+        this.#slowestBody(now) ??
+        this.#oldestWaiting(now);
       if (victim === undefined) {
         pooled[STATE] = REFUSED;
         this.#refused.add(pooled);
@@ -94,20 +116,43 @@ export class ConnectionPool {
     return false;
   }
 
-  #oldestWaiting(): PooledSocket | undefined {
+  #oldestWaiting(before: number): PooledSocket | undefined {
     // Those that have sent a request since they came are dropped on the way: each leaves this set once.
     for (const socket of this.#waiting) {
-      if (socket[STATE] === WAITING) return socket;
-      this.#waiting.delete(socket);
+      if (socket[STATE] !== WAITING) this.#waiting.delete(socket);
+      // Oldest first: once one is too young to take, so are the rest.
+      else return socket[OPENED] <= before ? socket : undefined;
     }
     return undefined;
   }
 
-  #oldestIdle(): PooledSocket | undefined {
-    // Reached only when every connection has sent a request: each is looked at, at most `max` of them.
+  /**
+   * The connection whose request is still waiting for its body and has sent the fewest bytes: a complete head
+   * needs no credentials, so heads whose bodies never come held every place as surely as silent sockets did
+   * (found by review). An upload under way has sent far more than such a head, so it is the last of them taken.
+   */
+  #slowestBody(before: number): PooledSocket | undefined {
+    let slowest: PooledSocket | undefined;
     for (const socket of this.#open) {
-      if (socket._httpMessage === null && socket.writableLength === 0) return socket;
+      const request = socket._httpMessage?.req;
+      if (request === undefined || request.complete || socket[OPENED] > before) continue;
+      if (slowest === undefined || socket.bytesRead < slowest.bytesRead) slowest = socket;
     }
-    return undefined;
+    return slowest;
+  }
+
+  /**
+   * The newest connection idle between keep-alive requests: a platform's pooled connections are its oldest, while
+   * a stranger that churns connections of one request each makes the newest (found by review: taking the oldest
+   * closed the platform's own connection first).
+   */
+  #newestIdle(before: number): PooledSocket | undefined {
+    // Reached only when no connection is waiting for a head or a body: each is looked at, at most `max` of them.
+    let newest: PooledSocket | undefined;
+    for (const socket of this.#open) {
+      if (socket[OPENED] > before) break;
+      if (socket._httpMessage === null && socket.writableLength === 0) newest = socket;
+    }
+    return newest;
   }
 }

@@ -30,8 +30,10 @@ export interface ServeOptions extends RequestListenerOptions {
   /**
    * Most connections open at once, so that idle or slow clients cannot hold the process's sockets and memory
    * without bound. At the cap a new connection makes room: the oldest connection that has not sent a whole
-   * request head yet is closed, or else the oldest one idle between keep-alive requests, so sockets that send
-   * nothing can never keep the platform out (issue 31). Only when every connection has a request in flight is
+   * request head yet is closed, else the one whose request body is still to come and that has sent the least,
+   * else the newest one idle between keep-alive requests, each spared for its first 250 ms while older ones can
+   * make room; so sockets that send nothing, or heads whose bodies never come, can never keep the platform out
+   * (issue 31). Only when every connection has a request in flight is
    * the new one refused: its request is answered `503 SERVICE_UNAVAILABLE` and it is closed (within a second if
    * it sends none). Raise it, and the process's file limit (`ulimit -n`), for a platform that keeps more
    * connections open; behind a reverse proxy, keep the proxy's pool of connections to the connector under it.

