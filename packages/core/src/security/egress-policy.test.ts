@@ -110,6 +110,19 @@ describe('the egress policy', () => {
     },
   );
 
+  it('never opens a metadata address through a broad range that happens to hold it, only by naming it', () => {
+    // Tailscale's CGNAT range holds Alibaba's metadata address; fd00::/8 holds AWS's IPv6 one (found by review).
+    const broad = new CompiledEgressPolicy({ allow: ['100.64.0.0/10', 'fd00::/8', 'fc00::/7'] });
+    expect(broad.refusal('100.100.1.1')).toBeUndefined();
+    expect(broad.refusal('100.100.100.200')).toBe('a link-local or cloud-metadata address');
+    expect(broad.refusal('fd00:ec2::254')).toBe('a link-local or cloud-metadata address');
+    expect(broad.refusal('::ffff:100.100.100.200')).toBe('a link-local or cloud-metadata address');
+    const named = new CompiledEgressPolicy({ allow: ['100.100.100.200', '169.254.10.0/24'] });
+    expect(named.refusal('100.100.100.200')).toBeUndefined();
+    expect(named.refusal('169.254.10.7')).toBeUndefined();
+    expect(named.refusal('169.254.169.254')).toBe('a link-local or cloud-metadata address');
+  });
+
   it.each(['10.0.0.0/33', 'http://a.example', 'a b', '*', '*.', 'a..b', '-a.example', ''])(
     'refuses an allow entry %j that is neither a range nor a host name',
     (entry) => {

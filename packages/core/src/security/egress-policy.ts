@@ -23,7 +23,8 @@ export interface EgressPolicy {
    *   DNS gives;
    * - a wildcard domain (`'*.corp.example'`): every name under that domain, not the domain itself.
    *
-   * A host name never opens a link-local or cloud-metadata address: only an address entry does, and that
+   * A host name never opens a link-local or cloud-metadata address, nor does a range that merely holds one
+   * (`100.64.0.0/10` holds `100.100.100.200`): only an entry that starts inside such a range does, and that
    * **lowers safety** (anyone who can initialize could read the credentials of the machine the connector runs
    * on). Allow only what your end systems need.
    *
@@ -114,6 +115,8 @@ export function mergeEgressPolicies(
  */
 export class CompiledEgressPolicy {
   readonly #allow: BlockList | undefined;
+  /** Allow entries that name a link-local or metadata address or range themselves: the only ones that open one. */
+  readonly #allowMetadata: BlockList | undefined;
   readonly #refuse: BlockList | undefined;
   readonly #hosts = new Set<string>();
   readonly #domains: string[] = [];
@@ -123,14 +126,25 @@ export class CompiledEgressPolicy {
   /** @throws TypeError when an entry is not an address, CIDR range, host name or wildcard domain */
   constructor(policy: EgressPolicy = {}) {
     const ranges: string[] = [];
+    const metadata: string[] = [];
     for (const entry of policy.allow ?? []) {
       const host = typeof entry === 'string' ? plainHost(entry.trim()) : '';
       if (isIP(host) === 0 && !host.includes('/') && HOST_NAME.test(host)) {
         if (host.startsWith('*.')) this.#domains.push(host.slice(1));
         else this.#hosts.add(host);
-      } else ranges.push(typeof entry === 'string' ? entry.trim() : String(entry));
+        continue;
+      }
+      const range = typeof entry === 'string' ? entry.trim() : String(entry);
+      // A range opens metadata only when it starts inside it: `100.64.0.0/10` (Tailscale) holds Alibaba's
+      // metadata address and `fd00::/8` AWS's IPv6 one, which no operator means to open (found by review).
+      const base = range.split('/')[0] ?? '';
+      const family = isIP(base);
+      if (family !== 0 && METADATA.check(base, family === 4 ? 'ipv4' : 'ipv6'))
+        metadata.push(range);
+      else ranges.push(range);
     }
     this.#allow = ranges.length > 0 ? rangeList(ranges) : undefined;
+    this.#allowMetadata = metadata.length > 0 ? rangeList(metadata) : undefined;
     this.#refuse = policy.refuse?.length ? rangeList(policy.refuse) : undefined;
     this.key = egressPolicyKey(policy);
   }
@@ -155,9 +169,12 @@ export class CompiledEgressPolicy {
     // Not an address: refused, since nothing else can be judged.
     if (family === 0) return 'an address the policy refuses';
     const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (METADATA.check(plain, type))
+      return this.#allowMetadata?.check(plain, type)
+        ? undefined
+        : 'a link-local or cloud-metadata address';
     if (this.#allow?.check(plain, type)) return undefined;
     if (this.#refuse?.check(plain, type)) return 'an address the policy refuses';
-    if (METADATA.check(plain, type)) return 'a link-local or cloud-metadata address';
     if (RESERVED.check(plain, type)) return 'a multicast or reserved address';
     const loopback = LOOPBACK.check(plain, type);
     const internal = loopback || PRIVATE.check(plain, type);
