@@ -4,38 +4,25 @@ import { ValidationError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger } from '../logging/logger.js';
-import { createRequestLogger } from '../logging/redacting-logger.js';
-import { operatorEgress } from '../security/operator-egress.js';
-import { ConfigUrlJudge } from './judge-config-urls.js';
-import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
-import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { headerNameProblem } from '../security/header-safety.js';
-import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
-import { VerifiedSessions } from '../security/verified-sessions.js';
-import { MemoryStore } from '../store/memory-store.js';
 import type {
   ConnectorHandler,
   ConnectorRequest,
   ConnectorResponse,
 } from '../contract/connector-request.js';
-import { BodyBudget, DEFAULT_BODY_LIMITS } from './body-limits.js';
-import { SessionChecks } from './check-session.js';
-import { contextCaches } from './context-caches.js';
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
 import { hostAllowed } from './host-allowed.js';
 import { logOutcome } from './log-outcome.js';
-import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
 import { toQuery } from './parse-query.js';
-import { createRateLimiter } from './rate-limiter.js';
-import { RequestScope, type ScopeServices } from './request-scope.js';
+import { RequestScope } from './request-scope.js';
+import { createRuntime } from './create-runtime.js';
 import { Refusal } from './refusal.js';
 import { matchRoute } from './router.js';
 import { serveCleanup } from './serve-cleanup.js';
 import { serveInitialize } from './serve-initialize.js';
 import { OperationReply, serveOperation } from './serve-operation.js';
 import { requestPathProblem } from './path-rule.js';
-import { SingleFlight } from './single-flight.js';
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';
@@ -81,19 +68,6 @@ function routeNotFound(method: string, path: string): ConnectorError {
   );
 }
 
-/** Why sessions must be verifiable by every instance, or `undefined` when this process alone serves them. */
-function sharedBecause(options: HandlerOptions): string | undefined {
-  if (options.store !== undefined && !(options.store instanceof MemoryStore))
-    return 'The handler has a shared store';
-  const counters = options.rateLimit?.store;
-  if (counters !== undefined && !(counters instanceof MemoryRateLimitStore))
-    return 'The rate limit counts in a shared store';
-  return undefined;
-}
-
-const environment = (name: string): string | undefined =>
-  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-
 /**
  * Creates the core handler of a connector: one function from a plain request to a plain response that routes
  * under `{prefix}/1.0`, validates input, reads the session, calls the connector's code, maps anything thrown
@@ -119,72 +93,10 @@ export function createHandler(
   const retryHeader = (options.retryAfterHeader ?? 'Retry-After').toLowerCase();
   if (headerNameProblem(retryHeader))
     throw new TypeError(`retryAfterHeader "${retryHeader}" is not a valid header name`);
-  const store = options.store ?? new MemoryStore();
-  const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
-  if (!(cacheTtlMs > 0 && cacheTtlMs <= Number.MAX_SAFE_INTEGER))
-    throw new TypeError('cacheTtlMs must be a positive number of milliseconds');
   const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
   if (!(defaultRetryMs >= 0 && defaultRetryMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('defaultRetryAfterMs must be a number of milliseconds, 0 or more');
-  const maxSessionAgeMs = options.maxSessionAgeMs ?? 86_400_000;
-  if (!(maxSessionAgeMs > 0 && maxSessionAgeMs <= Number.MAX_SAFE_INTEGER))
-    throw new TypeError('maxSessionAgeMs must be a positive number of milliseconds');
-  const keys = resolveSessionKeys({
-    sessionKey: options.sessionKey,
-    fromEnvironment: environment(SESSION_KEY_ENV),
-    sharedBecause: sharedBecause(options),
-  });
-  const egress = operatorEgress(options.egress);
-  const configUrls = new ConfigUrlJudge(egress.compiled, compiled.configFields);
-  const access = new InitializeAccess({
-    initializeFrom: options.initializeFrom,
-    accessKey: options.accessKey ?? environment(ACCESS_KEY_ENV),
-  });
-  const uploadMemory = options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight;
-  if (!(uploadMemory >= 1)) throw new TypeError('maxUploadBytesInMemory must be at least 1');
-  const runtime: HandlerRuntime = {
-    compiled,
-    adapter: connector.adapter as unknown as HandlerRuntime['adapter'],
-    keys,
-    sessions: {
-      connector: compiled,
-      keys,
-      maxAgeMs: maxSessionAgeMs,
-      logger,
-      verified: new VerifiedSessions(),
-    },
-    rateLimit: createRateLimiter(options.rateLimit, {
-      store: options.store,
-      connector: compiled.name,
-    }),
-    initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,
-    maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
-    validateAnswers: options.validateAnswers ?? false,
-    uploadLimits: {
-      maxBytes: options.maxUploadBytes ?? DEFAULT_BODY_LIMITS.maxUploadBytes,
-      maxFieldBytes: DEFAULT_BODY_LIMITS.maxUploadFieldBytes,
-      readAheadBytes: DEFAULT_BODY_LIMITS.uploadReadAheadBytes,
-      maxParts: 16,
-      maxHeaderBytes: 8192,
-      inMemory: new BodyBudget(
-        options.maxUploadBytesInMemory ?? DEFAULT_BODY_LIMITS.maxBytesInFlight,
-      ),
-    },
-    configUrls: configUrls.active ? configUrls : undefined,
-    initializeAccess: access.active ? access : undefined,
-    sessionChecks: SessionChecks.of(connector.adapter.checkSession as never),
-  };
-  if (!(runtime.uploadLimits.maxBytes >= 1))
-    throw new TypeError('maxUploadBytes must be a positive number of bytes');
-
-  const caches = contextCaches({ store, connector: compiled.name, defaultTtlMs: cacheTtlMs });
-  const services: ScopeServices = {
-    // Each request's logger carries its redactor, so the end-system client registers what it sends and
-    // redacts before it clips (issue 16), and the operator's egress policy (issue 31).
-    logger: (scope) => createRequestLogger(logger, scope, egress),
-    sessionCache: caches.session,
-    systemCache: caches.system,
-  };
+  const { runtime, services } = createRuntime(connector, options, logger);
   const base = `${prefix}/`;
 
   const allowedHosts = options.allowedHosts?.map((host) => {
