@@ -39,6 +39,16 @@ const goJson = (text: string) =>
     .slice(1, -1)
     .replace(/[<>&]/g, (char) => `\\u00${char.charCodeAt(0).toString(16)}`);
 
+/** Two families at once: Go's JSON of an HTML-escaped page, and Go's html/template in a <script> string. */
+const goJsonOfHtml = (text: string) =>
+  goJson(
+    text.replace(/[&<>"]/g, (char) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt' }[char] ?? 'quot'};`),
+  );
+const jsHex = (text: string) =>
+  JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/\\"|[&<>]/g, (char) => `\\x${char.at(-1)?.charCodeAt(0).toString(16)}`);
+
 const FORMS: Record<string, (text: string) => string> = {
   upperHex,
   lowerHex,
@@ -46,6 +56,8 @@ const FORMS: Record<string, (text: string) => string> = {
   twice,
   twiceLower,
   goJson,
+  goJsonOfHtml,
+  jsHex,
   raw: (text) => text,
 };
 

@@ -1,4 +1,4 @@
-import { htmlView, jsonView, percentView, type TextView } from './text-views.js';
+import { DECODED, htmlView, jsonView, percentView, type TextView } from './text-views.js';
 
 // How the redactor searches one text for many forms.
 
@@ -33,11 +33,48 @@ export function merge(found: [number, number][]): [number, number][] {
   return merged;
 }
 
-/** The views of a text besides itself: one per family of escapes it holds. */
+/** The families of escapes: when a text holds one's escapes, and the view that decodes them. */
+const FAMILIES = [
+  {
+    decoded: DECODED.percent,
+    holds: (text: string) => text.includes('%') || text.includes('+'),
+    view: percentView,
+  },
+  { decoded: DECODED.backslash, holds: (text: string) => text.includes('\\'), view: jsonView },
+  { decoded: DECODED.ampersand, holds: (text: string) => text.includes('&'), view: htmlView },
+] as const;
+
+/**
+ * The views of a text besides itself: one per family of escapes it holds, and each view's own views where
+ * decoding wrote another escape (review of issue 31): one family's escapes written in another's
+ * (`\u0026amp;`, `%5C%22`, `\u00252F`, `&#37;2F`), or in its own twice (`&amp;amp;`). Two levels, each only
+ * where decoding wrote a family's escape character, so the work stays a small constant times the text.
+ */
 export function viewsOf(text: string): TextView[] {
   const views: TextView[] = [];
-  if (text.includes('%') || text.includes('+')) views.push(percentView(text));
-  if (text.includes('\\')) views.push(jsonView(text));
-  if (text.includes('&')) views.push(htmlView(text));
+  for (const family of FAMILIES) if (family.holds(text)) views.push(family.view(text));
+  const firsts = views.length;
+  for (let at = 0; at < firsts; at++) {
+    const first = views[at] as TextView;
+    for (const family of FAMILIES)
+      if ((first.decoded & family.decoded) !== 0)
+        views.push(through(first, family.view(first.text)));
+  }
   return views;
+}
+
+/** A view of a view, read back to the original text: each unit stands for what its outer units stood for. */
+function through(outer: TextView, inner: TextView): TextView {
+  const units = inner.text.length;
+  const from = new Int32Array(units);
+  const to = new Int32Array(units);
+  for (let i = 0; i < units; i++) {
+    from[i] = outer.from[inner.from[i] as number] as number;
+    to[i] = outer.to[(inner.to[i] as number) - 1] as number;
+  }
+  const cut =
+    inner.cut < outer.text.length
+      ? Math.min(outer.cut, outer.from[inner.cut] as number)
+      : outer.cut;
+  return { text: inner.text, from, to, cut, decoded: inner.decoded };
 }

@@ -310,6 +310,16 @@ describe('encoded forms (issue 31)', () => {
   const lowerHex = (text: string) =>
     text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
   const json = (value: string) => JSON.stringify(value).slice(1, -1);
+  const goJson = (value: string) =>
+    json(value).replace(
+      /[<>&\u2028\u2029]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  const html = (value: string) =>
+    value.replace(
+      /[&<>"']/g,
+      (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c] ?? '#39'};`,
+    );
   /** How servers the issue names write a value: .NET, twice-encoding proxies, Go's encoding/json. */
   const encodings: Record<string, (value: string) => string> = {
     lowerHex: (value) => lowerHex(encodeURIComponent(value)),
@@ -318,14 +328,28 @@ describe('encoded forms (issue 31)', () => {
     twiceLower: (value) => lowerHex(encodeURIComponent(lowerHex(encodeURIComponent(value)))),
     twiceForm: (value) =>
       new URLSearchParams({ q: new URLSearchParams({ q: value }).toString() }).toString().slice(2),
-    goJson: (value) =>
-      json(value).replace(
-        /[<>&\u2028\u2029]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      ),
+    goJson,
     goJsonUpper: (value) =>
       json(value).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).toUpperCase()}`),
     htmlNumeric: (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
+    // Two families at once (review of issue 31): each family's escapes written by the other's encoder.
+    htmlTwice: (value) => html(html(value)),
+    goJsonOfHtml: (value) => goJson(html(value)),
+    percentOfJson: (value) => encodeURIComponent(json(value)),
+    percentOfGoJson: (value) => encodeURIComponent(goJson(value)),
+    jsonOfPercent: (value) => encodeURIComponent(value).replaceAll('%', '\\u0025'),
+    htmlOfPercent: (value) => encodeURIComponent(value).replaceAll('%', '&#37;'),
+    htmlNumeric8: (value) =>
+      value.replace(/[&<>"']/g, (c) => `&#${String(c.charCodeAt(0)).padStart(8, '0')};`),
+    htmlHex8: (value) =>
+      value.replace(/[&<>"']/g, (c) => `&#x${c.charCodeAt(0).toString(16).padStart(8, '0')};`),
+    // Go's html/template inside a <script> string: `\x26`, `\x3c`, `\x22`.
+    jsHex: (value) =>
+      [...value]
+        .map((c) =>
+          /[\\"'&<>]/.test(c) ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : json(c),
+        )
+        .join(''),
   };
   /** Secrets full of what the encoders escape: / + = & < > " and the rest, beside any other character. */
   const secretValue = fc.oneof(
@@ -357,6 +381,24 @@ describe('encoded forms (issue 31)', () => {
     },
   );
 
+  it.each([
+    'htmlTwice',
+    'goJsonOfHtml',
+    'percentOfJson',
+    'percentOfGoJson',
+    'jsonOfPercent',
+    'htmlOfPercent',
+    'htmlNumeric8',
+    'htmlHex8',
+    'jsHex',
+  ])('hides the whole of a secret written %s (review of issue 31)', (name) => {
+    const value = 'tK/9+a&b<c>"d';
+    const written = (encodings[name] as (value: string) => string)(value);
+    expect(new Redactor([value]).redact(`error: token ${written} refused`)).toBe(
+      `error: token ${REDACTED} refused`,
+    );
+  });
+
   it('finds the value of each cookie pair, and of the cookie of a Set-Cookie, but no attribute', () => {
     const redactor = new Redactor([
       'AuthSession=YWRtaW46NUY2; lang=en-GB-x-sso',
@@ -386,7 +428,31 @@ describe('encoded forms (issue 31)', () => {
     expect(redactor.clip('a%252Fyz', 4)).toBe('a…');
     expect(redactor.clip('ab\\u0041yz', 6)).toBe('ab…');
     expect(redactor.clip('ab&amp;yz', 5)).toBe('ab…');
+    // So is one cut in two inside another family's escape (review of issue 31), and a JavaScript `\x` cut.
+    expect(redactor.clip('ab\\u0026amp;yz', 9)).toBe('ab…');
+    expect(redactor.clip('ab%5Cu0026yz', 8)).toBe('ab…');
+    expect(redactor.clip('ab&#37;2Fyz', 8)).toBe('ab…');
+    expect(redactor.clip('ab\\x26yz', 5)).toBe('ab…');
     // A whole escape stays.
     expect(redactor.clip('a%2Fyz', 4)).toBe('a%2F…');
+  });
+
+  it('hides a secret in two families of escapes however a clip cuts it, even past what it reads', () => {
+    // 43 characters for each of the secret's: further than a clip reads past its cut.
+    const value = '/+&<>"=/+&<>"=/+&<>';
+    const written = encodeURIComponent(encodeURIComponent(encodeURIComponent(value))).replaceAll(
+      '%',
+      '&#0000000037;',
+    );
+    const redactor = new Redactor([value]);
+    const text = `${'~'.repeat(20)}${written}${'y'.repeat(50)}`;
+    for (let max = 21; max < 20 + written.length; max++) {
+      const clipped = redactor.clip(text, max);
+      // Dropped, or shown as the marker (or its start) and what follows.
+      expect(clipped.startsWith('~'.repeat(20))).toBe(true);
+      expect(`${REDACTED}${'y'.repeat(50)}`.startsWith(clipped.slice(20).replace(/…$/, ''))).toBe(
+        true,
+      );
+    }
   });
 });

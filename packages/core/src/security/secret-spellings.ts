@@ -69,10 +69,21 @@ function htmlEscaped(value: string): string[] {
   return escaped.includes('&#39;') ? [escaped, escaped.replaceAll('&#39;', '&#x27;')] : [escaped];
 }
 
+/** JavaScript string escapes as Go's html/template writes them in a script: `\x22`, `\x26`, `\x3c`. */
+const jsHex = (value: string) =>
+  [...value]
+    .map((char) =>
+      /["&'<>\\]/.test(char)
+        ? `\\x${char.charCodeAt(0).toString(16)}`
+        : JSON.stringify(char).slice(1, -1),
+    )
+    .join('');
+
 /**
  * How one value can be written as text: as is; URL- and form-encoded, percent-escapes in either case, and
  * twice; as the WHATWG URL parser writes it; JSON-escaped (also as Go writes it, and with non-ASCII as
- * `\uXXXX`); HTML-escaped.
+ * `\uXXXX`); HTML-escaped; JavaScript `\x` escapes; and the usual two families at once (HTML twice, JSON of
+ * HTML, percent-encoded JSON, JSON or HTML of percent-encoding).
  */
 function textSpellings(value: string): string[] {
   if (/^[A-Za-z0-9._-]*$/.test(value)) return [value];
@@ -98,6 +109,15 @@ function textSpellings(value: string): string[] {
     ...asciiJson(json),
     ...asciiJson(goJson(json)),
     ...htmlEscaped(value),
+    jsHex(value),
+    ...htmlEscaped(value).flatMap((once) => [
+      ...htmlEscaped(once),
+      goJson(JSON.stringify(once).slice(1, -1)),
+    ]),
+    encodeURIComponent(json),
+    encodeURIComponent(goJson(json)),
+    uri.replaceAll('%', '\\u0025'),
+    uri.replaceAll('%', '&#37;'),
   ];
 }
 

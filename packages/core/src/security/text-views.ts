@@ -8,8 +8,9 @@
  * Each decoder is the exact inverse of the encoders of its family, and leaves anything else as it is: the
  * percent view undoes `%XX` in either case, up to three levels deep (`%2F`, `%252F`, `%25252F`), UTF-8
  * sequences included, and reads a `+` as a space (form encoding); the JSON view undoes `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
- * `\r`, `\t` and `\uXXXX` in either case; the HTML view undoes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` and
- * numeric references. A view is never longer than its text.
+ * `\r`, `\t`, `\uXXXX` in either case and JavaScript's `\xXX` (Go's html/template writes `\x26` in a script);
+ * the HTML view undoes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, the names of the characters a secret's
+ * escapes are made of, and numeric references of up to ten digits. A view is never longer than its text.
  *
  * @internal
  */
@@ -25,14 +26,21 @@ export interface TextView {
    * must not show, since it may be the first character of a secret; the original's length when there is none.
    */
   readonly cut: number;
+  /** Which of {@link DECODED} decoding wrote: the families of escapes only the view shows as such. */
+  readonly decoded: number;
 }
 
-/** Most characters one escape of each family takes: `%25252F`, `\uD83D`, `&#1114111;`. */
-export const LONGEST_ESCAPE = 10;
+/** The escape characters a view may have decoded: its view of that family may then differ from it. */
+export const DECODED = { percent: 1, backslash: 2, ampersand: 4 } as const;
+
+/** Most characters one escape of each family takes: `%25252F`, `\uD83D`, `&#0001114111;`. */
+export const LONGEST_ESCAPE = 13;
 
 /**
  * How many characters of the original one code unit of a view may stand for, at most: a three-byte UTF-8
- * character percent-encoded three levels deep (`%2525E2%252582%2525AC`). What a clip must read past its cut.
+ * character percent-encoded three levels deep (`%2525E2%252582%2525AC`). What a clip reads past its cut. A view
+ * of a view may stand for more (each of those characters an HTML reference): a form it cuts in two there is
+ * dropped with the clip's tail instead of shown as `[REDACTED]`, which keeps a clip's work at a quarter.
  */
 export const MOST_CHARACTERS_PER_UNIT = 21;
 
@@ -42,6 +50,7 @@ class ViewWriter {
   readonly from: Int32Array;
   readonly to: Int32Array;
   length = 0;
+  decoded = 0;
 
   constructor(size: number) {
     this.units = new Uint16Array(size);
@@ -50,6 +59,8 @@ class ViewWriter {
   }
 
   put(unit: number, from: number, to: number): void {
+    if (to - from > 1 && (unit === 0x25 || unit === 0x5c || unit === 0x26))
+      this.decoded |= unit === 0x25 ? 1 : unit === 0x5c ? 2 : 4;
     this.units[this.length] = unit;
     this.from[this.length] = from;
     this.to[this.length++] = to;
@@ -67,7 +78,7 @@ class ViewWriter {
   view(cut: number): TextView {
     const units = this.units.subarray(0, this.length);
     const text = Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString('utf16le');
-    return { text, from: this.from, to: this.to, cut };
+    return { text, from: this.from, to: this.to, cut, decoded: this.decoded };
   }
 }
 
@@ -197,14 +208,15 @@ export function jsonView(text: string): TextView {
       i += 2;
       continue;
     }
-    if (next === 'u') {
+    if (next === 'u' || next === 'x') {
+      const want = next === 'u' ? 4 : 2;
       let unit = 0;
       let digits = 0;
-      while (digits < 4 && hexValue(text.charCodeAt(i + 2 + digits)) !== -1)
+      while (digits < want && hexValue(text.charCodeAt(i + 2 + digits)) !== -1)
         unit = unit * 16 + hexValue(text.charCodeAt(i + 2 + digits++));
-      if (digits === 4) {
-        out.put(unit, i, i + 6);
-        i += 6;
+      if (digits === want) {
+        out.put(unit, i, i + 2 + want);
+        i += 2 + want;
         continue;
       }
       if (i + 2 + digits === text.length && cut === text.length) cut = i;
@@ -224,12 +236,23 @@ const NAMED_REFERENCES: Readonly<Record<string, number>> = {
   quot: 0x22,
   QUOT: 0x22,
   apos: 0x27,
+  // HTML5's names for what percent and JSON escapes are made of, and for a secret's usual punctuation.
+  percnt: 0x25,
+  bsol: 0x5c,
+  sol: 0x2f,
+  plus: 0x2b,
+  equals: 0x3d,
+  num: 0x23,
+  quest: 0x3f,
+  colon: 0x3a,
+  semi: 0x3b,
+  commat: 0x40,
 };
 
-/** A character reference at `at` (an `&`): `&amp;`, `&#39;`, `&#x27;`. */
-const REFERENCE = /&(?:([a-zA-Z]{2,4});|#(?:([0-9]{1,7})|[xX]([0-9a-fA-F]{1,6}));)/y;
+/** A character reference at `at` (an `&`): `&amp;`, `&#39;`, `&#x27;`, `&#00000038;` (zeros are allowed). */
+const REFERENCE = /&(?:([a-zA-Z]{2,6});|#(?:([0-9]{1,10})|[xX]([0-9a-fA-F]{1,9}));)/y;
 /** What a text that ends inside a character reference ends with. */
-const PARTIAL_REFERENCE = /&(?:[a-zA-Z]{0,4}|#(?:[0-9]{0,7}|[xX][0-9a-fA-F]{0,6}))$/y;
+const PARTIAL_REFERENCE = /&(?:[a-zA-Z]{0,6}|#(?:[0-9]{0,10}|[xX][0-9a-fA-F]{0,9}))$/y;
 
 /** The text with its HTML character references decoded, as templates write them into an error page. */
 export function htmlView(text: string): TextView {
