@@ -12,5 +12,11 @@ export {
   bodyBudgetExceeded,
   bodyTimer,
   checkBodyTimeout,
-} from './handler/body-limits.js';
+} from './body/body-limits.js';
+export {
+  discardRest,
+  readRequestText,
+  requestBytes,
+  type WebBodyLimits,
+} from './body/read-web-body.js';
 export { isUnsafePath, originForm } from './handler/path-rule.js';

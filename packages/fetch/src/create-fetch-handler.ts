@@ -1,6 +1,12 @@
 import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
-import { BodyBudget, DEFAULT_BODY_LIMITS, checkBodyTimeout } from '@connector-sdk/core/internal';
-import { discardRest, readRequestText, requestBytes } from './read-request-text.js';
+import {
+  BodyBudget,
+  DEFAULT_BODY_LIMITS,
+  checkBodyTimeout,
+  discardRest,
+  readRequestText,
+  requestBytes,
+} from '@connector-sdk/core/internal';
 import { serverRemoteAddress, type RemoteAddressOf } from './remote-address.js';
 
 /** Options of {@link createFetchHandler}: the core handler's options plus body limits. */

@@ -1,7 +1,7 @@
 import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
-import { bodyBudgetExceeded, type BodyBudget } from '../handler/body-limits.js';
+import { bodyBudgetExceeded, type BodyBudget } from '../body/body-limits.js';
 import { Base64Decoder } from './base64-stream.js';
 import { MultipartReader, multipartBoundary, type PartHead } from './multipart-reader.js';
 

@@ -6,7 +6,7 @@ import { operatorEgress } from '../security/operator-egress.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
-import { BodyBudget, DEFAULT_BODY_LIMITS } from './body-limits.js';
+import { BodyBudget, DEFAULT_BODY_LIMITS } from '../body/body-limits.js';
 import { SessionChecks } from './check-session.js';
 import { contextCaches } from './context-caches.js';
 import type { HandlerOptions } from './handler-options.js';

@@ -1,8 +1,12 @@
-import { ConnectorError, ValidationError, isConnectorError } from '@connector-sdk/core';
-import { bodyBudgetExceeded, bodyTimer, type BodyBudget } from '@connector-sdk/core/internal';
+import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
+import { ValidationError } from '../errors/errors.js';
+import { bodyBudgetExceeded, bodyTimer, type BodyBudget } from './body-limits.js';
 
-/** Limits on reading a request body. */
-export interface BodyLimits {
+/**
+ * Limits on reading a WHATWG `Request` body. Not fetch-specific: any binding that holds a `Request`, and uploads,
+ * read within them (issue 33).
+ */
+export interface WebBodyLimits {
   /** Largest body accepted, in bytes. */
   readonly maxBytes: number;
   /** Longest time the whole body may take to arrive, in milliseconds. */
@@ -22,7 +26,7 @@ export interface BodyLimits {
  */
 export async function discardRest(
   reader: ReadableStreamDefaultReader<Uint8Array>,
-  linger: BodyLimits['linger'],
+  linger: WebBodyLimits['linger'],
 ): Promise<void> {
   let discarded = 0;
   const timer = setTimeout(() => void reader.cancel().catch(() => undefined), linger.ms);
@@ -50,7 +54,7 @@ export async function discardRest(
  *
  * @internal
  */
-export async function readRequestText(request: Request, limits: BodyLimits): Promise<string> {
+export async function readRequestText(request: Request, limits: WebBodyLimits): Promise<string> {
   const tooLarge = () =>
     new ConnectorError(
       'PAYLOAD_TOO_LARGE',
@@ -136,7 +140,7 @@ export async function readRequestText(request: Request, limits: BodyLimits): Pro
  *
  * @internal
  */
-export function requestBytes(request: Request, limits: BodyLimits): AsyncIterable<Uint8Array> {
+export function requestBytes(request: Request, limits: WebBodyLimits): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator]: () => {
       if (request.body === null)
