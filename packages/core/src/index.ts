@@ -37,9 +37,9 @@ export {
   type FieldShape,
   type FieldValues,
   type IntegerFieldOptions,
-  type StringFieldOptions,
-  type UrlFieldOptions,
 } from './connector/field.js';
+export type { StringFieldOptions } from './connector/text-field.js';
+export type { UrlFieldOptions } from './connector/url-field.js';
 export type {
   HandlerAnswer,
   Operation,

@@ -3,13 +3,9 @@ import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/rou
 import { isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
-import {
-  fieldKind,
-  holdsSecretField,
-  isMarkedSecret,
-  isSecretField,
-  type FieldShape,
-} from './field.js';
+import type { FieldShape } from './field.js';
+import { fieldKind } from './field-kind.js';
+import { holdsSecretField, isMarkedSecret, isSecretField } from './secret-field.js';
 import type { Operation } from './operation.js';
 
 /** A field with what the handler needs to read it fast. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineConnector } from './define-connector.js';
-import { field, holdsSecretField, isMarkedSecret, isSecretField } from './field.js';
+import { field } from './field.js';
+import { holdsSecretField, isMarkedSecret, isSecretField } from './secret-field.js';
 import { INVALID, fastParserOf } from './fast-parse.js';
 
 const ok = (schema: z.ZodType, value: string | undefined) => schema.parse(value);

@@ -1,5 +1,12 @@
+// The field helpers authors declare configuration and session values with (`field.url()`, `field.secret()`…),
+// and the types a shape of fields gives them. What a secret field is, how the form shows a field, and the text
+// and URL fields live beside this file; this one gathers them into `field`.
 import { z } from 'zod';
 import { INVALID, withFastParse } from './fast-parse.js';
+import { setFieldKind } from './field-kind.js';
+import { secretField } from './secret-field.js';
+import { textField, type StringFieldOptions } from './text-field.js';
+import { urlField, type UrlFieldOptions } from './url-field.js';
 
 /** A field: a zod schema that reads one string value (a configuration entry or a session header). */
 export type Field = z.ZodType;
@@ -16,188 +23,6 @@ export type FieldValues<S extends FieldShape> = z.output<
 export type FieldInputs<S extends FieldShape> = z.input<
   z.ZodObject<{ -readonly [K in keyof S]: S[K] }>
 >;
-
-const secretFields = new WeakSet<z.ZodType>();
-
-/** How the platform's configuration form shows a field, by the helper that made it. */
-export interface FieldKind {
-  readonly fieldType:
-    'TEXT_BOX' | 'PASSWORD' | 'URL' | 'EMAIL' | 'NUMERIC' | 'CHECKBOX' | 'DROP_DOWN' | 'JSON';
-  /** The values of an enum field. */
-  readonly values?: readonly string[];
-}
-const fieldKinds = new WeakMap<z.ZodType, FieldKind>();
-
-/**
- * The kind of a field made with {@link field}, through `.optional()`, `.default()` and other zod chains; a
- * secret one is `PASSWORD` whatever else it is. `undefined` for a schema no field helper made.
- *
- * @internal
- */
-export function fieldKind(schema: z.ZodType): FieldKind | undefined {
-  // A JSON value that holds a secret field is secret as a whole: the form must mask it too.
-  if (isSecretField(schema) || holdsSecretField(schema)) return { fieldType: 'PASSWORD' };
-  let found: FieldKind | undefined;
-  someSchema(
-    schema,
-    (current) => {
-      found = fieldKinds.get(current);
-      return found !== undefined;
-    },
-    true,
-  );
-  return found;
-}
-/** The checks {@link field}.secret() puts on its schema: zod copies them onto every schema made from it. */
-const secretMarks = new WeakSet<object>();
-
-/**
- * Whether some schema reachable from `schema` passes `test`: through the schemas it wraps (`.optional()`,
- * `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes and transforms, unions, intersections, lazy
- * schemas), and, with `throughCopies`, the one it was copied from (checks, refinements, descriptions). Never
- * the checks themselves: a long chain of them must not use up the walk.
- */
-function someSchema(
-  schema: z.ZodType,
-  test: (schema: z.ZodType) => boolean,
-  throughCopies: boolean,
-  intoParts = false,
-): boolean {
-  const pending: unknown[] = [schema];
-  const seen = new Set<unknown>();
-  while (pending.length > 0 && seen.size < 1_000) {
-    const current = pending.pop();
-    if (!isSchema(current) || seen.has(current)) continue;
-    seen.add(current);
-    if (test(current)) return true;
-    const internals = current._zod as unknown as {
-      parent?: unknown;
-      innerType?: unknown;
-      def: Record<string, unknown>;
-    };
-    const def = internals.def;
-    if (throughCopies) pending.push(internals.parent);
-    pending.push(def.innerType, def.in, def.out, def.left, def.right);
-    if (def.type === 'lazy') pending.push(internals.innerType);
-    if (Array.isArray(def.options)) pending.push(...(def.options as unknown[]));
-    if (intoParts) {
-      // The parts of a value: object properties, array and record elements, tuple items.
-      if (typeof def.shape === 'object' && def.shape !== null)
-        pending.push(...Object.values(def.shape as Record<string, unknown>));
-      pending.push(def.element, def.valueType, def.catchall, def.rest);
-      if (Array.isArray(def.items)) pending.push(...(def.items as unknown[]));
-    }
-  }
-  return false;
-}
-
-/**
- * Whether a field holds a {@link field}.secret() somewhere inside its value, such as
- * `field.json(z.object({ token: field.secret() }))`: the whole value, and every string in it once parsed, are
- * then treated as secret.
- *
- * @internal
- */
-export function holdsSecretField(schema: z.ZodType): boolean {
-  return someSchema(
-    schema,
-    (current) => secretFields.has(current) || isMarkedSecret(current),
-    true,
-    true,
-  );
-}
-
-/**
- * Whether a field was declared with {@link field}.secret(), through any chain of zod methods on it: checks and
- * refinements (`.min()`, `.regex()`, `.refine()`, `.trim()`, `.describe()`…) make a copy that remembers its
- * parent, and wrappers (`.optional()`, `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes,
- * transforms, unions, lazy schemas) hold it inside (issue 16, finding 3).
- *
- * @internal
- */
-export function isSecretField(schema: z.ZodType): boolean {
-  return someSchema(schema, (current) => secretFields.has(current), true);
-}
-
-/**
- * Whether a field carries the check {@link field}.secret() marks its schema with: a second witness, read
- * from the checks zod copies onto every derived schema rather than from the link back to the parent. When it
- * sees a secret {@link isSecretField} does not, a zod release has changed how schemas are copied, and
- * `defineConnector` refuses the connector rather than serve the value as not secret.
- *
- * @internal
- */
-export function isMarkedSecret(schema: z.ZodType): boolean {
-  return someSchema(
-    schema,
-    (current) => {
-      const checks = (current._zod.def as { checks?: readonly object[] }).checks;
-      return checks?.some((check) => secretMarks.has(check)) === true;
-    },
-    false,
-  );
-}
-
-const isSchema = (value: unknown): value is z.ZodType =>
-  typeof value === 'object' && value !== null && '_zod' in value;
-
-/** Options of {@link field}.string(). */
-export interface StringFieldOptions {
-  /** Smallest length after trimming. @default 1 (a required string must not be blank) */
-  readonly minLength?: number;
-  /** Largest length. */
-  readonly maxLength?: number;
-  /** A pattern the value must match, described in the error message by `patternDescription`. */
-  readonly pattern?: RegExp;
-  /** How to describe `pattern` to a user. @default "the expected format" */
-  readonly patternDescription?: string;
-}
-
-/** A text field; a secret one is not trimmed, and is marked as secret twice (see {@link isMarkedSecret}). */
-function text(options: StringFieldOptions = {}, secret = false): z.ZodString {
-  const min = options.minLength ?? 1;
-  const trim = !secret;
-  let schema = secret ? z.string() : z.string().trim();
-  if (secret) {
-    const mark = z.check<string>(() => undefined);
-    secretMarks.add(mark);
-    schema = schema.check(mark);
-  }
-  schema = schema.min(min, {
-    error: min === 1 ? 'must not be empty' : `must be at least ${min} characters`,
-  });
-  if (options.maxLength !== undefined) {
-    schema = schema.max(options.maxLength, {
-      error: `must be at most ${options.maxLength} characters`,
-    });
-  }
-  const { maxLength, pattern } = options;
-  if (pattern) {
-    schema = schema.regex(pattern, {
-      error: `must match ${options.patternDescription ?? 'the expected format'}`,
-    });
-  }
-  return withFastParse(schema, (raw) => {
-    if (typeof raw !== 'string') return INVALID;
-    const value = trim ? raw.trim() : raw;
-    if (value.length < min || (maxLength !== undefined && value.length > maxLength)) return INVALID;
-    if (pattern) {
-      pattern.lastIndex = 0;
-      if (!pattern.test(value)) return INVALID;
-    }
-    return value;
-  });
-}
-
-/** The most URLs a URL field remembers having read, and the longest it remembers. */
-const MAX_REMEMBERED_URLS = 256;
-const MAX_REMEMBERED_URL_LENGTH = 2_048;
-
-/** Options of {@link field}.url(). */
-export interface UrlFieldOptions {
-  /** Allowed URL schemes, with the colon. @default ['http:', 'https:'] */
-  readonly protocols?: readonly string[];
-}
 
 /** Options of {@link field}.integer(). */
 export interface IntegerFieldOptions {
@@ -245,8 +70,8 @@ export const field = {
    * @returns a string field
    */
   string(options?: StringFieldOptions): z.ZodString {
-    const schema = text(options);
-    fieldKinds.set(schema, { fieldType: 'TEXT_BOX' });
+    const schema = textField(options);
+    setFieldKind(schema, { fieldType: 'TEXT_BOX' });
     return schema;
   },
 
@@ -259,9 +84,7 @@ export const field = {
    * @returns a string field marked secret
    */
   secret(options?: StringFieldOptions): z.ZodString {
-    const schema = text(options, true);
-    secretFields.add(schema);
-    return schema;
+    return secretField(options);
   },
 
   /**
@@ -276,55 +99,7 @@ export const field = {
    * @returns a string field holding the normalised URL
    */
   url(options: UrlFieldOptions = {}) {
-    const protocols = options.protocols ?? ['http:', 'https:'];
-    /** The URL, or why the value is not one this field accepts. */
-    const read = (value: string): URL | string => {
-      // eslint-disable-next-line no-control-regex -- control characters are what is refused
-      if (/[\u0000-\u0020\u007f\s]/.test(value))
-        return 'must not contain spaces or control characters';
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        return 'must be an absolute URL';
-      }
-      if (!protocols.includes(url.protocol)) return `must use ${protocols.join(' or ')}`;
-      if (url.username !== '' || url.password !== '')
-        return 'must not contain a user name or password';
-      return url;
-    };
-    // `https://a.example` parses to `https://a.example/`: keep the author's `${url}/api` from doubling it.
-    const normalised = (value: string, url: URL): string =>
-      url.href === `${url.origin}/` && !value.endsWith('/') ? url.origin : url.href;
-    const schema = z
-      .string()
-      .trim()
-      .min(1, { error: 'must not be empty' })
-      .transform((value, ctx) => {
-        const url = read(value);
-        if (typeof url !== 'string') return normalised(value, url);
-        ctx.addIssue({ code: 'custom', message: url });
-        return z.NEVER;
-      });
-    fieldKinds.set(schema, { fieldType: 'URL' });
-    // The URLs read lately and what they became: a system's URL comes with its initialize and, in the session,
-    // with every later call, and parsing it was the dearest part of reading a session (issue 18). Only short
-    // valid values, and only so many: a caller that sends a new URL each time gains nothing and pins little.
-    const known = new Map<string, string>();
-    return withFastParse(schema, (raw) => {
-      if (typeof raw !== 'string') return INVALID;
-      const seen = known.get(raw);
-      if (seen !== undefined) return seen;
-      const value = raw.trim();
-      const url = value === '' ? '' : read(value);
-      if (typeof url === 'string') return INVALID;
-      const result = normalised(value, url);
-      if (raw.length <= MAX_REMEMBERED_URL_LENGTH) {
-        if (known.size >= MAX_REMEMBERED_URLS) known.clear();
-        known.set(raw, result);
-      }
-      return result;
-    });
+    return urlField(options);
   },
 
   /**
@@ -339,7 +114,7 @@ export const field = {
       .trim()
       .max(254, { error: 'must be at most 254 characters' })
       .regex(EMAIL, { error: 'must be an e-mail address' });
-    fieldKinds.set(schema, { fieldType: 'EMAIL' });
+    setFieldKind(schema, { fieldType: 'EMAIL' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -366,7 +141,7 @@ export const field = {
       .regex(WHOLE_NUMBER, { error: 'must be a whole number' })
       .transform(Number)
       .pipe(number);
-    fieldKinds.set(schema, { fieldType: 'NUMERIC' });
+    setFieldKind(schema, { fieldType: 'NUMERIC' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -401,7 +176,7 @@ export const field = {
         error: 'must be true or false',
       })
       .transform((value) => TRUE.has(value));
-    fieldKinds.set(schema, { fieldType: 'CHECKBOX' });
+    setFieldKind(schema, { fieldType: 'CHECKBOX' });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim().toLowerCase();
@@ -420,7 +195,7 @@ export const field = {
       .string()
       .trim()
       .pipe(z.enum(values, { error: `must be one of ${values.join(', ')}` }));
-    fieldKinds.set(schema, { fieldType: 'DROP_DOWN', values });
+    setFieldKind(schema, { fieldType: 'DROP_DOWN', values });
     return withFastParse(schema, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       const value = raw.trim();
@@ -446,7 +221,7 @@ export const field = {
         }
       })
       .pipe(schema);
-    fieldKinds.set(field, { fieldType: 'JSON' });
+    setFieldKind(field, { fieldType: 'JSON' });
     return withFastParse(field, (raw) => {
       if (typeof raw !== 'string') return INVALID;
       let parsed: unknown;

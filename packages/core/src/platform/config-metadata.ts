@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { fieldKind } from '../connector/field.js';
+import { fieldKind } from '../connector/field-kind.js';
 import type { FieldShape } from '../connector/field.js';
 import type { PlatformAnswer } from './catalog.js';
 
