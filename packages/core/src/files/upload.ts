@@ -2,8 +2,10 @@ import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
 import { bodyBudgetExceeded, type BodyBudget } from '../body/body-limits.js';
-import { Base64Decoder } from './base64-stream.js';
-import { MultipartReader, multipartBoundary, type PartHead } from './multipart-reader.js';
+import { FilePart } from './file-part.js';
+import type { MultipartReader, PartHead } from './multipart-reader.js';
+import { openMultipart } from './open-multipart.js';
+import { readTextField } from './text-field.js';
 
 /**
  * An operation whose body is `multipart/form-data` with one file part, streamed (the platform's attachment
@@ -67,21 +69,6 @@ export interface UploadLimits {
   readonly inMemory: BodyBudget;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** The bytes of a request whose binding gives no `bytes()`: a body handed over whole (in-process callers). */
-async function* bodyBytes(request: ConnectorRequest): AsyncGenerator<Uint8Array> {
-  const body = request.body;
-  if (body instanceof Uint8Array) yield body;
-  else if (typeof body === 'string') yield Buffer.from(body);
-  // Text would have lost the bytes of a binary file.
-  else if (request.text !== undefined)
-    throw new ConnectorError(
-      'BAD_REQUEST',
-      'This request gives its body only as text, which loses the bytes of an upload',
-    );
-}
-
 const inputError = (message: string) => new ValidationError(message, { code: 'INVALID_INPUT' });
 
 /**
@@ -98,12 +85,7 @@ export class Upload<R extends string = string, O extends string = string> {
   readonly #spec: UploadSpec<R, O>;
   readonly #limits: UploadLimits;
   readonly #fields = new Map<string, string>();
-  #file: PartHead | undefined;
-  #decoder: Base64Decoder | undefined;
-  /** File bytes read ahead, not yet given to the stream. */
-  readonly #ahead: Uint8Array[] = [];
-  #aheadBytes = 0;
-  #fileEnded = false;
+  #file: FilePart | undefined;
   #closed = false;
   /** Bytes this upload holds against the handler's `inMemory` budget. */
   #held = 0;
@@ -126,20 +108,7 @@ export class Upload<R extends string = string, O extends string = string> {
     spec: UploadSpec<R, O>,
     limits: UploadLimits,
   ): Promise<Upload<R, O>> {
-    const boundary = multipartBoundary(request.headers['content-type']);
-    if (boundary === undefined)
-      throw new ConnectorError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        'This operation takes a multipart/form-data body with a boundary',
-      );
-    const declared = Number(request.headers['content-length']);
-    if (declared > limits.maxBytes)
-      throw new ConnectorError(
-        'PAYLOAD_TOO_LARGE',
-        `The upload is larger than ${limits.maxBytes} bytes`,
-      );
-    const source = (request.bytes?.() ?? bodyBytes(request))[Symbol.asyncIterator]();
-    const upload = new Upload(new MultipartReader(source, boundary, limits), spec, limits);
+    const upload = new Upload(openMultipart(request, limits), spec, limits);
     try {
       await upload.#readUntilFile();
       const missing = () => (spec.required ?? []).find((name) => !upload.#fields.has(name));
@@ -168,17 +137,18 @@ export class Upload<R extends string = string, O extends string = string> {
 
   /** The handler's `body`. */
   body(): UploadBody<R, O> {
-    const head = this.#file as PartHead;
+    const part = this.#file as FilePart;
     const stream = new ReadableStream<Uint8Array>(
       {
         pull: async (controller) => {
           try {
-            if (this.#closed && !this.#fileEnded && this.#ahead.length === 0)
+            if (this.#closed && !part.drained)
               throw new ConnectorError(
                 'INTERNAL_ERROR',
                 'The upload ended with the request: read body.file.stream before the handler returns',
               );
-            const chunk = await this.#nextFileBytes();
+            // Under the lock, so that bytes read ahead for `field()` meanwhile come first.
+            const chunk = await this.#locked(() => part.next());
             if (chunk === undefined) controller.close();
             else controller.enqueue(chunk);
           } catch (error) {
@@ -189,8 +159,8 @@ export class Upload<R extends string = string, O extends string = string> {
       { highWaterMark: 0 },
     );
     const file: UploadedFile = {
-      fileName: head.fileName,
-      contentType: head.contentType ?? 'application/octet-stream',
+      fileName: part.head.fileName,
+      contentType: part.head.contentType ?? 'application/octet-stream',
       stream,
       bytes: (maxBytes = 16_777_216) => this.#wholeFile(stream, maxBytes),
     };
@@ -208,7 +178,7 @@ export class Upload<R extends string = string, O extends string = string> {
    * binding to discard.
    */
   async finish(): Promise<void> {
-    if (!this.#fileEnded || this.#reader.ended || this.failure !== undefined) return;
+    if (!this.#file?.ended || this.#reader.ended || this.failure !== undefined) return;
     await this.#locked(() => this.#readRest()).catch(() => undefined);
   }
 
@@ -261,36 +231,22 @@ export class Upload<R extends string = string, O extends string = string> {
   }
 
   async #readText(head: PartHead): Promise<void> {
-    const bytes = await this.#reader.readAll(this.#limits.maxFieldBytes, () =>
-      inputError(`'body.${head.name}' is larger than ${this.#limits.maxFieldBytes} bytes`),
-    );
-    this.#hold(bytes.length);
     if (this.#fields.has(head.name))
       throw new ValidationError(`The multipart body has '${head.name}' twice`, {
         code: 'INVALID_MULTIPART',
       });
-    let text: string;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      throw inputError(`'body.${head.name}' is not valid UTF-8`);
-    }
+    const hold = (bytes: number) => this.#hold(bytes);
+    const text = await readTextField(this.#reader, head, {
+      maxBytes: this.#limits.maxFieldBytes,
+      hold,
+    });
     this.#fields.set(head.name, text);
   }
 
   async #readUntilFile(): Promise<void> {
     for (let head = await this.#reader.nextPart(); head; head = await this.#reader.nextPart()) {
       if (head.name === this.#spec.file) {
-        this.#file = head;
-        if (head.transferEncoding === 'base64') this.#decoder = new Base64Decoder();
-        else if (
-          head.transferEncoding !== undefined &&
-          !/^(?:binary|8bit|7bit)$/.test(head.transferEncoding)
-        )
-          throw new ValidationError(
-            `The file part's Content-Transfer-Encoding "${head.transferEncoding.slice(0, 40)}" is not supported`,
-            { code: 'INVALID_MULTIPART' },
-          );
+        this.#file = new FilePart(this.#reader, head);
         return;
       }
       await this.#readText(head);
@@ -308,42 +264,10 @@ export class Upload<R extends string = string, O extends string = string> {
     }
   }
 
-  /** The file's next decoded bytes from the body; `undefined` at its end. */
-  async #readFileBytes(): Promise<Uint8Array | undefined> {
-    for (;;) {
-      if (this.#fileEnded) return undefined;
-      const raw = await this.#reader.readChunk();
-      if (raw === undefined) {
-        this.#fileEnded = true;
-        this.#decoder?.end();
-        return undefined;
-      }
-      const bytes = this.#decoder ? this.#decoder.write(raw) : raw;
-      if (bytes.length > 0) return bytes;
-    }
-  }
-
-  #nextFileBytes(): Promise<Uint8Array | undefined> {
-    // Under the lock, so that bytes read ahead for `field()` meanwhile come first.
-    return this.#locked(() => {
-      const held = this.#ahead.shift();
-      if (held === undefined) return this.#readFileBytes();
-      this.#aheadBytes -= held.byteLength;
-      return Promise.resolve(held);
-    });
-  }
-
-  async #readAhead(tooMuch: () => Error): Promise<void> {
-    for (let bytes = await this.#readFileBytes(); bytes; bytes = await this.#readFileBytes()) {
-      this.#aheadBytes += bytes.byteLength;
-      if (this.#aheadBytes > this.#limits.readAheadBytes) throw tooMuch();
-      this.#hold(bytes.byteLength);
-      // Small chunks are joined, so that a body sent a byte at a time costs no more memory than its bytes.
-      const last = this.#ahead.at(-1);
-      if (last !== undefined && last.byteLength < 16_384)
-        this.#ahead[this.#ahead.length - 1] = Buffer.concat([last, bytes]);
-      else this.#ahead.push(bytes);
-    }
+  /** Reads the rest of the file into memory, within bounds, to reach the parts after it. */
+  #readAhead(tooMuch: () => Error): Promise<void> {
+    const hold = (bytes: number) => this.#hold(bytes);
+    return (this.#file as FilePart).readAhead(this.#limits.readAheadBytes, tooMuch, hold);
   }
 
   #field(name: string): Promise<string | undefined> {
@@ -354,7 +278,7 @@ export class Upload<R extends string = string, O extends string = string> {
       return Promise.resolve(this.#fields.get(name));
     return this.#locked(async () => {
       try {
-        if (!this.#fileEnded)
+        if (!this.#file?.ended)
           await this.#readAhead(
             () =>
               new ConnectorError(
