@@ -41,18 +41,19 @@ export {
 export type { StringFieldOptions } from './connector/text-field.js';
 export type { UrlFieldOptions } from './connector/url-field.js';
 export type {
-  HandlerAnswer,
   Operation,
-  OperationBuilder,
-  MethodBuilders,
-  OperationContext,
   OperationMethod,
   OperationSchemas,
   OperationStatus,
+} from './connector/operation.js';
+export type {
+  HandlerAnswer,
+  OperationContext,
   ParsedBody,
   ParsedInput,
   PathParams,
-} from './connector/operation.js';
+} from './connector/operation-context.js';
+export type { MethodBuilders, OperationBuilder } from './connector/method-builders.js';
 export type { OperationBuilders } from './platform/operation-builders.js';
 
 export {

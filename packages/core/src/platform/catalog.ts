@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import type { Operation, OperationMethod, OperationStatus } from '../connector/operation.js';
 import type {
   HandlerAnswer,
-  Operation,
   OperationContext,
-  OperationMethod,
-  OperationStatus,
   ParsedBody,
   ParsedInput,
   PathParams,
-} from '../connector/operation.js';
+} from '../connector/operation-context.js';
 import type { RawQuery } from '../contract/connector-request.js';
 import { isFileContent, type FileContent } from '../files/file-content.js';
 import type { UploadSpec } from '../files/upload.js';

@@ -1,4 +1,4 @@
-import { methodBuilders, type MethodBuilders } from '../connector/operation.js';
+import { methodBuilders, type MethodBuilders } from '../connector/method-builders.js';
 import { platformBuilders, type PlatformBuilders } from './catalog.js';
 
 /**
