@@ -1,16 +1,20 @@
 // Proves the scaffolder as a user meets it before the SDK's release: packs every public package, runs the
 // packed create-connector for each template with --packs, runs the install line it prints exactly as printed,
 // then the project's typecheck and tests, and for the minimal template its production build and start (HOST
-// and PORT from the environment, JSON log lines, a graceful stop on SIGTERM). Needs `pnpm build`.
+// and PORT from the environment, JSON log lines, a graceful stop on SIGTERM); then pastes the guides' blocks into
+// that project and type-checks them (check-pasted-snippets.mjs). Needs `pnpm build`. With --paste-only it
+// makes, installs and pastes into the minimal project, and does nothing else.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkPastedSnippets } from './check-pasted-snippets.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'connector-sdk-scaffold-'));
 const tarballs = join(work, 'tarballs');
 mkdirSync(tarballs);
+const pasteOnly = process.argv.includes('--paste-only');
 const step = (title) => console.log(`\n== ${title}`);
 const run = (command, args, cwd, env = {}) =>
   execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
@@ -100,36 +104,46 @@ try {
     stdio: 'ignore',
   });
 
-  const minimal = installAndTest(scaffold('my-connector', 'minimal'));
-  const pkg = JSON.parse(readFileSync(join(minimal, 'package.json'), 'utf8'));
-  if (pkg.type !== 'module' || !('@connector-sdk/testing' in pkg.devDependencies))
-    throw new Error(`unexpected package.json: ${JSON.stringify(pkg)}`);
-  step('npm start (builds, then serves dist/main.js), GET discover, SIGTERM');
-  const { url, stop } = await start(minimal);
-  let stopped = false;
-  try {
-    const discover = await (await fetch(`${url}/discover`)).json();
-    if (discover.connectorName !== 'my-connector')
-      throw new Error(`discover answered ${JSON.stringify(discover)}`);
-    console.log(`GET ${url}/discover → ${JSON.stringify(discover)}`);
-    const lines = await stop();
-    stopped = true;
-    if (!lines.some((entry) => entry.msg === 'stopping' && entry.signal === 'SIGTERM'))
-      throw new Error(`no graceful stop was logged: ${JSON.stringify(lines)}`);
-  } finally {
-    if (!stopped) await stop();
+  if (pasteOnly) {
+    const { project, install } = scaffold('my-connector', 'minimal');
+    step('the printed install line');
+    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...install], project);
+    step("the guides' blocks, pasted into the project and type-checked");
+    checkPastedSnippets({ project, tarballs });
+  } else {
+    const minimal = installAndTest(scaffold('my-connector', 'minimal'));
+    const pkg = JSON.parse(readFileSync(join(minimal, 'package.json'), 'utf8'));
+    if (pkg.type !== 'module' || !('@connector-sdk/testing' in pkg.devDependencies))
+      throw new Error(`unexpected package.json: ${JSON.stringify(pkg)}`);
+    step('npm start (builds, then serves dist/main.js), GET discover, SIGTERM');
+    const { url, stop } = await start(minimal);
+    let stopped = false;
+    try {
+      const discover = await (await fetch(`${url}/discover`)).json();
+      if (discover.connectorName !== 'my-connector')
+        throw new Error(`discover answered ${JSON.stringify(discover)}`);
+      console.log(`GET ${url}/discover → ${JSON.stringify(discover)}`);
+      const lines = await stop();
+      stopped = true;
+      if (!lines.some((entry) => entry.msg === 'stopping' && entry.signal === 'SIGTERM'))
+        throw new Error(`no graceful stop was logged: ${JSON.stringify(lines)}`);
+    } finally {
+      if (!stopped) await stop();
+    }
+    step("the guides' blocks, pasted into the project and type-checked");
+    checkPastedSnippets({ project: minimal, tarballs });
+
+    const tracker = installAndTest(scaffold('tracker-connector', 'issue-tracker'));
+    step('npm run build');
+    run('npm', ['run', 'build'], tracker);
+    step('npm run demo -- --once');
+    run('npm', ['run', 'demo', '--', '--once'], tracker, { PORT: '0' });
+
+    // No end system is named here: its test skips, saying so; the typecheck and the build are what is proven.
+    const api = installAndTest(scaffold('api-connector', 'rest-api'));
+    step('npm run build');
+    run('npm', ['run', 'build'], api);
   }
-
-  const tracker = installAndTest(scaffold('tracker-connector', 'issue-tracker'));
-  step('npm run build');
-  run('npm', ['run', 'build'], tracker);
-  step('npm run demo -- --once');
-  run('npm', ['run', 'demo', '--', '--once'], tracker, { PORT: '0' });
-
-  // No end system is named here: its test skips, saying so; the typecheck and the build are what is proven.
-  const api = installAndTest(scaffold('api-connector', 'rest-api'));
-  step('npm run build');
-  run('npm', ['run', 'build'], api);
   console.log('\nscaffold smoke: ok');
 } finally {
   rmSync(work, { recursive: true, force: true });

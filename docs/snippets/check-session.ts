@@ -1,9 +1,7 @@
 // A connector for a CouchDB-compatible end system: a cookie session from `POST /_session`, which CouchDB, when
 // the cookie has expired, serves as anonymous with 200 instead of answering 401.
-import type { Logger } from '@connector-sdk/core';
-
 // #region check-session
-import { defineConnector, field, secret } from '@connector-sdk/core';
+import { defineConnector, field, secret, type Logger } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
 interface Call {

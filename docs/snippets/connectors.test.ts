@@ -4,7 +4,6 @@ import { createPlatformSimulator } from '@connector-sdk/testing';
 import { expect, it } from 'vitest';
 import { connector as endSystemClientGuide } from './end-system-client.js';
 import { trackerConnector as platformOperationsGuide } from './platform-operations.js';
-import { connector as bindingsGuide } from './connector.js';
 
 it.each([
   [
@@ -16,11 +15,6 @@ it.each([
     'platform-operations.md',
     platformOperationsGuide,
     { url: 'https://tracker.example', token: { value: 'tok-1', sensitive: true } },
-  ],
-  [
-    'bindings.md and deploying.md',
-    bindingsGuide,
-    { url: 'https://acme.example', token: { value: 'tok-1', sensitive: true } },
   ],
 ] as const)('the connector of %s initializes', async (_page, connector, config) => {
   const platform = createPlatformSimulator({ target: connector, config });

@@ -3,9 +3,9 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createFetchHandler } from '@connector-sdk/fetch';
 import pino from 'pino';
-import { connector } from './connector.js';
+import { notesConnector } from './connector.js';
 
-const handler = createFetchHandler(connector, { logger: pino() });
+const handler = createFetchHandler(notesConnector, { logger: pino() });
 
 // In a Hono app; on Node, c.env carries the raw request target for the path rule (below).
 const app = new Hono();

@@ -2,8 +2,8 @@
 // #region pino
 import { serve } from '@connector-sdk/node';
 import { pino } from 'pino';
-import { connector } from './connector.js';
+import { notesConnector } from './connector.js';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
-await serve(connector, { port: 3000, logger });
+await serve(notesConnector, { port: 3000, logger });
 // #endregion pino

@@ -5,13 +5,13 @@ import { capturingHandler } from './logging.js';
 it("writes one line per request through an adapted logger, with the guide's fields", async () => {
   const lines: { level: string; message: string; context: object }[] = [];
   const handle = capturingHandler(lines);
-  await handle({ method: 'GET', path: '/sdk/api/1.0/ping', headers: {} });
+  await handle({ method: 'GET', path: '/sdk/api/1.0/notes', headers: {} });
   expect(lines).toEqual([
     {
       level: 'warn',
       message: 'request failed',
       context: expect.objectContaining({
-        operation: 'ping',
+        operation: 'listNotes',
         method: 'GET',
         status: 401,
         code: 'SESSION_MISSING',

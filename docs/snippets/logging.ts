@@ -1,6 +1,6 @@
 // The logging guide's adapter: another logger made to take the SDK's lines.
 import { createHandler } from '@connector-sdk/core';
-import { connector } from './connector.js';
+import { notesConnector } from './connector.js';
 
 // #region adapter
 import type { Logger } from '@connector-sdk/core';
@@ -27,7 +27,7 @@ function toSdkLogger(target: MessageFirstLogger): Logger {
 
 /** Lines as a test sees them, through the adapter. */
 export function capturingHandler(lines: { level: string; message: string; context: object }[]) {
-  return createHandler(connector, {
+  return createHandler(notesConnector, {
     logger: toSdkLogger({
       log: (level, message, context) => lines.push({ level, message, context }),
     }),

@@ -60,13 +60,13 @@ export const keptInSession = defineConnector({
 import { serve } from '@connector-sdk/node';
 import { connectRedisStore } from '@connector-sdk/redis';
 import pino from 'pino';
-import { connector } from './connector.js';
+import { notesConnector } from './connector.js';
 
 const logger = pino();
 
 // Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store refuses to start without one.
 const store = await connectRedisStore({ url: process.env.REDIS_URL, logger });
-const running = await serve(connector, {
+const running = await serve(notesConnector, {
   port: 3000,
   logger,
   store, // caches and the rate limit, shared by every instance

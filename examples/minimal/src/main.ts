@@ -7,6 +7,7 @@
 //              Without it each process makes its own, and a restart ends every session (401, initialize again).
 // SIGTERM (or Ctrl+C) stops taking connections and lets the requests in flight finish before the process exits.
 // Send it to node itself: in a container run `node dist/main.js`, not `npm start`, which does not pass it on.
+// #region serve
 import { serve } from '@connector-sdk/node';
 import { pino } from 'pino';
 import { notesConnector } from './connector.js';
@@ -31,3 +32,4 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void running.close().then(() => process.exit(0));
   });
 }
+// #endregion serve

@@ -1,10 +1,10 @@
-// The testing guide's code for the kit's own fake end system, run as a real test: the connector is one written
-// for that fake's API (the kit's own fixture).
-import { recordsConnector as connector } from '../../packages/testing/test/records-connector.js';
+// The testing guide's code for the kit's own fake end system, run as a real test, as `test/records.test.ts` of a
+// scaffolded project: the connector is the guide's, written for that fake's API (../src/records-connector.ts).
 
 // #region fake
 import { startFakeEndSystem, type FakeEndSystem } from '@connector-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
+import { recordsConnector } from '../src/records-connector.js';
 
 let fake: FakeEndSystem;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ const config = () => ({
 import { describeConformance } from '@connector-sdk/testing/vitest';
 
 describeConformance(() => ({
-  target: connector, // or a handler, or the URL of a running connector
+  target: recordsConnector, // or a handler, or the URL of a running connector
   config: config(),
   invalidConfig: { ...config(), url: 'not a url' },
   wrongCredentials: { ...config(), password: { value: 'wrong', sensitive: true } },
@@ -39,7 +39,7 @@ import { expect, it } from 'vitest';
 
 it('re-initializes after expiry and waits out a rate limit', async () => {
   const clock = createManualClock();
-  const platform = createPlatformSimulator({ target: connector, config: config(), clock });
+  const platform = createPlatformSimulator({ target: recordsConnector, config: config(), clock });
 
   await platform.initialize();
   fake.expireTokens(); // the next call meets a 401: the simulator initializes again and retries
@@ -61,10 +61,29 @@ it.each([
   [{ kind: 'auth-failure-in-body' }, 401],
   [{ kind: 'reset' }, 502],
 ] as const)('maps %o to %i', async (fault, status) => {
-  const platform = createPlatformSimulator({ target: connector, config: config(), maxWaits: 0 });
+  const platform = createPlatformSimulator({
+    target: recordsConnector,
+    config: config(),
+    maxWaits: 0,
+  });
   await platform.initialize();
   fake.clearFaults();
   fake.inject(fault, { path: '/records', times: 5 }); // enough for the client's own retries
   expect((await platform.call({ path: '/records' })).status).toBe(status);
 });
 // #endregion faults
+
+// What the guide says of `sessionExpired`: without it, the end system's 200 that reports an expired session is
+// passed on as a success (the platform contract guide's connector has no such option).
+it('answers 200 to an expiry reported in a 2xx body when the client has no sessionExpired', async () => {
+  const { recordsConnector: withoutOption } = await import('../../platform-contract.js');
+  const platform = createPlatformSimulator({
+    target: withoutOption,
+    config: config(),
+    maxWaits: 0,
+  });
+  await platform.initialize();
+  fake.clearFaults();
+  fake.inject({ kind: 'auth-failure-in-body' }, { path: '/records/r-1' });
+  expect((await platform.call({ path: '/records/r-1' })).status).toBe(200);
+});
