@@ -10,37 +10,42 @@ import type {
 import type { RawQuery } from '../contract/connector-request.js';
 import { isFileContent, type FileContent } from '../files/file-content.js';
 import type { UploadSpec } from '../files/upload.js';
+import { AttachmentSchema } from './attachment-schemas.js';
 import {
-  AttachmentSchema,
   CommentCreatedSchema,
   CommentInputSchema,
   CommentsPageSchema,
-  ConnectorMetadataSchema,
   EntityInputSchema,
   EntitySchema,
-  EntityTypeSchema,
-  EntityTypesSchema,
-  ExpandQuery,
-  FieldListQuery,
-  HistoryPageSchema,
-  HistoryQuery,
+  SearchBodySchema,
+  SearchResultSchema,
+  SubStepsSchema,
+  UsersSchema,
+} from './entity-schemas.js';
+import { HistoryPageSchema, HistoryQuery } from './history-schemas.js';
+import {
   LinksCreatedSchema,
   LinksDeleteSchema,
   LinksInputSchema,
+  SiblingsSchema,
+} from './link-schemas.js';
+import {
+  ConnectorMetadataSchema,
+  EntityTypeSchema,
+  EntityTypesSchema,
   LookupValuesSchema,
+  ProjectsSchema,
+  ServerInfoSchema,
+} from './metadata-schemas.js';
+import {
+  ExpandQuery,
+  FieldListQuery,
   NullableId,
   OptionalText,
   PagingQuery,
-  ProjectsSchema,
-  SearchBodySchema,
-  SearchResultSchema,
-  ServerInfoSchema,
-  SiblingsSchema,
-  SubStepsSchema,
-  UsersSchema,
   emptyAsAbsent,
   whole,
-} from './platform-schemas.js';
+} from './query-schemas.js';
 
 /** One operation of the platform's catalog: where it is, what it takes, and what it must answer. */
 export interface CatalogEntry {
