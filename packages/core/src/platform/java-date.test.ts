@@ -60,4 +60,40 @@ describe('Java-style date patterns', () => {
     expect(javaDatePatternProblem("yyyy 'T")).toContain('unclosed quote');
     expect(() => formatJavaDate(winter, 'yyyy zzz')).toThrow('uses "z"');
   });
+  // Where java.time's DateTimeFormatter (and js-joda, its port) writes another text or refuses the pattern, found
+  // by comparing every letter at widths 1 to 6 (issue 33).
+  it.each([
+    [winter, "yyyy-MM-dd'T'HH:mm:ssZZZZZ", 'UTC', '2026-11-25T09:30:05Z'],
+    [winter, "yyyy-MM-dd'T'HH:mm:ssZZZZZ", 'Asia/Kolkata', '2026-11-25T15:00:05+05:30'],
+    [winter, 'XXXX', 'Europe/Berlin', '+0100'],
+    [winter, 'XXXX', 'UTC', 'Z'],
+    [winter, 'xxxx', 'UTC', '+0000'],
+    [winter, 'xxxxx', 'Asia/Kolkata', '+05:30'],
+  ])('writes %i as java.time does in %s, %s: %s', (instant, pattern, zone, text) => {
+    expect(formatJavaDate(instant, pattern, zone)).toBe(text);
+  });
+
+  it('reads the Z that ZZZZZ writes for UTC', () => {
+    expect(parseJavaDate('2026-11-25T09:30:05Z', "yyyy-MM-dd'T'HH:mm:ssZZZZZ").getTime()).toBe(
+      winter - 7,
+    );
+  });
+
+  it.each([
+    ['HHH', 'too many pattern letters'],
+    ['yyyy-MM-ddd', 'too many pattern letters'],
+    ['hh:mm aa', 'too many pattern letters'],
+    ['MMMMMM', 'too many pattern letters'],
+    ['ZZZZZZ', 'too many pattern letters'],
+    ['ZZZZ', 'not supported here'],
+    ['MMMMM', 'not supported here'],
+    ['yyyy-MM-dd[ HH:mm]', 'optional section'],
+    ['yyyy #', 'reserved'],
+    ['yyyy {', 'reserved'],
+  ])(
+    'refuses %s, as java.time refuses it or writes what is not supported here',
+    (pattern, problem) => {
+      expect(javaDatePatternProblem(pattern)).toContain(problem);
+    },
+  );
 });

@@ -1,72 +1,15 @@
 /**
  * Java-style date patterns (`yyyy-MM-dd'T'HH:mm:ss.SSSZ`), as the platform's metadata declares them: the
  * connector says in which pattern it writes dates, and the platform sends dates (search values, `afterTime`) in
- * that pattern. This is the subset of `java.time.format.DateTimeFormatter` such patterns use.
+ * that pattern. This is the subset of `java.time.format.DateTimeFormatter` such patterns use, written here
+ * because the libraries that do it cost too much where these functions run (issue 33): they are synchronous,
+ * so a library would load with core. `@js-joda/core` (a port of java.time) writes no month or day names
+ * without `@js-joda/locale` and its data, knows no IANA zone without `@js-joda/timezone`, and alone costs about
+ * as much to import as zod; `date-fns` with `@date-fns/tz` needs a pattern translation and costs about 0.7 of
+ * zod. A pattern java.time refuses, or writes in a way this subset does not, is refused (java-date.test.ts
+ * holds what comparing them found).
  */
-
-/** One piece of a compiled pattern: a field letter repeated `width` times, or literal text. */
-type Piece = { readonly letter: string; readonly width: number } | { readonly text: string };
-
-const LETTERS = new Set(['y', 'u', 'M', 'd', 'H', 'h', 'a', 'm', 's', 'S', 'E', 'Z', 'X', 'x']);
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-
-function compile(pattern: string): Piece[] {
-  if (typeof pattern !== 'string' || pattern === '' || pattern.length > 100)
-    throw new TypeError('A date pattern is 1 to 100 characters');
-  const pieces: Piece[] = [];
-  for (let i = 0; i < pattern.length;) {
-    const char = pattern[i] as string;
-    if (char === "'") {
-      // 'quoted text', with '' for a quote.
-      if (pattern[i + 1] === "'") {
-        pieces.push({ text: "'" });
-        i += 2;
-        continue;
-      }
-      let text = '';
-      let j = i + 1;
-      for (; j < pattern.length; j++) {
-        if (pattern[j] === "'") {
-          if (pattern[j + 1] === "'") {
-            text += "'";
-            j++;
-          } else break;
-        } else text += pattern[j];
-      }
-      if (j >= pattern.length)
-        throw new TypeError(`The date pattern "${pattern}" has an unclosed quote`);
-      pieces.push({ text });
-      i = j + 1;
-    } else if (/[A-Za-z]/.test(char)) {
-      if (!LETTERS.has(char))
-        throw new TypeError(
-          `The date pattern "${pattern}" uses "${char}", which is not supported here (y M d H h a m s S E Z X x and quoted text are)`,
-        );
-      let width = 1;
-      while (pattern[i + width] === char) width++;
-      pieces.push({ letter: char, width });
-      i += width;
-    } else {
-      pieces.push({ text: char });
-      i++;
-    }
-  }
-  return pieces;
-}
+import { compilePattern, DAYS, MONTHS } from './java-date-pattern.js';
 
 /**
  * Checks a Java-style date pattern, as the entity type's `dateFormat` or the search's `dateTimeFormat` would
@@ -77,7 +20,7 @@ function compile(pattern: string): Piece[] {
  */
 export function javaDatePatternProblem(pattern: string): string | undefined {
   try {
-    compile(pattern);
+    compilePattern(pattern);
     return undefined;
   } catch (error) {
     return (error as Error).message;
@@ -122,15 +65,16 @@ function partsAt(instant: number, offset: number): Parts {
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
+/** An offset as java.time writes it: `Z` and `ZZZZZ`, `X` and `x` by width; `X` and `ZZZZZ` write UTC as `Z`. */
 function formatOffset(offset: number, letter: string, width: number): string {
-  if (offset === 0 && letter === 'X') return 'Z';
+  if (offset === 0 && (letter === 'X' || (letter === 'Z' && width === 5))) return 'Z';
   const sign = offset < 0 ? '-' : '+';
   const hours = pad(Math.floor(Math.abs(offset) / 60), 2);
   const minutes = pad(Math.abs(offset) % 60, 2);
   if (letter === 'Z')
     return width === 5 ? `${sign}${hours}:${minutes}` : `${sign}${hours}${minutes}`;
   if (width === 1) return minutes === '00' ? `${sign}${hours}` : `${sign}${hours}${minutes}`;
-  return width === 2 ? `${sign}${hours}${minutes}` : `${sign}${hours}:${minutes}`;
+  return width === 3 || width === 5 ? `${sign}${hours}:${minutes}` : `${sign}${hours}${minutes}`;
 }
 
 /**
@@ -152,7 +96,7 @@ export function formatJavaDate(instant: Date | number, pattern: string, timeZone
   if (!Number.isFinite(time)) throw new TypeError('Not a valid date');
   const offset = offsetMinutes(time, timeZone);
   const parts = partsAt(time, offset);
-  return compile(pattern)
+  return compilePattern(pattern)
     .map((piece) => {
       if ('text' in piece) return piece.text;
       const { letter, width } = piece;
@@ -229,7 +173,7 @@ export function parseJavaDate(text: string, pattern: string, timeZone = 'UTC'): 
     at += match[0].length;
     return match[0];
   };
-  const pieces = compile(pattern);
+  const pieces = compilePattern(pattern);
   for (const [index, piece] of pieces.entries()) {
     if ('text' in piece) {
       if (!text.startsWith(piece.text, at)) throw fail();
@@ -286,7 +230,7 @@ export function parseJavaDate(text: string, pattern: string, timeZone = 'UTC'): 
         break;
       }
       default: {
-        if (text[at] === 'Z' && letter === 'X') {
+        if (text[at] === 'Z' && (letter === 'X' || (letter === 'Z' && width === 5))) {
           offset = 0;
           at++;
           break;
