@@ -56,22 +56,22 @@ export type {
 export type { MethodBuilders, OperationBuilder } from './connector/method-builders.js';
 export type { OperationBuilders } from './platform/operation-builders.js';
 
-export {
-  PLATFORM_OPERATIONS,
-  type CatalogAnswer,
-  type CatalogBody,
-  type CatalogEntry,
-  type CatalogPath,
-  type CatalogQuery,
-  type CatalogUpload,
-  type PlatformAnswer,
-  type PlatformBuilders,
-  type PlatformContext,
-  type PlatformOperationBuilder,
-  type PlatformOperationContext,
-  type PlatformOperationName,
-  type PlatformOperationOptions,
-} from './platform/catalog.js';
+export { PLATFORM_OPERATIONS, type PlatformOperationName } from './platform/catalog.js';
+export type {
+  CatalogAnswer,
+  CatalogBody,
+  CatalogEntry,
+  CatalogPath,
+  CatalogQuery,
+  CatalogUpload,
+} from './platform/catalog-entry.js';
+export type { PlatformContext, PlatformOperationContext } from './platform/platform-context.js';
+export type {
+  PlatformAnswer,
+  PlatformBuilders,
+  PlatformOperationBuilder,
+  PlatformOperationOptions,
+} from './platform/platform-builders.js';
 export type { FileContent } from './files/file-content.js';
 export type { UploadBody, UploadSpec, UploadedFile } from './files/upload.js';
 export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/java-date.js';

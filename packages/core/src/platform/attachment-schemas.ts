@@ -1,6 +1,20 @@
-// What the attachment operations answer: an attachment as create and update name it, whose ids the platform
-// joins with "::".
+// The attachment operations' shapes: the multipart body of create and update, the attachment they answer (whose
+// ids the platform joins with "::"), and the file content that attachment content answers.
 import { z } from 'zod';
+import { isFileContent, type FileContent } from '../files/file-content.js';
+import type { UploadSpec } from '../files/upload.js';
+
+/** The documented multipart body of attachment create and update; the platform sends the comment last. */
+export const AttachmentUpload = {
+  file: 'file',
+  required: ['fileName'],
+  optional: ['fileComment'],
+} as const satisfies UploadSpec;
+
+/** What attachment content answers: the file's bytes, a `Blob` or a stream, sent as base64 text. */
+export const FileContentSchema = z.custom<FileContent>(isFileContent, {
+  error: 'must be the file content: bytes, a Blob or a stream of bytes',
+});
 
 /**
  * An attachment as create and update answer it, under the field names the entity type declares. The platform

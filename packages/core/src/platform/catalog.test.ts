@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../index.js';
 import { bareConnector } from '../../test/acme-connector.js';
-import { PLATFORM_OPERATIONS, type PlatformOperationBuilder } from './catalog.js';
+import { PLATFORM_OPERATIONS } from './catalog.js';
+import type { PlatformOperationBuilder } from './platform-builders.js';
 
 const define = bareConnector;
 

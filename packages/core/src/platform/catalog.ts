@@ -1,16 +1,9 @@
+// The platform's catalog: the later operations it documents, each with its method, path, query, body and the
+// shape of its answer. It builds on the operation API (platform-builders.ts makes operations from it); the
+// shapes themselves live in the *-schemas.ts files beside it.
 import { z } from 'zod';
-import type { Operation, OperationMethod, OperationStatus } from '../connector/operation.js';
-import type {
-  HandlerAnswer,
-  OperationContext,
-  ParsedBody,
-  ParsedInput,
-  PathParams,
-} from '../connector/operation-context.js';
-import type { RawQuery } from '../contract/connector-request.js';
-import { isFileContent, type FileContent } from '../files/file-content.js';
-import type { UploadSpec } from '../files/upload.js';
-import { AttachmentSchema } from './attachment-schemas.js';
+import { AttachmentSchema, AttachmentUpload, FileContentSchema } from './attachment-schemas.js';
+import type { CatalogEntry } from './catalog-entry.js';
 import {
   CommentCreatedSchema,
   CommentInputSchema,
@@ -47,18 +40,6 @@ import {
   whole,
 } from './query-schemas.js';
 
-/** One operation of the platform's catalog: where it is, what it takes, and what it must answer. */
-export interface CatalogEntry {
-  readonly method: OperationMethod;
-  readonly path: string;
-  readonly query?: z.ZodType;
-  readonly body?: z.ZodType;
-  readonly answer?: z.ZodType;
-  readonly status?: OperationStatus;
-  readonly answerAs?: 'text' | 'base64';
-  readonly upload?: UploadSpec;
-}
-
 const entry = <const E extends CatalogEntry>(definition: E): E => definition;
 const projectId = z.string().min(1);
 const attachmentScope = {
@@ -66,15 +47,6 @@ const attachmentScope = {
   attachmentType: z.string().optional(),
   typeItemId: z.string().optional(),
 };
-/** The documented multipart body of attachment create and update; the platform sends the comment last. */
-const attachmentUpload = {
-  file: 'file',
-  required: ['fileName'],
-  optional: ['fileComment'],
-} as const satisfies UploadSpec;
-const fileContent = z.custom<FileContent>(isFileContent, {
-  error: 'must be the file content: bytes, a Blob or a stream of bytes',
-});
 
 /**
  * The later operations the platform documents, by the name of their builder (`platform.getEntity(…)`), in the
@@ -209,21 +181,21 @@ export const PLATFORM_OPERATIONS = {
     method: 'GET',
     path: '/entities/:entityTypeId/attachments/content',
     query: z.object({ projectId: projectId.optional(), contentUri: z.string().min(1) }),
-    answer: fileContent,
+    answer: FileContentSchema,
     answerAs: 'base64',
   }),
   createAttachment: entry({
     method: 'POST',
     path: '/entities/:entityTypeId/:entityId/attachments',
     query: z.object(attachmentScope),
-    upload: attachmentUpload,
+    upload: AttachmentUpload,
     answer: AttachmentSchema,
   }),
   updateAttachment: entry({
     method: 'PUT',
     path: '/entities/:entityTypeId/:entityId/attachments',
     query: z.object({ attachmentId: z.string().min(1), ...attachmentScope }),
-    upload: attachmentUpload,
+    upload: AttachmentUpload,
     answer: AttachmentSchema,
   }),
   deleteAttachment: entry({
@@ -293,119 +265,3 @@ export const PLATFORM_OPERATIONS = {
 
 /** The name of a platform operation: `getEntity`, `searchEntities`, … */
 export type PlatformOperationName = keyof typeof PLATFORM_OPERATIONS;
-
-/** Options of a platform operation's builder. */
-export interface PlatformOperationOptions {
-  /**
-   * Serve it at another path (for the documented inconsistencies, or a platform that calls another one). It
-   * must name the same path parameters as the catalog's path.
-   */
-  readonly path?: string;
-}
-
-/** The query schema of catalog entry `E`, or `undefined` when it takes no query. */
-export type CatalogQuery<E> = E extends { readonly query: infer Q extends z.ZodType }
-  ? Q
-  : undefined;
-/** The body schema of catalog entry `E`, or `undefined` when it takes no body. */
-export type CatalogBody<E> = E extends { readonly body: infer B extends z.ZodType } ? B : undefined;
-/** The answer schema of catalog entry `E`, or `undefined` when it answers 204. */
-export type CatalogAnswer<E> = E extends { readonly answer: infer A extends z.ZodType }
-  ? A
-  : undefined;
-/** The upload of catalog entry `E`, or `undefined` when its body is JSON or absent. */
-export type CatalogUpload<E> = E extends { readonly upload: infer U extends UploadSpec }
-  ? U
-  : undefined;
-/** The path pattern of catalog entry `E`. */
-export type CatalogPath<E> = E extends { readonly path: infer P extends string } ? P : string;
-
-/** What the handler of platform operation `E` receives. */
-export type PlatformOperationContext<TSession, E> = OperationContext<
-  TSession,
-  PathParams<CatalogPath<E>>,
-  ParsedInput<CatalogQuery<E>, RawQuery>,
-  ParsedBody<CatalogBody<E>, CatalogUpload<E>>
->;
-
-/**
- * What the handler of a platform operation receives, by the operation's name, for a helper that several
- * handlers share.
- *
- * @example
- * ```ts
- * async function readHistory({ query, session }: PlatformContext<Session, 'entityHistory'>) { … }
- * ```
- */
-export type PlatformContext<TSession, K extends PlatformOperationName> = PlatformOperationContext<
-  TSession,
-  (typeof PLATFORM_OPERATIONS)[K]
->;
-
-/**
- * What the handler of a platform operation returns, such as `PlatformAnswer<'getEntity'>` (`{ fields, … }`);
- * `unknown` for the operations that answer 204.
- */
-export type PlatformAnswer<K extends PlatformOperationName> = Awaited<
-  ReturnType<Parameters<PlatformBuilders<never>[K]>[0]>
->;
-
-/** Makes the operation that implements one platform operation. */
-export type PlatformOperationBuilder<TSession, E> = (
-  handler: (context: PlatformOperationContext<TSession, E>) => HandlerAnswer<CatalogAnswer<E>>,
-  options?: PlatformOperationOptions,
-) => Operation<TSession>;
-
-/** The builders of the platform's operations, typed with the connector's session. */
-export type PlatformBuilders<TSession> = {
-  readonly [K in PlatformOperationName]: PlatformOperationBuilder<
-    TSession,
-    (typeof PLATFORM_OPERATIONS)[K]
-  >;
-};
-
-const paramNames = (path: string) =>
-  path
-    .split('/')
-    .filter((segment) => segment.startsWith(':'))
-    .sort()
-    .join(', ');
-
-function platformBuilder(name: PlatformOperationName): PlatformOperationBuilder<never, unknown> {
-  const definition: CatalogEntry = PLATFORM_OPERATIONS[name];
-  return (handler, options = {}) => {
-    if (typeof handler !== 'function')
-      throw new TypeError(`platform.${name} needs a handler function`);
-    const path = options.path ?? definition.path;
-    if (typeof path !== 'string' || paramNames(path) !== paramNames(definition.path))
-      throw new TypeError(
-        `platform.${name}: the path "${String(path)}" must name the parameters of "${definition.path}" (${paramNames(definition.path) || 'none'})`,
-      );
-    return {
-      method: definition.method,
-      path,
-      schemas: Object.fromEntries(
-        Object.entries({
-          query: definition.query,
-          body: definition.body,
-          answer: definition.answer,
-          status: definition.status,
-          answerAs: definition.answerAs,
-          upload: definition.upload,
-        }).filter(([, value]) => value !== undefined),
-      ),
-      handler: handler as Operation<never>['handler'],
-      catalog: name,
-    };
-  };
-}
-
-/** @internal the platform builders, shared by every connector (they carry no state). */
-export const platformBuilders: PlatformBuilders<never> = Object.freeze(
-  Object.fromEntries(
-    (Object.keys(PLATFORM_OPERATIONS) as PlatformOperationName[]).map((name) => [
-      name,
-      platformBuilder(name),
-    ]),
-  ) as PlatformBuilders<never>,
-);

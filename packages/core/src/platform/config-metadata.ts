@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { fieldKind } from '../connector/field-kind.js';
 import type { FieldShape } from '../connector/field.js';
-import type { PlatformAnswer } from './catalog.js';
+import type { PlatformAnswer } from './platform-builders.js';
 
 /** A configuration field as connector metadata shows it on the platform's form. */
 export type ConfigFieldMetadata = PlatformAnswer<'connectorMetadata'>['fields'][number];

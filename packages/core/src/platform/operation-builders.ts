@@ -1,5 +1,5 @@
 import { methodBuilders, type MethodBuilders } from '../connector/method-builders.js';
-import { platformBuilders, type PlatformBuilders } from './catalog.js';
+import { platformBuilders, type PlatformBuilders } from './platform-builders.js';
 
 /**
  * The builders the connector's `operations` function receives, typed with the connector's session.

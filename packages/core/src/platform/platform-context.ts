@@ -1,0 +1,33 @@
+// What the handler of a platform operation receives: the operation context, its params, query and body typed
+// from the operation's catalog entry.
+import type {
+  OperationContext,
+  ParsedBody,
+  ParsedInput,
+  PathParams,
+} from '../connector/operation-context.js';
+import type { RawQuery } from '../contract/connector-request.js';
+import type { PLATFORM_OPERATIONS, PlatformOperationName } from './catalog.js';
+import type { CatalogBody, CatalogPath, CatalogQuery, CatalogUpload } from './catalog-entry.js';
+
+/** What the handler of platform operation `E` receives. */
+export type PlatformOperationContext<TSession, E> = OperationContext<
+  TSession,
+  PathParams<CatalogPath<E>>,
+  ParsedInput<CatalogQuery<E>, RawQuery>,
+  ParsedBody<CatalogBody<E>, CatalogUpload<E>>
+>;
+
+/**
+ * What the handler of a platform operation receives, by the operation's name, for a helper that several
+ * handlers share.
+ *
+ * @example
+ * ```ts
+ * async function readHistory({ query, session }: PlatformContext<Session, 'entityHistory'>) { … }
+ * ```
+ */
+export type PlatformContext<TSession, K extends PlatformOperationName> = PlatformOperationContext<
+  TSession,
+  (typeof PLATFORM_OPERATIONS)[K]
+>;
