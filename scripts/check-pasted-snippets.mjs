@@ -78,6 +78,11 @@ function installArguments(list, tarballs) {
  * @throws Error naming each block whose pasted file does not compile
  */
 export function checkPastedSnippets({ project, tarballs }) {
+  // A project that does not compile as scaffolded (a stale or half-built pack) would blame every block.
+  execFileSync('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit'], {
+    cwd: project,
+    stdio: 'inherit',
+  });
   const list = pasteList();
   const files = pastedFiles(list);
   for (const [path, { code }] of files) {
