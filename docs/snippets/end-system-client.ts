@@ -81,6 +81,18 @@ export function guideClients(baseUrl: string, log: Logger): void {
   createEndSystemClient({ baseUrl, tls: acmeTls });
   // #endregion tls
 
+  // #region ky
+  // The client is a ky instance: ky's options, hooks and shortcuts work as its documentation says.
+  const acme = createEndSystemClient({ baseUrl, log, signal: AbortSignal.timeout(60_000) });
+  const issues = acme.extend({
+    hooks: {
+      beforeRequest: [(request) => request.headers.set('X-Acme-Tenant', 'sync')], // after the SDK's own
+    },
+  });
+  void issues.get('rest/issues', { searchParams: { state: 'open', limit: 50 } }).json();
+  void acme.post('rest/issues', { json: { summary: 'New' }, retry: { limit: 0 } }).json();
+  // #endregion ky
+
   // #region proxy
   createEndSystemClient({
     baseUrl,

@@ -1,8 +1,21 @@
+import { TimeoutError } from 'ky';
 import { EgressRefusedError } from '../security/egress-policy.js';
+import { safeUrl } from './safe-url.js';
 
 // How one attempt of an end-system call ends early: its timeout, the deadline, the platform hanging up.
 
-export const timeoutError = (message: string) => new DOMException(message, 'TimeoutError');
+/**
+ * ky's `TimeoutError` for a request, as ky's own `timeout` throws it, with what ran out in its message and the
+ * URL made safe: ky's message holds the raw URL, query credentials included.
+ *
+ * @internal
+ */
+export function timeoutError(request: Request | undefined, message: string): Error {
+  if (request === undefined) return new DOMException(message, 'TimeoutError');
+  const error = new TimeoutError(request);
+  error.message = `${message}: ${request.method} ${safeUrl(request.url)}`;
+  return error;
+}
 
 /**
  * Aborts `controller` after `ms` with a `TimeoutError`, unless the returned timer is cleared first (the client
@@ -12,10 +25,15 @@ export const timeoutError = (message: string) => new DOMException(message, 'Time
  * signals, logger) in memory until it fired, about 4 KB per call for 30 s, which a soak saw as a growing heap
  * (issue 9).
  */
-export function abortAfter(controller: AbortController, ms: number): NodeJS.Timeout {
+export function abortAfter(
+  controller: AbortController,
+  ms: number,
+  request: Request,
+): NodeJS.Timeout {
   const target = new WeakRef(controller);
+  const sent = new WeakRef(request);
   const timer = setTimeout(
-    () => target.deref()?.abort(timeoutError(`No answer within ${ms} ms`)),
+    () => target.deref()?.abort(timeoutError(sent.deref(), `No answer within ${ms} ms`)),
     ms,
   );
   timer.unref();

@@ -6,6 +6,7 @@ it('exports exactly the public API of the http subpath', () => {
     [
       "DEFAULT_ERROR_RULES",
       "HTTPError",
+      "TimeoutError",
       "createEndSystemClient",
       "extractErrorInfo",
       "multipartBody",

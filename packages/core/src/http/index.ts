@@ -1,6 +1,6 @@
 /**
- * The end-system client: `createEndSystemClient` makes the HTTP client of one end system, whose failures reach
- * the platform as the right contract error, and `multipartBody` builds an upload's body. It is a subpath of its
+ * The end-system client: `createEndSystemClient` makes the HTTP client of one end system, a ky instance whose
+ * failures reach the platform as the right contract error, and `multipartBody` builds an upload's body. It is a subpath of its
  * own, so a connector that does not call its end system over HTTP never loads it.
  *
  * ```ts
@@ -30,5 +30,5 @@ export type {
   ResponsePromise,
   SearchParamsInput,
 } from './end-system-client-types.js';
-export { HTTPError, type CallDescription } from './http-error.js';
+export { HTTPError, TimeoutError } from 'ky';
 export { multipartBody, type MultipartBody, type MultipartPart } from './multipart-body.js';

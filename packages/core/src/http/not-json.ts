@@ -1,4 +1,5 @@
 import { attachConnectorError } from '../errors/attached-error.js';
+import { answerOf, clientOf, type Answer } from './client-state.js';
 import { errorFor } from './map-end-system-error.js';
 import type { NotJsonRule } from './not-json-rule.js';
 import { safeUrl } from './safe-url.js';
@@ -15,17 +16,21 @@ const NOT_JSON = 'The end system answered something that is not JSON';
 export class NotJsonError extends Error {
   override readonly name: string = 'NotJsonError';
   constructor(
-    response: Response,
-    method: string,
+    answer: Answer | undefined,
     readonly characters: number,
     rule: NotJsonRule | undefined,
   ) {
     super(NOT_JSON);
-    const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+    let call = 'The answer';
+    if (answer) {
+      const { response, method } = answer;
+      const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
+      call = `${method} ${safeUrl(response.url)} answered ${response.status} ${type}`;
+    }
     attachConnectorError(
       this,
       errorFor(rule?.code ?? 'END_SYSTEM_ERROR', rule?.message ?? NOT_JSON, {
-        detail: `${method.toUpperCase()} ${safeUrl(response.url)} answered ${response.status} ${type}, ${characters} characters, not JSON`,
+        detail: `${call}, ${characters} characters, not JSON`,
         cause: this,
       }),
     );
@@ -33,22 +38,19 @@ export class NotJsonError extends Error {
 }
 
 /**
- * Parses a successful answer's text as JSON: an empty answer (or a 204) is `''`; text that is not
- * JSON is a {@link NotJsonError} naming the call, never quoting the body.
+ * ky's `parseJson` of every end-system client: `JSON.parse`, and for text that is not JSON a
+ * {@link NotJsonError} naming the call, never quoting the body. ky calls it as a method of the call's options
+ * (`options.parseJson(text)`), which is how it finds the call's answer and `notJson` rule.
  *
  * @internal
  */
-export async function readJson(
-  response: Response,
-  method: string,
-  rule: NotJsonRule | undefined,
-): Promise<unknown> {
-  if (response.status === 204) return '';
-  const text = await response.text();
-  if (text === '') return '';
+export function parseJson(
+  this: { readonly context?: Readonly<Record<string | symbol, unknown>> } | undefined,
+  text: string,
+): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new NotJsonError(response, method, text.length, rule);
+    throw new NotJsonError(answerOf(this), text.length, clientOf(this)?.errors.notJson);
   }
 }

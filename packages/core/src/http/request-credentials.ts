@@ -9,12 +9,8 @@ import type { SecretSink } from '../security/secret-sink.js';
  * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
  * query parameters.
  */
-export function registerCredentials(
-  url: string,
-  headers: Readonly<Record<string, string>>,
-  sink: SecretSink,
-): void {
-  for (const name in headers) if (looksSecret(name)) sink.add(headers[name] as string);
+export function registerCredentials(url: string, headers: Headers, sink: SecretSink): void {
+  for (const [name, value] of headers) if (looksSecret(name)) sink.add(value);
   const query = url.indexOf('?');
   if (query === -1) return;
   for (const [name, value] of new URLSearchParams(url.slice(query + 1)))

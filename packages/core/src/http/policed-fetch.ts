@@ -1,0 +1,180 @@
+import { attachConnectorError } from '../errors/attached-error.js';
+import { EndSystemError } from '../errors/errors.js';
+import { networkFailure } from '../errors/network-failure.js';
+import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
+import { keepAnswer, requestContext, type ClientState } from './client-state.js';
+import { proxyFailure } from './proxy-failure.js';
+import { noRetry, sendsStream } from './request-hooks.js';
+import { safeUrl } from './safe-url.js';
+import { boundBody, streamFreely } from './streamed-body.js';
+
+// ky's `fetch` option of every end-system client: one attempt of a call, sent through the client's policed
+// undici dispatcher (egress policy, TLS options, proxy, stall timeout), within its own timeout and what is left
+// of the deadline, aborted when the platform hangs up, and logged. ky's own `timeout` is off in the client: an
+// attempt's timer here also bounds a body read whole, which ky's does not (it stops at the answer's head).
+
+/** The failed attempts whose client the retry rules need: a network failure carries no ky options. */
+const failedCalls = new WeakMap<object, { client: ClientState; request: Request }>();
+
+/** The client and request of a failed attempt that was not an HTTP answer. @internal */
+export function failedCall(error: unknown) {
+  return typeof error === 'object' && error !== null ? failedCalls.get(error) : undefined;
+}
+
+/**
+ * Sends one attempt of an end-system call: ky's `fetch` option of the client.
+ *
+ * @param input - the request ky prepared, after the client's `beforeRequest` hook
+ * @param init - the options ky passes on to `fetch` (a `dispatcher` among them is replaced by the client's)
+ * @returns the end system's answer
+ * @throws the platform's abort reason, ky's `TimeoutError` (attempt timeout or deadline), an egress refusal, or
+ * fetch's failure, each with the platform's answer attached
+ * @internal
+ */
+export async function policedFetch(
+  input: string | URL | Request,
+  init?: RequestInit,
+): Promise<Response> {
+  const call = input instanceof Request ? requestContext(input) : undefined;
+  if (call === undefined)
+    throw new TypeError(
+      "An end-system client's requests go through its beforeRequest hook: keep the client's hooks when extending it",
+    );
+  const request = input as Request;
+  const { client, context } = call;
+  // For log lines and details only: parsed when one is written.
+  let shown: string | undefined;
+  const safe = () => (shown ??= safeUrl(request.url));
+  // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
+  // hanging up (also while the body is read), or ky (a call's own `signal` or `timeout`). `AbortSignal.any` did
+  // this with a signal per source, which on Node 20 cost more than a quarter of the client's time (issue 8).
+  const attempt = new AbortController();
+  const left = (client.deadlineAt ?? Date.now() + client.deadlineMs) - Date.now();
+  const started = performance.now();
+  const durationMs = () => Math.round(performance.now() - started);
+  const stream = sendsStream(request);
+  try {
+    if (client.signal?.aborted) throw client.signal.reason;
+    if (request.signal.aborted) throw request.signal.reason;
+    if (left <= 0)
+      throw timeoutError(request, `No answer within the deadline of ${client.deadlineMs} ms`);
+    const timer = abortAfter(attempt, Math.min(client.timeoutMs, left), request);
+    if (client.signal) followAbort(client.signal, attempt);
+    request.signal.addEventListener('abort', () => attempt.abort(request.signal.reason), {
+      once: true,
+    });
+    // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option. A dispatcher
+    // of ky's options is replaced: the egress policy is not the connector code's to bypass.
+    const options = {
+      ...init,
+      signal: attempt.signal,
+      dispatcher: await client.dispatcher,
+    } as unknown as RequestInit;
+    const response = await fetch(request, options);
+    // Read whole, the body stays within the attempt's time; streamed, within stallTimeoutMs a gap.
+    boundBody(response, timer);
+    if (response.ok) streamFreely(response);
+    if (stream) noRetry.add(response);
+    keepAnswer(context, { response, method: request.method });
+    if (client.logs)
+      client.log.info(
+        {
+          endSystem: {
+            method: request.method,
+            url: safe(),
+            status: response.status,
+            durationMs: durationMs(),
+            ...(client.proxy && { proxy: client.proxy.origin }),
+          },
+        },
+        'end-system call',
+      );
+    return response;
+  } catch (error) {
+    throw failure(error, client, request, safe, durationMs(), stream);
+  }
+}
+
+/** Logs a failed attempt and attaches the platform's answer to its error. */
+function failure(
+  error: unknown,
+  client: ClientState,
+  request: Request,
+  safe: () => string,
+  durationMs: number,
+  streamed: boolean,
+): unknown {
+  const via = client.proxy && { proxy: client.proxy.origin };
+  const { method } = request;
+  if (typeof error === 'object' && error !== null) {
+    failedCalls.set(error, { client, request });
+    if (streamed) noRetry.add(error);
+  }
+  const refused = egressRefusal(error);
+  if (refused) {
+    client.log.warn(
+      {
+        endSystem: {
+          method,
+          url: safe(),
+          error: 'EGRESS_REFUSED',
+          address: refused.address,
+          durationMs,
+          ...via,
+        },
+      },
+      'end-system call refused by the egress policy',
+    );
+    return refused;
+  }
+  const network = networkFailure(error);
+  // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline, or
+  // ky's own when a call sets `timeout`, whose message holds the raw URL.
+  const timedOut = (error as Error).name === 'TimeoutError';
+  if (timedOut) (error as Error).message = (error as Error).message.replaceAll(request.url, safe());
+  const cause = timedOut
+    ? (error as Error).message.replace(`: ${method} ${safe()}`, '')
+    : network?.cause;
+  client.log.warn(
+    {
+      endSystem: {
+        method,
+        url: safe(),
+        error: timedOut ? 'timeout' : (network?.code ?? (error as Error).name),
+        cause,
+        durationMs,
+        ...via,
+      },
+    },
+    'end-system call failed',
+  );
+  if (!(error instanceof Error)) return error;
+  // The platform's answer says which call failed and why, as an HTTP failure's does (issue 21, item 2).
+  if (network && client.proxy) {
+    attachConnectorError(error, proxyFailure(error, network, client.proxy, `${method} ${safe()}`));
+  } else if (network) {
+    attachConnectorError(
+      error,
+      new EndSystemError(
+        network.timedOut
+          ? `The end system did not answer in time (${network.code})`
+          : `The end system could not be reached (${network.code})`,
+        {
+          code: network.timedOut ? 'END_SYSTEM_TIMEOUT' : 'END_SYSTEM_UNREACHABLE',
+          detail: `${method} ${safe()} failed: ${network.cause}`,
+          cause: error,
+        },
+      ),
+    );
+  } else if (timedOut) {
+    attachConnectorError(
+      error,
+      new EndSystemError('The end system did not answer in time', {
+        code: 'END_SYSTEM_TIMEOUT',
+        detail: `${method} ${safe()}: ${cause ?? 'no answer in time'}`,
+        cause: error,
+      }),
+    );
+  }
+  return error;
+}
