@@ -17,47 +17,45 @@ const outDir = join(root, 'docs-screenshots');
 const TIMEOUT_MS = 90_000;
 
 /**
- * The pages to capture. `search` types that text into the site's search box (a word that occurs only in the
- * guides' text, so the screenshot proves the guides are indexed); `waitFor` is a page expression that must
- * become true before the capture (the diagram rendered, the results listed).
+ * The pages to capture, each at a desktop and a phone width (1280 and 390 px). `search` types that text into the
+ * site's search box and waits for its results; `click` clicks the element a selector names (the diagram's "Open
+ * at full size"); `waitFor` is a page expression that must become true before the capture (the diagram
+ * rendered, the results listed); `scrollTo` scrolls the element a selector names into view, two thirds down.
  */
-const SHOTS = [
-  { name: '1-home', path: 'index.html', width: 1280, height: 900 },
+const PAGES = [
+  { name: '1-landing', path: 'index.html' },
   {
     name: '2-guide-with-diagram',
-    path: 'documents/The_connector_lifecycle.html',
-    width: 1280,
-    height: 1100,
-    waitFor: "document.querySelector('div.mermaid svg') !== null",
+    path: 'lifecycle.html',
+    waitFor: "document.querySelector('.mermaid-diagram svg') !== null",
   },
   {
-    name: '3-error-class',
-    path: 'classes/_connector-sdk_core.RateLimitedError.html',
-    width: 1280,
-    height: 1100,
+    name: '3-diagram-full-size',
+    path: 'lifecycle.html',
+    waitFor: "document.querySelector('.mermaid-diagram svg') !== null",
+    click: '.diagram-open',
+  },
+  { name: '4-api-page', path: 'api/@connector-sdk/core/classes/RateLimitedError.html' },
+  {
+    name: '5-search-retry-after',
+    path: 'getting-started.html',
+    search: 'retry-after',
+    waitFor: "document.querySelectorAll('.VPLocalSearchBox .results li').length > 0",
   },
   {
-    name: '4-search-guide-text',
-    path: 'index.html',
-    width: 1280,
-    height: 900,
-    search: 'sticky',
-    waitFor: "document.querySelectorAll('#tsd-search-results li').length > 0",
+    name: '6-code-block',
+    path: 'getting-started.html',
+    scrollTo: '.snippet-source',
   },
-  {
-    name: '5-sub-module',
-    path: 'modules/_connector-sdk_core._connector-sdk_core_http.html',
-    width: 1280,
-    height: 900,
-  },
-  {
-    name: '6-phone-table',
-    path: 'documents/Errors,_sessions_and_secrets.html',
-    width: 390,
-    height: 844,
-    mobile: true,
-  },
+  { name: '7-guide-footer', path: 'platform-search.html', scrollTo: '.VPDocFooter' },
 ];
+const WIDTHS = [
+  { suffix: '1280', width: 1280, height: 900 },
+  { suffix: '390', width: 390, height: 844, mobile: true },
+];
+const SHOTS = PAGES.flatMap((page) =>
+  WIDTHS.map(({ suffix, ...size }) => ({ ...page, ...size, name: `${page.name}-${suffix}` })),
+);
 
 function fail(message) {
   console.error(`docs:screenshots: ${message}`);
@@ -201,13 +199,20 @@ async function capture(cdp, base, shot) {
   await cdp.send('Page.navigate', { url: new URL(shot.path, base).href }, sessionId);
   await loaded;
   if (shot.search) {
-    await waitUntil(cdp, sessionId, 'window.searchData !== undefined', 'the search index');
     await evaluate(
       cdp,
       sessionId,
       `(() => {
-        document.getElementById('tsd-search-trigger').click();
-        const input = document.getElementById('tsd-search-input');
+        (document.querySelector('.VPNavBarSearch button') ?? document.querySelector('#local-search button')).click();
+        return true;
+      })()`,
+    );
+    await waitUntil(cdp, sessionId, "document.querySelector('#localsearch-input') !== null", 'the search box');
+    await evaluate(
+      cdp,
+      sessionId,
+      `(() => {
+        const input = document.querySelector('#localsearch-input');
         input.value = ${JSON.stringify(shot.search)};
         input.dispatchEvent(new Event('input'));
         return true;
@@ -215,6 +220,23 @@ async function capture(cdp, base, shot) {
     );
   }
   if (shot.waitFor) await waitUntil(cdp, sessionId, shot.waitFor, shot.name);
+  if (shot.scrollTo) {
+    const target = JSON.stringify(shot.scrollTo);
+    await waitUntil(cdp, sessionId, `document.querySelector(${target}) !== null`, shot.scrollTo);
+    // Its top two thirds down the screen, so what is above it (a code block over its source link) shows too.
+    await evaluate(
+      cdp,
+      sessionId,
+      `(() => {
+        const top = document.querySelector(${target}).getBoundingClientRect().top + window.scrollY;
+        window.scrollTo(0, Math.max(0, top - window.innerHeight * 0.66));
+        return true;
+      })()`,
+    );
+  }
+  if (shot.click) {
+    await evaluate(cdp, sessionId, `document.querySelector(${JSON.stringify(shot.click)}).click(), true`);
+  }
   await sleep(500); // let the last layout and transitions settle
   const { data } = await cdp.send('Page.captureScreenshot', { format: 'png' }, sessionId);
   const file = join(outDir, `${shot.name}.png`);
@@ -253,8 +275,11 @@ const browser = spawn(
     `--user-data-dir=${profile}`,
     'about:blank',
   ],
-  { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+  // Its own process group, so the clean-up can end the helpers (zygote, crashpad) it starts along with it.
+  { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: true },
 );
+// The pipe to a browser that has gone may report EPIPE; the exit handler below says what happened.
+for (const stream of [browser.stdio[3], browser.stdio[4]]) stream.on('error', () => {});
 let stderr = '';
 browser.stderr.on('data', (chunk) => {
   stderr = (stderr + chunk.toString('utf8')).slice(-4000);
@@ -263,13 +288,38 @@ browser.stderr.on('data', (chunk) => {
 const exited = new Promise((resolveExit) => browser.on('exit', resolveExit));
 let done = false;
 
-/** Stops the browser, waits (briefly) for it to exit, then removes its profile and stops the server. */
+let cdp;
+
+/** Signals the browser's process group (the browser and its helpers); they may have gone already. */
+function signalBrowserGroup(signal) {
+  try {
+    process.kill(-browser.pid, signal);
+  } catch {
+    // ESRCH: nothing left to end
+  }
+}
+
+/**
+ * Closes the browser and removes its profile, then stops the server. A clean-up that failed used to fail a run
+ * that had taken every screenshot: `browser.kill()` ended the browser but not its helpers, which went on
+ * writing into the profile while it was removed (ENOTEMPTY). Now the browser is asked to close (it ends its
+ * helpers itself), anything of its group still running is ended, and a profile that still cannot be removed is
+ * only reported: the screenshots are what the run is for.
+ */
 async function cleanUp() {
-  browser.kill();
+  if (cdp && browser.exitCode === null) {
+    await Promise.race([cdp.send('Browser.close').catch(() => {}), sleep(3000)]);
+  }
   await Promise.race([exited, sleep(5000)]);
+  signalBrowserGroup('SIGKILL');
+  await sleep(200);
+  server.closeAllConnections();
   server.close();
-  // Chromium's helpers may still write into the profile for a moment after the browser exits.
-  rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (error) {
+    console.warn(`docs:screenshots: could not remove ${profile} (${error.code ?? error.message}); remove it by hand`);
+  }
 }
 
 async function stop(message) {
@@ -290,7 +340,7 @@ void exited.then((code) => {
 });
 
 try {
-  const cdp = connect(browser);
+  cdp = connect(browser);
   await cdp.send('Browser.getVersion');
   for (const shot of SHOTS) {
     const file = await capture(cdp, base, shot);

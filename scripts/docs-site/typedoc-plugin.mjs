@@ -1,9 +1,9 @@
-// The docs site's own TypeDoc plugin (typedoc.json `plugin`). Each step fixes something the default theme gets
-// wrong for this repository's guides and reference; each says why.
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// The docs site's own TypeDoc plugin (typedoc.json `plugin`), run with typedoc-plugin-markdown, whose pages
+// VitePress serves as the site's API reference (docs/api/, generated). Each step fixes something TypeDoc gets
+// wrong for this repository's reference and the package READMEs it shows; each says why.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import {
-  Application,
   Converter,
   QueryType,
   ReferenceType,
@@ -33,11 +33,19 @@ const INTERNAL_EXPORTS_SHARED_BY_PACKAGES = new Set([
   '@connector-sdk/core:isUnsafePath',
 ]);
 
-/** The URL of a file or folder of the repository on GitHub's main branch. */
+/**
+ * Where a link to a file of the repository should go: a guide (docs/*.md) or the README opens the site's page
+ * for it, as a root-relative path VitePress prefixes with the site's base; any other file or folder opens on
+ * GitHub's main branch.
+ */
 function repositoryUrl(absolute, anchor) {
   const path = relative(root, absolute).split('\\').join('/');
+  const hash = anchor ? `#${anchor}` : '';
+  if (path === 'README.md') return `/${hash}`;
+  const guide = /^docs\/([\w-]+)\.md$/.exec(path);
+  if (guide) return `/${guide[1]}${hash}`;
   const kind = existsSync(absolute) && statSync(absolute).isDirectory() ? 'tree' : 'blob';
-  return `${REPOSITORY}/${kind}/main/${path}${anchor ? `#${anchor}` : ''}`;
+  return `${REPOSITORY}/${kind}/main/${path}${hash}`;
 }
 
 /** Every list of comment parts a reflection renders: its comment, block tags, readme, document content. */
@@ -62,9 +70,9 @@ const mayHoldMissedLink = (part) =>
   part.kind === 'text' || (part.kind === 'code' && /^`[^`]/.test(part.text) && part.text.includes('\n'));
 
 /**
- * Links from the guides and READMEs to files that are not pages of the site (the examples, `bench/`,
- * `conformance/`): TypeDoc copies those files into media/ as raw text, served without a charset, so a
- * reader got broken characters and no way to the rest of the example. They open the repository instead.
+ * Links from the package READMEs to files that are not pages of the reference (the guides, the examples,
+ * `bench/`): TypeDoc copies those files into media/ as raw text, so a reader got a bare file and no way on.
+ * A guide opens its page of the site; anything else opens the repository.
  */
 function linkFilesToRepository(project, logger) {
   const reflections = [project, ...Object.values(project.reflections)];
@@ -105,20 +113,6 @@ function linkFilesToRepository(project, logger) {
         }
       }
     }
-  }
-}
-
-/**
- * A package's page is titled with its name, and its README, shown below, starts with the same name as a
- * heading: the page said "@connector-sdk/node" twice. The README's heading is left out of the page (not of the
- * README).
- */
-function dropRepeatedReadmeTitles(project) {
-  for (const reflection of Object.values(project.reflections)) {
-    const first = reflection.readme?.[0];
-    if (first?.kind !== 'text') continue;
-    const heading = /^#[ \t]+(.+?)[ \t]*\n+/.exec(first.text);
-    if (heading?.[1] === reflection.name) first.text = first.text.slice(heading[0].length);
   }
 }
 
@@ -248,45 +242,8 @@ function checkInternalExports(context, logger) {
   }
 }
 
-/**
- * Headings with code (`## node:http — \`@connector-sdk/node\``) lost the code in "On this page", leaving a
- * dangling dash or colon: TypeDoc takes a heading's text from its text tokens only. Code spans count as text
- * for the outline and the anchor, and still render as code.
- */
-function keepCodeInHeadings(renderer) {
-  const parser = renderer.markedPlugin.parser;
-  const headingOpen = parser.renderer.rules.heading_open;
-  parser.renderer.rules.heading_open = (tokens, idx, options, env, self) => {
-    const inline = tokens[idx + 1];
-    const children = inline.children ?? [];
-    if (!children.some((token) => token.type === 'code_inline'))
-      return headingOpen(tokens, idx, options, env, self);
-    inline.children = children.map((token) =>
-      token.type === 'code_inline' ? Object.assign(Object.create(token), { type: 'text' }) : token,
-    );
-    try {
-      return headingOpen(tokens, idx, options, env, self);
-    } finally {
-      inline.children = children;
-    }
-  };
-}
-
-/**
- * typedoc.json lists the guides one by one, in reading order (a glob would put them in file-name order); a
- * guide added to docs/ but not to that list would be missing from the site.
- */
-function checkGuidesListed(app) {
-  const listed = new Set(app.options.getValue('projectDocuments').map((path) => resolve(root, path)));
-  for (const file of readdirSync(join(root, 'docs'))) {
-    if (file.endsWith('.md') && !listed.has(join(root, 'docs', file)))
-      app.logger.warn(`docs/${file} is not in typedoc.json's projectDocuments, so the site leaves it out`);
-  }
-}
-
 /** @param {import('typedoc').Application} app */
 export function load(app) {
-  app.on(Application.EVENT_BOOTSTRAP_END, () => checkGuidesListed(app));
   app.converter.on(
     Converter.EVENT_RESOLVE_BEGIN,
     (context) => {
@@ -306,11 +263,8 @@ export function load(app) {
     RendererEvent.BEGIN,
     (event) => {
       linkFilesToRepository(event.project, app.logger);
-      dropRepeatedReadmeTitles(event.project);
       restoreLiteralAliases(event.project, app.logger);
     },
     100,
   );
-  // After the markdown parser is set up for this render (at the default priority).
-  app.renderer.on(RendererEvent.BEGIN, () => keepCodeInHeadings(app.renderer), -100);
 }
