@@ -1,4 +1,4 @@
-// The attachment operations of the connector in platform-operations.ts (docs/platform-operations.md): files go
+// The attachment operations of the connector in platform-operations.ts (docs/platform-attachments.md): files go
 // to and from the tracker as they arrive, never whole in memory.
 import { formatJavaDate, type PlatformAnswer, type PlatformBuilders } from '@connector-sdk/core';
 import { multipartBody } from '@connector-sdk/core/http';

@@ -1,7 +1,7 @@
-// The platform contract guide (docs/platform-contract.md) is proven here, not hand-written: every HTTP exchange
-// it shows is sent to its connector over real HTTP and the answer compared with the one shown; its status table
-// holds every status the SDK can answer; its catalog table matches PLATFORM_OPERATIONS; and the wait header
-// it configures is read by the simulator, the conformance kit and the CLI only when they are told the same.
+// The platform contract guide (docs/platform-contract.md and docs/platform-errors.md) is proven here, not
+// hand-written: every HTTP exchange it shows is sent to its connector over real HTTP and the answer compared
+// with the one shown; its status table holds every status the SDK can answer; its catalog table matches
+// PLATFORM_OPERATIONS; and the wait header it configures is read by the simulator, the conformance kit and the CLI only when they are told the same.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,10 @@ import { recordsConnector } from './platform-contract.js';
 /** The test's end systems listen on loopback: its connector servers opt in to it. */
 const LOCAL = { allow: ['127.0.0.1', 'localhost'] };
 
-const guide = readFileSync(new URL('../platform-contract.md', import.meta.url), 'utf8');
+// The contract's two pages: the calls, then the errors, statuses and wait header.
+const guide = ['../platform-contract.md', '../platform-errors.md']
+  .map((page) => readFileSync(new URL(page, import.meta.url), 'utf8'))
+  .join('\n');
 
 let fake: FakeEndSystem;
 beforeAll(async () => {

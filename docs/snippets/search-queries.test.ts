@@ -1,4 +1,4 @@
-// The search guide's wire examples (docs/snippets/search-queries/*.json, shown in docs/platform-operations.md),
+// The search guide's wire examples (docs/snippets/search-queries/*.json, shown in docs/platform-search.md),
 // sent as the platform sends them to a connector that declares native criteria: each must pass the SDK's own
 // parsing and arrive as the tree the guide says, so an example the platform's format does not allow fails here.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -72,7 +72,7 @@ const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: 
 it('has one example per kind of node, each shown in the search guide', () => {
   const files = readdirSync(examples).sort();
   expect(files).toEqual(Object.keys(EXPECTED).sort());
-  const guide = readFileSync(new URL('../platform-operations.md', import.meta.url), 'utf8');
+  const guide = readFileSync(new URL('../platform-search.md', import.meta.url), 'utf8');
   for (const file of files)
     expect(guide).toContain(`<!-- snippet: docs/snippets/search-queries/${file} -->`);
   const kinds = new Set<string>();

@@ -1,5 +1,5 @@
 // The search guide's entity type with native criteria, and a translation of the platform's query tree into an
-// end system's own query language (docs/platform-operations.md#search); search-queries.test.ts sends the
+// end system's own query language (docs/platform-search.md); search-queries.test.ts sends the
 // guide's wire examples through both.
 import {
   ValidationError,
