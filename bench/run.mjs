@@ -76,7 +76,7 @@ const pick = (list, names) =>
 const scenarios = pick(allScenarios(endSystemUrl), args.scenarios);
 const chosen = pick(
   SERVERS,
-  args.only && (args.only.includes('floor') ? args.only : `floor,${args.only}`),
+  args.only && (args.only.split(',').includes('floor') ? args.only : `floor,${args.only}`),
 );
 const servers = [];
 let failed = false;

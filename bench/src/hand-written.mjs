@@ -43,7 +43,7 @@ export const fail = (status, code, message) => ({
   status,
   body: JSON.stringify({ errors: { code, message } }),
 });
-const ok = (value) => ({ status: 200, body: JSON.stringify(value) });
+export const ok = (value) => ({ status: 200, body: JSON.stringify(value) });
 const problems = (error) =>
   error.issues.map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`).join('; ');
 
@@ -130,7 +130,7 @@ export function unverifiedSession(headers) {
 }
 
 /** Reads the session from lower-cased request headers: the parsed session, or the 401 to answer. */
-function readSession(headers) {
+export function readSession(headers) {
   const failure = unverifiedSession(headers);
   if (failure) return { failure };
   const session = Session.safeParse(headers);

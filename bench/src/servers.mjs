@@ -19,6 +19,14 @@ export const SERVERS = [
     judged: true,
   },
   {
+    name: 'floor-ky',
+    title: 'raw node:http + zod, end system through ky made once (ky floor)',
+    module: 'servers/floor-ky.mjs',
+    // Issue 33 bounds the SDK's end-system call against it.
+    only: ['end-system'],
+    judged: true,
+  },
+  {
     name: 'sdk-node',
     title: '@connector-sdk/node',
     module: 'servers/sdk-node.mjs',
