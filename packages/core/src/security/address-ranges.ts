@@ -51,42 +51,63 @@ export function rangeList(ranges: readonly string[]): BlockList {
  * Link-local and cloud-metadata addresses: refused even for a host name the operator allows, since a name that
  * resolves there reads the credentials of the machine the connector runs on. Only an address entry opens one.
  *
- * @internal
  */
-export const METADATA = rangeList([
-  '169.254.0.0/16', // IPv4 link-local: AWS, GCP, Azure, OpenStack and Oracle metadata, ECS task credentials
-  'fe80::/10',
-  'fd00:ec2::254', // AWS metadata over IPv6
-  '100.100.100.200', // Alibaba Cloud metadata
-  '168.63.129.16', // Azure's WireServer (host agent, DNS, health probes)
-  '192.0.0.192', // Oracle Cloud metadata
-]);
+const metadata = (): BlockList =>
+  rangeList([
+    '169.254.0.0/16', // IPv4 link-local: AWS, GCP, Azure, OpenStack and Oracle metadata, ECS task credentials
+    'fe80::/10',
+    'fd00:ec2::254', // AWS metadata over IPv6
+    '100.100.100.200', // Alibaba Cloud metadata
+    '168.63.129.16', // Azure's WireServer (host agent, DNS, health probes)
+    '192.0.0.192', // Oracle Cloud metadata
+  ]);
 
 /**
  * Multicast, reserved and special-purpose ranges: IETF protocol assignments, benchmarking, IPv6 site-local
  * (deprecated, still routed inside some networks), and NAT64's local-use prefix (RFC 8215), which translates to
  * any IPv4 address of the operator's own network.
  *
+ */
+const reserved = (): BlockList =>
+  rangeList([
+    '224.0.0.0/4',
+    '240.0.0.0/4',
+    '192.0.0.0/24',
+    '198.18.0.0/15',
+    'ff00::/8',
+    'fec0::/10',
+    '64:ff9b:1::/48',
+  ]);
+
+/** Loopback and "this host". */
+const loopback = (): BlockList => rangeList(['127.0.0.0/8', '0.0.0.0/8', '::1', '::']);
+
+/** Private ranges: RFC 1918, carrier-grade NAT (RFC 6598) and IPv6 unique-local (RFC 4193). */
+const privateRanges = (): BlockList =>
+  rangeList(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '100.64.0.0/10', 'fc00::/7']);
+
+/** The ranges every egress policy judges an address by. */
+export interface BuiltInRanges {
+  readonly metadata: BlockList;
+  readonly reserved: BlockList;
+  readonly loopback: BlockList;
+  readonly private: BlockList;
+}
+
+let builtIn: BuiltInRanges | undefined;
+
+/**
+ * The built-in ranges, made on first use: making them costs about 10 ms (Node compiles its IPv6 pattern on the
+ * first `isIP` of a process), which every connector paid at import when they were module constants (issue 33's
+ * cold-import budget), though only a handler's first policy needs them.
+ *
  * @internal
  */
-export const RESERVED = rangeList([
-  '224.0.0.0/4',
-  '240.0.0.0/4',
-  '192.0.0.0/24',
-  '198.18.0.0/15',
-  'ff00::/8',
-  'fec0::/10',
-  '64:ff9b:1::/48',
-]);
-
-/** @internal Loopback and "this host". */
-export const LOOPBACK = rangeList(['127.0.0.0/8', '0.0.0.0/8', '::1', '::']);
-
-/** @internal Private ranges: RFC 1918, carrier-grade NAT (RFC 6598) and IPv6 unique-local (RFC 4193). */
-export const PRIVATE = rangeList([
-  '10.0.0.0/8',
-  '172.16.0.0/12',
-  '192.168.0.0/16',
-  '100.64.0.0/10',
-  'fc00::/7',
-]);
+export function builtInRanges(): BuiltInRanges {
+  return (builtIn ??= {
+    metadata: metadata(),
+    reserved: reserved(),
+    loopback: loopback(),
+    private: privateRanges(),
+  });
+}

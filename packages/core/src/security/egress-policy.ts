@@ -1,6 +1,6 @@
 import { isIP, type BlockList } from 'node:net';
 import { EndSystemError } from '../errors/errors.js';
-import { LOOPBACK, METADATA, PRIVATE, RESERVED, rangeList } from './address-ranges.js';
+import { builtInRanges, rangeList } from './address-ranges.js';
 
 /**
  * Where the end-system client may connect, judged on the address it actually connects to: after DNS, and again
@@ -139,7 +139,7 @@ export class CompiledEgressPolicy {
       // metadata address and `fd00::/8` AWS's IPv6 one, which no operator means to open (found by review).
       const base = range.split('/')[0] ?? '';
       const family = isIP(base);
-      if (family !== 0 && METADATA.check(base, family === 4 ? 'ipv4' : 'ipv6'))
+      if (family !== 0 && builtInRanges().metadata.check(base, family === 4 ? 'ipv4' : 'ipv6'))
         metadata.push(range);
       else ranges.push(range);
     }
@@ -169,15 +169,16 @@ export class CompiledEgressPolicy {
     // Not an address: refused, since nothing else can be judged.
     if (family === 0) return 'an address the policy refuses';
     const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (METADATA.check(plain, type))
+    const ranges = builtInRanges();
+    if (ranges.metadata.check(plain, type))
       return this.#allowMetadata?.check(plain, type)
         ? undefined
         : 'a link-local or cloud-metadata address';
     if (this.#allow?.check(plain, type)) return undefined;
     if (this.#refuse?.check(plain, type)) return 'an address the policy refuses';
-    if (RESERVED.check(plain, type)) return 'a multicast or reserved address';
-    const loopback = LOOPBACK.check(plain, type);
-    const internal = loopback || PRIVATE.check(plain, type);
+    if (ranges.reserved.check(plain, type)) return 'a multicast or reserved address';
+    const loopback = ranges.loopback.check(plain, type);
+    const internal = loopback || ranges.private.check(plain, type);
     if (!internal || (host !== undefined && this.allowsHost(host))) return undefined;
     return loopback ? 'a loopback address' : 'a private address';
   }
