@@ -5,6 +5,7 @@
 // from their sources.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { region } from './snippet-region.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const fix = process.argv.includes('--fix');
@@ -16,18 +17,6 @@ const pages = [
   ...readdirSync(join(root, 'packages')).map((name) => `packages/${name}/README.md`),
   ...readdirSync(join(root, 'examples')).map((name) => `examples/${name}/README.md`),
 ];
-
-function region(file, name) {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  const start = lines.findIndex((line) => line.trim() === `// #region ${name}`);
-  const end = lines.findIndex((line, i) => i > start && line.trim() === `// #endregion ${name}`);
-  if (start === -1 || end === -1) throw new Error(`${file} has no region "${name}"`);
-  const body = lines.slice(start + 1, end);
-  const indent = Math.min(
-    ...body.filter((l) => l.trim()).map((l) => l.length - l.trimStart().length),
-  );
-  return body.map((line) => line.slice(indent)).join('\n');
-}
 
 // An optional marker (Prettier puts a blank line after it), then a ts block.
 const BLOCK = /(?:<!-- snippet: ([^#\s]+)#([\w-]+) -->\n\n?)?```ts\n([\s\S]*?)```/g;
