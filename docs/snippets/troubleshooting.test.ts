@@ -40,11 +40,16 @@ describe('the 401 codes, as the guide tells them apart', () => {
     const platform = createPlatformSimulator({ target: recordsConnector, config: config('wrong') });
     const answer = await platform.initialize();
     expect([answer.status, answer.code]).toEqual([401, 'AUTHENTICATION_FAILED']);
-    expect(guide).toMatch(/`AUTHENTICATION_FAILED` \(401\)\n\n- \*\*Cause:\*\* the end system refused/);
+    expect(guide).toMatch(
+      /`AUTHENTICATION_FAILED` \(401\)\n\n- \*\*Cause:\*\* the end system refused/,
+    );
   });
 
   it('answers a later call the end system refuses with a 401 (here with its own code)', async () => {
-    const platform = createPlatformSimulator({ target: recordsConnector, config: config('wonderland') });
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: config('wonderland'),
+    });
     await platform.initialize();
     fake.expireTokens();
     await platform.call({ path: '/records/r-1' });
