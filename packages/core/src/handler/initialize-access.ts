@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from '../security/node-crypto.js';
 import { isIP, type BlockList } from 'node:net';
 import { ConnectorError } from '../errors/connector-error.js';
 import { stackless } from '../errors/stackless.js';
@@ -60,7 +60,7 @@ const wrongSource = () =>
 export class InitializeAccess {
   readonly #from: BlockList | undefined;
   readonly #digests: readonly Buffer[];
-  readonly #mac = randomBytes(32);
+  readonly #mac = nodeCrypto().randomBytes(32);
 
   /** @throws TypeError when a network is not an address or CIDR range, or a key is too short */
   constructor(options: {
@@ -120,12 +120,12 @@ export class InitializeAccess {
     });
     const digest = this.#digest(typeof given === 'string' ? given : '');
     let match = false;
-    for (const known of this.#digests) match = timingSafeEqual(known, digest) || match;
+    for (const known of this.#digests) match = nodeCrypto().timingSafeEqual(known, digest) || match;
     if (!match) throw wrongKey();
     return rest;
   }
 
   #digest(key: string): Buffer {
-    return createHmac('sha256', this.#mac).update(key).digest();
+    return nodeCrypto().createHmac('sha256', this.#mac).update(key).digest();
   }
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../security/node-crypto.js';
 import type { ParameterEntry } from '../contract/schemas.js';
 import { NEVER_ABORTED } from './request-scope.js';
 
@@ -98,5 +98,5 @@ export function initializeFlightKey(input: {
       .map((entry) => [entry.key, entry.value, entry.sensitive]),
   ]);
   // Synchronous on purpose: concurrent callers must find each other's flight without waiting on a thread pool.
-  return createHash('sha256').update(canonical).digest('hex');
+  return nodeCrypto().createHash('sha256').update(canonical).digest('hex');
 }

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 
 /**
  * The environment variable the handler reads its session keys from when the `sessionKey` option is absent:
@@ -65,7 +65,8 @@ export class SessionKeys {
 
 /** A short public id of a key: the start of an HMAC with the key of a fixed label, so it reveals nothing. */
 function keyId(secret: Buffer): string {
-  return createHmac('sha256', secret)
+  return nodeCrypto()
+    .createHmac('sha256', secret)
     .update('connector-sdk key id')
     .digest('base64url')
     .slice(0, 8);
@@ -110,7 +111,7 @@ export function resolveSessionKeys(source: SessionKeySource): SessionKeys {
         `${MIN_SESSION_KEY_LENGTH} characters on every instance`,
     );
   }
-  return (processKeys ??= new SessionKeys([randomBytes(32)], true));
+  return (processKeys ??= new SessionKeys([nodeCrypto().randomBytes(32)], true));
 }
 
 function checkKeys(keys: string | readonly string[], where: string): Buffer[] {

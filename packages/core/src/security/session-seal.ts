@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { nodeCrypto } from './node-crypto.js';
 import type { SessionKeys } from './session-keys.js';
 import type { VerifiedSessions } from './verified-sessions.js';
 
@@ -57,7 +57,7 @@ function covered(
 }
 
 const mac = (secret: Buffer, text: string): Buffer =>
-  createHmac('sha256', secret).update(text).digest();
+  nodeCrypto().createHmac('sha256', secret).update(text).digest();
 
 /**
  * A keyed fingerprint of a configuration (what the handler's `configurationIdentity` keeps of an initialize):
@@ -77,7 +77,8 @@ export function configurationFingerprint(
     .sort((a, b) =>
       (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
     );
-  return createHmac('sha256', keys.signing.secret)
+  return nodeCrypto()
+    .createHmac('sha256', keys.signing.secret)
     .update(JSON.stringify(['connector-sdk configuration 1', connector, sorted]))
     .digest()
     .subarray(0, FINGERPRINT_BYTES)
@@ -176,7 +177,7 @@ export function unsealSession(
     const given = Buffer.from(digest, 'base64url');
     if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
       return fail('malformed');
-    if (!timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
+    if (!nodeCrypto().timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
     verified?.add(seen);
   }
   return { ok: true, claims, covered: names };
