@@ -8,6 +8,7 @@ it('exports exactly the public API', () => {
       "ACCESS_KEY_ENV",
       "API_VERSION",
       "ConnectorError",
+      "DIAGNOSTICS_CHANNELS",
       "EGRESS_ALLOW_ENV",
       "ERROR_STATUS",
       "EndSystemError",

@@ -135,6 +135,16 @@ export type {
 export { silentLogger, type LogMethod, type Logger } from './logging/logger.js';
 
 export {
+  DIAGNOSTICS_CHANNELS,
+  type EndSystemTrace,
+  type LoginTrace,
+  type PublishedError,
+  type RateLimitRefusal,
+  type RequestTrace,
+  type StoreErrorEvent,
+} from './diagnostics/channels.js';
+
+export {
   MemoryRateLimitStore,
   type MemoryRateLimitStoreOptions,
   type RateLimitHit,

@@ -2,6 +2,8 @@ import type { Connector } from '../connector/define-connector.js';
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
+import { requestChannel, type RequestTrace } from '../diagnostics/channels.js';
+import { settleRequestTrace, traceRequest } from '../diagnostics/trace-request.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { silentLogger } from '../logging/logger.js';
 import { headerNameProblem } from '../security/header-safety.js';
@@ -111,7 +113,11 @@ export function createHandler(
    * Routes a request to what serves it. Synchronous until connector code or a body must be waited for, so that
    * a request refused before (no session, no route) throws instead of rejecting a chain of promises.
    */
-  function dispatch(request: ConnectorRequest, state: RequestScope): unknown {
+  function dispatch(
+    request: ConnectorRequest,
+    state: RequestScope,
+    trace: RequestTrace | undefined,
+  ): unknown {
     if (allowedHosts !== undefined && !hostAllowed(request.headers.host, allowedHosts)) {
       throw new ConnectorError(
         'HOST_NOT_ALLOWED',
@@ -160,6 +166,10 @@ export function createHandler(
     const target = match.route.target;
     const query = toQuery(request.query);
     state.operation = target.kind === 'operation' ? target.name : target.kind;
+    if (trace !== undefined) {
+      trace.operation = state.operation;
+      trace.route = `${base}${API_VERSION}${match.route.pattern}`;
+    }
     switch (target.kind) {
       case 'discover':
         return { connectorName: compiled.name, connectorVersion: compiled.version };
@@ -207,13 +217,16 @@ export function createHandler(
     return response;
   };
 
-  return async function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
+  async function answer(
+    request: ConnectorRequest,
+    trace?: RequestTrace,
+  ): Promise<ConnectorResponse> {
     const started = logger === silentLogger ? 0 : performance.now();
     const state = new RequestScope(services, request);
     let response: ConnectorResponse;
     let failure: ConnectorError | undefined;
     try {
-      const dispatched = dispatch(request, state);
+      const dispatched = dispatch(request, state, trace);
       const result = dispatched instanceof Promise ? ((await dispatched) as unknown) : dispatched;
       if (result instanceof Refusal) {
         failure = result.error;
@@ -229,6 +242,20 @@ export function createHandler(
     }
     if (logger !== silentLogger)
       logOutcome(logger, state, request, { status: response.status, started, error: failure });
+    if (trace !== undefined)
+      settleRequestTrace(trace, {
+        status: response.status,
+        failure,
+        redactor: state.redactor,
+        systemId: state.tenant?.systemId,
+      });
     return response;
+  }
+
+  // Without a subscriber, a request pays this one check and builds no trace (issue 35).
+  return function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
+    return requestChannel.hasSubscribers
+      ? traceRequest(request, compiled, answer)
+      : answer(request);
   };
 }

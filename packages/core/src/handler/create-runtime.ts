@@ -6,6 +6,7 @@ import { operatorEgress } from '../security/operator-egress.js';
 import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
+import { observedStore } from '../diagnostics/observed-store.js';
 import { BodyBudget, DEFAULT_BODY_LIMITS } from '../body/body-limits.js';
 import { SessionChecks } from './check-session.js';
 import { contextCaches } from './context-caches.js';
@@ -44,7 +45,7 @@ export function createRuntime(
   logger: Logger,
 ): { readonly runtime: HandlerRuntime; readonly services: ScopeServices } {
   const { compiled } = connector;
-  const store = options.store ?? new MemoryStore();
+  const store = observedStore(options.store ?? new MemoryStore());
   const cacheTtlMs = options.cacheTtlMs ?? 86_400_000;
   if (!(cacheTtlMs > 0 && cacheTtlMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('cacheTtlMs must be a positive number of milliseconds');
@@ -76,7 +77,7 @@ export function createRuntime(
       verified: new VerifiedSessions(),
     },
     rateLimit: createRateLimiter(options.rateLimit, {
-      store: options.store,
+      store: options.store && store,
       connector: compiled.name,
     }),
     initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,

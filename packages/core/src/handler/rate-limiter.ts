@@ -1,5 +1,6 @@
 import { RateLimitedError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
+import { rateLimitedChannel, type RateLimitRefusal } from '../diagnostics/channels.js';
 import type { RateLimitKeyInput, RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../rate-limit/rate-limit-store.js';
 import type { Store } from '../store/store.js';
@@ -38,6 +39,14 @@ export function createRateLimiter(
     if (key === undefined) return;
     const hit = await counters.hit(key, rateLimit.windowMs);
     if (hit.count > rateLimit.limit) {
+      if (rateLimitedChannel.hasSubscribers)
+        rateLimitedChannel.publish({
+          operation: input.operation,
+          systemId: input.systemId,
+          limit: rateLimit.limit,
+          windowMs: rateLimit.windowMs,
+          retryAfterMs: hit.resetInMs,
+        } satisfies RateLimitRefusal);
       throw stackless(
         () =>
           new RateLimitedError(

@@ -1,4 +1,5 @@
 import type { ParameterEntry } from '../contract/schemas.js';
+import { traceLogin } from '../diagnostics/trace-login.js';
 import { isSecret } from '../security/secret.js';
 import { configurationFingerprint } from '../security/session-seal.js';
 import { configurationIdentity } from './configuration-identity.js';
@@ -57,22 +58,23 @@ export async function serveInitialize(
   const login = (signal?: AbortSignal): Promise<SharedLogin> => {
     const sessionWrites = pendingCache(() => state.sessionCache);
     // Async, so that a throw before the first await is answered as a rejection is.
-    return (async () =>
-      adapter.initialize(
-        new InitializeContextImpl(state, {
-          config: body.config,
-          entries: body.entries,
-          sdkSessionId,
-          systemId,
-          suppressNotification: body.suppressNotification,
-          signal,
-          sessionCache: sessionWrites.cache,
-        }) as never,
-      ))().then(
-      (result: unknown) => ({ result, sdkSessionId, sessionWrites }),
-      (error: unknown) => {
+    const run = () =>
+      (async () =>
+        adapter.initialize(
+          new InitializeContextImpl(state, {
+            config: body.config,
+            entries: body.entries,
+            sdkSessionId,
+            systemId,
+            suppressNotification: body.suppressNotification,
+            signal,
+            sessionCache: sessionWrites.cache,
+          }) as never,
+        ))().then(undefined, (error: unknown) => {
         throw refusedLogin(error);
-      },
+      });
+    return traceLogin(run, { connector: compiled.name, systemId, redactor: state.redactor }).then(
+      (result: unknown) => ({ result, sdkSessionId, sessionWrites }),
     );
   };
 

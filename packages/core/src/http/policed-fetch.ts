@@ -6,6 +6,8 @@ import { keepAnswer, requestContext, type ClientState } from './client-state.js'
 import { proxyFailure } from './proxy-failure.js';
 import { noRetry, sendsStream } from './request-hooks.js';
 import { safeUrl } from './safe-url.js';
+import { traceAttempt } from './trace-attempt.js';
+import { endSystemChannel } from '../diagnostics/channels.js';
 import { boundBody, streamFreely } from './streamed-body.js';
 
 // ky's `fetch` option of every end-system client: one attempt of a call, sent through the client's policed
@@ -31,10 +33,14 @@ export function failedCall(error: unknown) {
  * fetch's failure, each with the platform's answer attached
  * @internal
  */
-export async function policedFetch(
-  input: string | URL | Request,
-  init?: RequestInit,
-): Promise<Response> {
+export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  // Published only to a subscriber (issue 35): without one, an attempt pays this check.
+  return endSystemChannel.hasSubscribers
+    ? traceAttempt(sendAttempt, input, init)
+    : sendAttempt(input, init);
+}
+
+async function sendAttempt(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const call = input instanceof Request ? requestContext(input) : undefined;
   if (call === undefined)
     throw new TypeError(

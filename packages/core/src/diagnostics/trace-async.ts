@@ -1,0 +1,62 @@
+import type { TracingChannel } from 'node:diagnostics_channel';
+import type { PublishedError } from './channels.js';
+
+/**
+ * `TracingChannel.tracePromise`, except for what the context receives: Node's sets `result` to what the promise
+ * resolved to and `error` to what it rejected with, and both may hold secrets (an initialize answer holds the
+ * session, a thrown error whatever connector code put in it). Here `settle` copies what may be published; a
+ * context whose `error` it set publishes `error`, then `asyncStart` and `asyncEnd`, as Node's does.
+ *
+ * @param traced - the tracing channel
+ * @param context - the context, published on every event and given to bound stores by `start`
+ * @param run - the traced work, run within the stores `start` binds (so work it starts nests under it)
+ * @param settle - copies the outcome into the context: the result, or the thrown value with `failed` true
+ * @returns what `run` resolves to, or its rejection
+ * @internal
+ */
+export function traceAsync<C extends { error?: PublishedError }, T>(
+  traced: TracingChannel<unknown, C>,
+  context: C,
+  run: () => Promise<T>,
+  settle: (context: C, outcome: T | unknown, failed: boolean) => void,
+): Promise<T> {
+  const finish = (outcome: unknown, failed: boolean): void => {
+    settle(context, outcome, failed);
+    if (context.error !== undefined) traced.error.publish(context);
+    traced.asyncStart.publish(context);
+    traced.asyncEnd.publish(context);
+  };
+  return traced.start.runStores(context, () => {
+    try {
+      return run().then(
+        (result) => {
+          finish(result, false);
+          return result;
+        },
+        (error: unknown) => {
+          finish(error, true);
+          throw error;
+        },
+      );
+    } catch (error) {
+      settle(context, error, true);
+      traced.error.publish(context);
+      throw error;
+    } finally {
+      traced.end.publish(context);
+    }
+  });
+}
+
+/**
+ * A failure as it may be published: its name and code.
+ *
+ * @param error - the SDK error the failure is answered with
+ * @internal
+ */
+export function publishedError(error: {
+  readonly name: string;
+  readonly code: string;
+}): PublishedError {
+  return { name: error.name, code: error.code };
+}

@@ -1,0 +1,61 @@
+import { endSystemChannel, type EndSystemTrace } from '../diagnostics/channels.js';
+import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
+import { toConnectorError } from '../errors/to-connector-error.js';
+import { requestContext } from './client-state.js';
+
+/** Attempts published so far, by the ky context of their call (ky makes one per call, kept across retries). */
+const attempts = new WeakMap<object, number>();
+
+/**
+ * Sends one attempt of an end-system call on the `endSystemRequest` tracing channel; called only when the
+ * channel has a subscriber (issue 35). The URL is published without user info, query or fragment, and with the
+ * request's secrets replaced.
+ *
+ * @param send - the client's `fetch`
+ * @param input - the request ky prepared
+ * @param init - ky's options for `fetch`
+ * @returns what `send` resolves to
+ * @internal
+ */
+export function traceAttempt(
+  send: (input: string | URL | Request, init?: RequestInit) => Promise<Response>,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
+  if (!(input instanceof Request)) return send(input, init);
+  const call = requestContext(input);
+  const secrets = call?.client.secrets;
+  const redact = secrets && ((text: string) => secrets.redact(text));
+  let attempt = 0;
+  if (call) {
+    attempt = attempts.get(call.context) ?? 0;
+    attempts.set(call.context, attempt + 1);
+  }
+  const trace: EndSystemTrace = { method: input.method, url: bareUrl(input.url, redact), attempt };
+  return traceAsync(
+    endSystemChannel,
+    trace,
+    () => send(input, init),
+    (context, outcome, failed) => {
+      if (!failed) {
+        context.status = (outcome as Response).status;
+        return;
+      }
+      const error = toConnectorError(outcome);
+      context.code = error.code;
+      context.error = publishedError(error);
+    },
+  );
+}
+
+/** The URL without user info, query or fragment: their values may be credentials. */
+function bareUrl(url: string, redact: ((text: string) => string) | undefined): string {
+  let bare: string;
+  try {
+    const { origin, pathname } = new URL(url);
+    bare = `${origin}${pathname}`;
+  } catch {
+    return '[invalid URL]';
+  }
+  return redact ? redact(bare) : bare;
+}
