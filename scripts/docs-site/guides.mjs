@@ -33,7 +33,10 @@ export const GUIDE_GROUPS = [
     ],
   },
   { text: 'Test', items: ['testing', 'cli'] },
-  { text: 'Run', items: ['bindings', 'deploying', 'performance', 'security-model'] },
+  {
+    text: 'Run',
+    items: ['bindings', 'deploying', 'performance', 'observability', 'security-model'],
+  },
   {
     text: 'Reference',
     items: ['platform-contract', 'platform-errors', 'troubleshooting', 'versioning'],
