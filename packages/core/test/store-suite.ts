@@ -145,5 +145,33 @@ export function describeStoreSuite(name: string, makeStore: () => Store | Promis
         Array.from({ length: 50 }, (_, i) => i + 1),
       );
     });
+
+    // Issue 36: the lock a login shared across instances takes.
+    it('writes only where nothing is, and removes only what still holds the value', async () => {
+      const store = await makeStore();
+      const add = store.setIfAbsent?.bind(store);
+      const remove = store.deleteIfEquals?.bind(store);
+      if (add === undefined || remove === undefined)
+        throw new Error('no setIfAbsent/deleteIfEquals');
+      const wins = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          add('lock', 'k', { value: `owner-${i}`, ttlMs: 60_000 }),
+        ),
+      );
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      const owner = await store.get('lock', 'k');
+      expect(owner).toBe(`owner-${wins.indexOf(true)}`);
+      expect(await remove('lock', 'k', 'someone-else')).toBe(false);
+      expect(await store.get('lock', 'k')).toBe(owner);
+      expect(await remove('lock', 'k', owner as string)).toBe(true);
+      expect(await remove('lock', 'k', owner as string)).toBe(false);
+      expect(await add('lock', 'k', { value: 'next', ttlMs: 300 })).toBe(true);
+      await sleep(450); // an expired lock is free
+      expect(await add('lock', 'k', { value: 'after', ttlMs: 60_000 })).toBe(true);
+      expect(await remove('lock', 'k', 'next')).toBe(false);
+      await store.clear('lock'); // a lock is one of its scope's entries
+      expect(await store.get('lock', 'k')).toBeUndefined();
+      expect(await add('lock', 'k', { value: 'again' })).toBe(true);
+    });
   });
 }

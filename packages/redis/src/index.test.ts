@@ -4,6 +4,7 @@ import * as entry from './index.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
+      "REDIS_URL_ENV",
       "connectRedisStore",
     ]
   `);

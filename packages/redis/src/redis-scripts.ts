@@ -5,15 +5,18 @@
 /**
  * Writes an entry and records it in its scope's index. The index lives at least as long as its longest-lived
  * entry, and a few of its members are checked on each write so that names of expired entries do not pile up.
- * KEYS: entry, index. ARGV: value, time to live in ms (empty: none).
+ * With `NX`, writes only when the entry is absent (a lock). Returns 1 when it wrote, else 0.
+ * KEYS: entry, index. ARGV: value, time to live in ms (empty: none), `NX` or nothing.
  */
 export const SET_SCRIPT = `
 local ttl = tonumber(ARGV[2])
+local command = { 'SET', KEYS[1], ARGV[1] }
 if ttl then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
-else
-  redis.call('SET', KEYS[1], ARGV[1])
+  table.insert(command, 'PX')
+  table.insert(command, ttl)
 end
+if ARGV[3] == 'NX' then table.insert(command, 'NX') end
+if not redis.call(unpack(command)) then return 0 end
 local fresh = redis.call('SADD', KEYS[2], KEYS[1]) == 1 and redis.call('SCARD', KEYS[2]) == 1
 local left = redis.call('PTTL', KEYS[2])
 if not ttl then
@@ -29,6 +32,15 @@ return 1
 
 /** Removes an entry and its name in the index. KEYS: entry, index. */
 export const DELETE_SCRIPT = `
+redis.call('UNLINK', KEYS[1])
+redis.call('SREM', KEYS[2], KEYS[1])
+return 1
+`;
+
+/** Removes an entry and its name in the index while it holds the value. Returns 1 when it removed. KEYS: entry,
+ * index. ARGV: value. */
+export const DELETE_IF_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('UNLINK', KEYS[1])
 redis.call('SREM', KEYS[2], KEYS[1])
 return 1

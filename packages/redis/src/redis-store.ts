@@ -1,13 +1,49 @@
 import type { Logger, RateLimitHit, Store, StoreEntry } from '@connector-sdk/core';
-import { TimeoutError, createClient, type RedisClientOptions } from '@redis/client';
+import { TimeoutError, type RedisClientOptions } from '@redis/client';
 import { createHash } from 'node:crypto';
-import { CLEAR_SCRIPT, DELETE_SCRIPT, INCREMENT_SCRIPT, SET_SCRIPT } from './redis-scripts.js';
+import { redisConnection } from './redis-connection.js';
+import {
+  CLEAR_SCRIPT,
+  DELETE_IF_SCRIPT,
+  DELETE_SCRIPT,
+  INCREMENT_SCRIPT,
+  SET_SCRIPT,
+} from './redis-scripts.js';
+import { parseRedisUrl, type RedisNodeAddress, type RedisTopology } from './redis-url.js';
 import { isAuthFailure, storeUnavailable } from './store-unavailable.js';
+
+/**
+ * The environment variable {@link connectRedisStore} reads its URL from when `url` is not given: any of the
+ * forms `url` takes, so an operator moves a deployment to a Cluster or Sentinel without a code change.
+ *
+ * @example
+ * ```sh
+ * CONNECTOR_SDK_REDIS_URL='redis+sentinel://10.0.0.5,10.0.0.6,10.0.0.7/connectors' node server.js
+ * ```
+ */
+export const REDIS_URL_ENV = 'CONNECTOR_SDK_REDIS_URL';
 
 /** Options of {@link connectRedisStore}. */
 export interface RedisStoreOptions {
-  /** Where Redis is: `redis[s]://[[user][:password]@]host[:port][/db]`. @default 'redis://127.0.0.1:6379' */
+  /**
+   * Where Redis is, in one of three forms:
+   * - one node: `redis[s]://[[user][:password]@]host[:port][/db]`;
+   * - a Cluster: `redis[s]+cluster://[[user][:password]@]host:port[,host:port...]` (seed nodes; the client
+   *   finds the others);
+   * - a primary watched by Sentinel: `redis[s]+sentinel://[[user][:password]@]host[:port][,host[:port]...]/<master
+   *   name>[/db]` (the sentinels, port 26379 unless given; the credentials are the data nodes').
+   *
+   * @default the `CONNECTOR_SDK_REDIS_URL` environment variable, else 'redis://127.0.0.1:6379'
+   */
   readonly url?: string | undefined;
+  /** A Cluster given by its seed nodes instead of a URL. Credentials and TLS go in `clientOptions`. */
+  readonly cluster?: { readonly rootNodes: readonly RedisNodeAddress[] } | undefined;
+  /**
+   * A primary watched by Sentinel, given by its sentinels and master name instead of a URL. Credentials, TLS
+   * and the database go in `clientOptions`.
+   */
+  readonly sentinel?:
+    { readonly masterName: string; readonly sentinels: readonly RedisNodeAddress[] } | undefined;
   /**
    * Put before every key, so that several applications can share one Redis. Connectors already keep apart by
    * their name. No braces: they would break the hash tags that keep a scope on one cluster slot.
@@ -27,9 +63,9 @@ export interface RedisStoreOptions {
   /** Where connection losses and recoveries are logged. @default silent */
   readonly logger?: Logger;
   /**
-   * More options for the node-redis client (TLS, user name and password, database, client name, or a
-   * `socket` instead of `url`). The store sets the timeouts, `disableOfflineQueue` and the reconnect strategy
-   * itself.
+   * More options for the node-redis client of each data node (TLS, user name and password, database, client
+   * name, or a `socket` instead of `url` for one node). The store sets the timeouts, `disableOfflineQueue` and
+   * the reconnect strategy itself.
    */
   readonly clientOptions?: RedisClientOptions;
 }
@@ -58,8 +94,11 @@ export interface RedisStore extends Store {
 
 const sha1 = (script: string) => createHash('sha1').update(script).digest('hex');
 
-/** Encodes a scope or counter name for a key: no braces, no colons, one code for each string. */
+/** Encodes a scope or counter name for a key: no braces, no colons, one code for each string, never empty. */
 function encodeName(name: string): string {
+  // An empty hash tag `{}` is no tag at all: a Cluster would hash each key of the scope whole, to other slots
+  // (issue 36). A lone `%` never occurs in encodeURIComponent's output.
+  if (name === '') return '%';
   try {
     return encodeURIComponent(name);
   } catch {
@@ -96,43 +135,23 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
   const connectTimeout = options.connectTimeoutMs ?? 5_000;
   const commandTimeout = options.commandTimeoutMs ?? 2_000;
   const logger = options.logger;
-  // A socket given in clientOptions (a UNIX socket, host and port) stands on its own, without the default URL.
-  const url =
-    options.url ??
-    options.clientOptions?.url ??
-    (options.clientOptions?.socket ? undefined : 'redis://127.0.0.1:6379');
-  const client = createClient({
-    ...options.clientOptions,
-    ...(url === undefined ? {} : { url }),
-    disableOfflineQueue: true,
-    // Replies to timed-out commands still arrive in order; past this many unanswered commands, fail at once.
-    commandsQueueMaxLength: options.clientOptions?.commandsQueueMaxLength ?? 10_000,
-    commandOptions: { ...options.clientOptions?.commandOptions, timeout: commandTimeout },
-    socket: {
-      ...options.clientOptions?.socket,
-      connectTimeout: connectTimeout,
-      // Back off up to 2 s between attempts, with jitter so that many instances do not reconnect in step.
-      reconnectStrategy: (retries: number) =>
-        Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 100),
-    } as NonNullable<RedisClientOptions['socket']>,
+  const connection = redisConnection(topologyOf(options), {
+    clientOptions: options.clientOptions,
+    connectTimeoutMs: connectTimeout,
+    commandTimeoutMs: commandTimeout,
   });
 
   // Logged once per outage, not once per reconnect attempt; failures before the first connection are
-  // connectRedisStore's own error.
+  // connectRedisStore's own error. Back up is the first command answered after a loss, on every topology.
   let state: 'starting' | 'up' | 'down' = 'starting';
   // Without a listener, a lost connection would be thrown as an uncaught 'error' event.
-  client.on('error', (error: unknown) => {
+  connection.events.on('error', (error: unknown) => {
     if (state !== 'up') return;
     state = 'down';
     logger?.warn({ err: error }, 'redis store: connection lost; reconnecting');
   });
-  client.on('ready', () => {
-    if (state !== 'down') return;
-    state = 'up';
-    logger?.info({}, 'redis store: connected again');
-  });
 
-  const connecting = client.connect();
+  const connecting = connection.connect();
   let timer: NodeJS.Timeout | undefined;
   let onError: ((error: unknown) => void) | undefined;
   try {
@@ -148,12 +167,12 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
         onError = (error: unknown) => {
           if (isAuthFailure(error)) reject(new Error(AUTH_REFUSED, { cause: error }));
         };
-        client.on('error', onError);
+        connection.events.on('error', onError);
       }),
     ]);
   } catch (error) {
     connecting.catch(() => undefined);
-    client.destroy();
+    connection.destroy();
     throw error instanceof Error &&
       (error.message.startsWith('Redis did not') || error.message === AUTH_REFUSED)
       ? error
@@ -162,23 +181,29 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
         : new Error('Could not connect to Redis', { cause: error });
   } finally {
     clearTimeout(timer);
-    if (onError) client.off('error', onError);
+    if (onError) connection.events.off('error', onError);
   }
   state = 'up';
 
   /**
    * Sends one command with a deadline. node-redis times out only commands it has not written yet; one the
-   * server holds (a stalled or paused server) would wait forever, so the deadline is kept here.
+   * server holds (a stalled or paused server, a Sentinel client waiting for a primary) would wait forever, so
+   * the deadline is kept here.
    */
-  async function send(args: string[]): Promise<unknown> {
+  async function send(key: string, args: string[], readonly = false): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      return await Promise.race([
-        client.sendCommand(args),
+      const reply = await Promise.race([
+        connection.send(key, args, readonly),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new TimeoutError()), commandTimeout);
         }),
       ]);
+      if (state === 'down') {
+        state = 'up';
+        logger?.info({}, 'redis store: connected again');
+      }
+      return reply;
     } finally {
       clearTimeout(timer);
     }
@@ -189,12 +214,14 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
     let sha = scripts.get(script);
     if (sha === undefined) scripts.set(script, (sha = sha1(script)));
     const tail = [String(keys.length), ...keys, ...args];
+    // Every key of a script shares one hash tag: the first routes the script to its slot's primary.
+    const first = keys[0] as string;
     try {
       try {
-        return await send(['EVALSHA', sha, ...tail]);
+        return await send(first, ['EVALSHA', sha, ...tail]);
       } catch (error) {
         if (!(error instanceof Error && error.message.startsWith('NOSCRIPT'))) throw error;
-        return await send(['EVAL', script, ...tail]);
+        return await send(first, ['EVAL', script, ...tail]);
       }
     } catch (error) {
       throw storeUnavailable(error);
@@ -207,12 +234,13 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
 
   return {
     get isReady() {
-      return client.isReady;
+      return connection.isReady;
     },
     async get(scope: string, key: string): Promise<string | undefined> {
       let value: unknown;
+      const name = entryKey(scope, key);
       try {
-        value = await send(['GET', entryKey(scope, key)]);
+        value = await send(name, ['GET', name], true);
       } catch (error) {
         throw storeUnavailable(error);
       }
@@ -225,6 +253,15 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
     async delete(scope: string, key: string): Promise<void> {
       await run(DELETE_SCRIPT, [entryKey(scope, key), indexKey(scope)]);
     },
+    async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<boolean> {
+      const ttl = entry.ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(entry.ttlMs)));
+      const keys = [entryKey(scope, key), indexKey(scope)];
+      return Number(await run(SET_SCRIPT, keys, [entry.value, ttl, 'NX'])) === 1;
+    },
+    async deleteIfEquals(scope: string, key: string, value: string): Promise<boolean> {
+      const keys = [entryKey(scope, key), indexKey(scope)];
+      return Number(await run(DELETE_IF_SCRIPT, keys, [value])) === 1;
+    },
     async clear(scope: string): Promise<void> {
       await run(CLEAR_SCRIPT, [indexKey(scope)]);
     },
@@ -235,9 +272,9 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
       return { count: Number(count), resetInMs: Math.max(0, Number(left)) };
     },
     async close() {
-      if (!client.isOpen) return;
+      if (!connection.isOpen) return;
       // close() waits for the replies still due; a stalled Redis must not hold up a shutdown.
-      const closing = client.close().then(
+      const closing = connection.close().then(
         () => true,
         () => true,
       );
@@ -247,7 +284,32 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
         new Promise<false>((resolve) => (timer = setTimeout(resolve, commandTimeout, false))),
       ]);
       clearTimeout(timer);
-      if (!closed && client.isOpen) client.destroy();
+      if (!closed && connection.isOpen) connection.destroy();
     },
   };
 }
+
+/** The topology the options name: explicit Cluster or Sentinel options, else the URL and its defaults. */
+function topologyOf(options: RedisStoreOptions): RedisTopology | { readonly kind: 'socket' } {
+  const named = [options.url, options.cluster, options.sentinel].filter(
+    (given) => given !== undefined,
+  );
+  if (named.length > 1)
+    throw new TypeError('Give Redis as one of url, cluster or sentinel, not several');
+  if (options.cluster !== undefined) {
+    if (options.cluster.rootNodes.length === 0) throw new TypeError('cluster.rootNodes is empty');
+    return { kind: 'cluster', nodes: options.cluster.rootNodes, tls: false };
+  }
+  if (options.sentinel !== undefined) {
+    if (options.sentinel.sentinels.length === 0) throw new TypeError('sentinel.sentinels is empty');
+    return { kind: 'sentinel', ...options.sentinel, tls: false };
+  }
+  // A socket given in clientOptions (a UNIX socket, host and port) stands on its own, without the default URL.
+  const url =
+    options.url ??
+    options.clientOptions?.url ??
+    (options.clientOptions?.socket ? undefined : (process.env[REDIS_URL_ENV] ?? DEFAULT_URL));
+  return url === undefined ? { kind: 'socket' } : parseRedisUrl(url);
+}
+
+const DEFAULT_URL = 'redis://127.0.0.1:6379';

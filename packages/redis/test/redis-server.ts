@@ -14,6 +14,8 @@ export interface RedisServer {
   readonly port: number;
   /** Stops the server and removes its temp dir. */
   stop(): Promise<void>;
+  /** Kills the server at once, as a crash would (SIGKILL); `stop` still removes its temp dir. */
+  kill(): void;
 }
 
 /** Why the Redis tests cannot run here, or `undefined` when they can. */
@@ -26,19 +28,20 @@ export const redisMissing: string | undefined =
  * The title of a describe block that needs Redis: unchanged when it can run, with the reason when skipped.
  * Under CI a missing redis-server registers a failing test instead of a silent skip.
  */
-export function needsRedis(title: string): string {
-  if (redisMissing === undefined) return title;
+export function needsRedis(title: string, missing = redisMissing): string {
+  if (missing === undefined) return title;
   if (process.env.CI) {
     it(`${title}: needs redis-server`, () => {
-      throw new Error(`${redisMissing}; CI must install it`);
+      throw new Error(`${missing}; CI must install it`);
     });
   }
   // Said once per file when it loads, outside any test, so that a plain run shows why tests were skipped.
-  process.stderr.write(`Skipping "${title}": ${redisMissing}\n`);
-  return `${title} (skipped: ${redisMissing})`;
+  process.stderr.write(`Skipping "${title}": ${missing}\n`);
+  return `${title} (skipped: ${missing})`;
 }
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now, on 127.0.0.1 (the cluster bus takes this port + 10 000, so it stays below). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -50,7 +53,11 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-function waitUntilReady(child: ChildProcess): Promise<void> {
+/** Resolves once the child printed `ready` (bounded by 10 s), rejects if it exits first. */
+export function waitUntilReady(
+  child: ChildProcess,
+  ready = 'Ready to accept connections',
+): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(
@@ -63,7 +70,7 @@ function waitUntilReady(child: ChildProcess): Promise<void> {
     };
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
+      if (output.includes(ready)) {
         clearTimeout(timer);
         resolve();
       }
@@ -115,6 +122,7 @@ export async function startRedisServer(
     return {
       port: chosen,
       url: `redis://127.0.0.1:${chosen}`,
+      kill: () => void child.kill('SIGKILL'),
       stop: () =>
         (stopped ??= new Promise<void>((resolve) => {
           const done = () => {

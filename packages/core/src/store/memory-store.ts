@@ -165,6 +165,22 @@ export class MemoryStore implements Store {
     this.#remove(entryId(scope, key));
   }
 
+  /** {@inheritDoc Store.setIfAbsent} */
+  async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<boolean> {
+    // Checked and written without an await between, so two callers cannot both find the key absent.
+    if (this.#live(entryId(scope, key)) !== undefined) return false;
+    await this.set(scope, key, entry);
+    return true;
+  }
+
+  /** {@inheritDoc Store.deleteIfEquals} */
+  async deleteIfEquals(scope: string, key: string, value: string): Promise<boolean> {
+    const id = entryId(scope, key);
+    if (this.#live(id)?.value !== value) return false;
+    this.#remove(id);
+    return true;
+  }
+
   /** {@inheritDoc Store.clear} */
   async clear(scope: string): Promise<void> {
     const held = this.#scopes.get(scope);
@@ -187,6 +203,11 @@ export class MemoryStore implements Store {
   /** How many bytes the cache entries are counted as, expired ones not yet dropped included; for metrics. */
   get bytes(): number {
     return this.#bytes;
+  }
+
+  #live(id: string): Held | undefined {
+    const held = this.#entries.get(id);
+    return held !== undefined && held.expiresAt > this.#now() ? held : undefined;
   }
 
   #remove(id: string): void {

@@ -65,4 +65,36 @@ export interface Store {
    * @returns the count so far, this call included, and the time left in the window by the store's clock
    */
   increment(key: string, windowMs: number): Promise<RateLimitHit>;
+  /**
+   * Atomically writes one entry only when its key holds none (an expired entry holds none): a lock that every
+   * instance sharing the store sees, such as the one `singleFlightInitialize` takes for a login shared across
+   * instances. Optional: without it (and {@link Store.deleteIfEquals}) logins are shared within each process
+   * only.
+   *
+   * @param scope - the scope, such as a login's
+   * @param key - the key within the scope
+   * @param entry - the value (the owner's token) and its time to live (the lock's expiry)
+   * @returns whether it wrote the entry
+   * @example
+   * ```ts
+   * if (await store.setIfAbsent?.('login:42', 'lock', { value: token, ttlMs: 10_000 })) {
+   *   // this instance holds the lock
+   * }
+   * ```
+   */
+  setIfAbsent?(scope: string, key: string, entry: StoreEntry): Promise<boolean>;
+  /**
+   * Atomically removes one entry only while it holds `value`: a lock is released by its owner only, never
+   * after it expired and another instance took it.
+   *
+   * @param scope - the scope
+   * @param key - the key within the scope
+   * @param value - the value the entry must hold
+   * @returns whether it removed the entry
+   * @example
+   * ```ts
+   * await store.deleteIfEquals?.('login:42', 'lock', token);
+   * ```
+   */
+  deleteIfEquals?(scope: string, key: string, value: string): Promise<boolean>;
 }
