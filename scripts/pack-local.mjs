@@ -31,4 +31,5 @@ A project of your own: the SDK and a binding, then the testing kit and Vitest as
 Add what you use of the others in the same way:
   ${tarball.express}   mounting a connector in an Express app
   ${tarball.fetch}     a (Request) => Response handler, for Hono and fetch-style servers
-  ${tarball.redis}     a Redis store shared by several instances`);
+  ${tarball.redis}     a Redis store shared by several instances
+  ${tarball.opentelemetry}     OpenTelemetry spans and metrics (with @opentelemetry/api)`);

@@ -27,6 +27,7 @@ const entries = {
   '@connector-sdk/testing': 'createPlatformSimulator',
   '@connector-sdk/create-connector': 'createConnector',
   '@connector-sdk/redis': 'connectRedisStore',
+  '@connector-sdk/opentelemetry': 'instrumentConnectorSdk',
 };
 /** ESM-only entry points (their peer cannot be required) and one export each. */
 const esmOnlyEntries = { '@connector-sdk/testing/vitest': 'describeConformance' };

@@ -137,6 +137,7 @@ export { silentLogger, type LogMethod, type Logger } from './logging/logger.js';
 export {
   DIAGNOSTICS_CHANNELS,
   type EndSystemTrace,
+  type LogLineFields,
   type LoginTrace,
   type PublishedError,
   type RateLimitRefusal,

@@ -261,7 +261,14 @@ describe('diagnostics channels', () => {
     expect(response.status).toBe(200);
     const calls = events.filter((event) => event.name === 'end-system:asyncEnd');
     expect(calls.map((event) => event.context)).toEqual([
-      { method: 'GET', url: `${endUrl}/items/7`, attempt: 0, status: 200 },
+      // The query as log lines show it: a value named like a credential replaced.
+      {
+        method: 'GET',
+        url: `${endUrl}/items/7`,
+        query: 'apiKey=%5BREDACTED%5D',
+        attempt: 0,
+        status: 200,
+      },
       { method: 'GET', url: `${endUrl}/flaky`, attempt: 0, status: 503 },
       { method: 'GET', url: `${endUrl}/flaky`, attempt: 1, status: 200 },
     ]);

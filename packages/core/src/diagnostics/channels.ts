@@ -20,6 +20,9 @@ import { channel, tracingChannel, type TracingChannel } from 'node:diagnostics_c
  *   once for every session a shared login (`singleFlightInitialize`) serves.
  * - `rateLimited` ({@link RateLimitRefusal}): each call the connector's rate limit refuses with a 403.
  * - `storeError` ({@link StoreErrorEvent}): each operation of the handler's store that failed.
+ * - `logLine` ({@link LogLineFields}): each line written through a request's logger (the `log` of a context and
+ *   the request's outcome line), published before it is written, in the request's async context: what a
+ *   subscriber adds to `fields` (such as `trace_id` and `span_id`) is written with the line.
  *
  * @example
  * ```ts
@@ -49,6 +52,8 @@ export const DIAGNOSTICS_CHANNELS = {
   rateLimited: 'connector-sdk:rate-limit:refused',
   /** Each failed store operation, a channel of {@link StoreErrorEvent}. */
   storeError: 'connector-sdk:store:error',
+  /** Each line the SDK's request logger writes, a channel of {@link LogLineFields} a subscriber adds to. */
+  logLine: 'connector-sdk:log',
 } as const;
 
 /**
@@ -97,6 +102,11 @@ export interface EndSystemTrace {
   readonly attempt: number;
   /** The end system's status, when it answered. */
   status?: number;
+  /**
+   * The query, as the SDK's log lines show it: the values of parameters whose names look like credentials
+   * (`token`, `api_key`, `sig`, …) and every secret the request knows replaced. `undefined` without a query.
+   */
+  readonly query?: string;
   /** The SDK's error code when it did not answer (`END_SYSTEM_TIMEOUT`, `END_SYSTEM_UNREACHABLE`, `EGRESS_REFUSED`…). */
   code?: string;
   /** The failure of an attempt that got no answer. */
@@ -137,6 +147,12 @@ export interface StoreErrorEvent {
   readonly code: string;
 }
 
+/** A log line's fields that a `logLine` subscriber may add to, on the `logLine` channel. */
+export interface LogLineFields {
+  /** Fields written with the line, after the SDK's own and before those of the call. */
+  readonly fields: Record<string, string>;
+}
+
 /** @internal */
 export const requestChannel: TracingChannel<unknown, RequestTrace & object> = tracingChannel(
   DIAGNOSTICS_CHANNELS.request,
@@ -153,3 +169,5 @@ export const loginChannel: TracingChannel<unknown, LoginTrace & object> = tracin
 export const rateLimitedChannel = channel(DIAGNOSTICS_CHANNELS.rateLimited);
 /** @internal */
 export const storeErrorChannel = channel(DIAGNOSTICS_CHANNELS.storeError);
+/** @internal */
+export const logLineChannel = channel(DIAGNOSTICS_CHANNELS.logLine);

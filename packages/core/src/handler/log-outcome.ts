@@ -1,3 +1,4 @@
+import { logLineFields } from '../diagnostics/log-line-fields.js';
 import type { ConnectorError } from '../errors/connector-error.js';
 import type { Logger } from '../logging/logger.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
@@ -28,6 +29,7 @@ export function logOutcome(
     systemId: state.tenant?.systemId,
     status,
     durationMs: Math.round((performance.now() - outcome.started) * 100) / 100,
+    ...logLineFields(),
   };
   if (request.signal?.aborted) fields.aborted = true;
   if (error) {

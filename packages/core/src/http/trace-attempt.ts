@@ -2,6 +2,7 @@ import { endSystemChannel, type EndSystemTrace } from '../diagnostics/channels.j
 import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { requestContext } from './client-state.js';
+import { safeUrl } from './safe-url.js';
 
 /** Attempts published so far, by the ky context of their call (ky makes one per call, kept across retries). */
 const attempts = new WeakMap<object, number>();
@@ -32,6 +33,8 @@ export function traceAttempt(
     attempts.set(call.context, attempt + 1);
   }
   const trace: EndSystemTrace = { method: input.method, url: bareUrl(input.url, redact), attempt };
+  const query = shownQuery(input.url, redact);
+  if (query !== undefined) (trace as { query?: string }).query = query;
   return traceAsync(
     endSystemChannel,
     trace,
@@ -58,4 +61,18 @@ function bareUrl(url: string, redact: ((text: string) => string) | undefined): s
     return '[invalid URL]';
   }
   return redact ? redact(bare) : bare;
+}
+
+/** The query as log lines show it: values named like credentials and the request's secrets replaced. */
+function shownQuery(
+  url: string,
+  redact: ((text: string) => string) | undefined,
+): string | undefined {
+  const start = url.indexOf('?');
+  if (start === -1) return undefined;
+  const shown = safeUrl(url);
+  const at = shown.indexOf('?');
+  if (at === -1) return undefined;
+  const query = shown.slice(at + 1).replace(/#.*$/, '');
+  return redact ? redact(query) : query;
 }

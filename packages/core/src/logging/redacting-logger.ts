@@ -1,6 +1,7 @@
 import type { Redactor } from '../security/redactor.js';
 import { SECRET_SINK } from '../security/secret-sink.js';
 import { OPERATOR_EGRESS, type OperatorEgress } from '../security/operator-egress.js';
+import { logLineFields } from '../diagnostics/log-line-fields.js';
 import { silentLogger, type LogMethod, type Logger } from './logger.js';
 
 /** What a request's logger reads from its request when it writes a line. */
@@ -71,6 +72,7 @@ function redacting(target: Logger, method: LogMethod, request: LoggedRequest): L
         operation: request.operation,
         sdkSessionId: tenant?.sdkSessionId,
         systemId: tenant?.systemId,
+        ...logLineFields(),
         ...safe,
       },
       message === undefined ? undefined : redactor.redact(message),

@@ -1,0 +1,107 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { EndSystemTrace } from '@connector-sdk/core';
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace as traceApi,
+  type Attributes,
+  type Histogram,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { httpMethod } from './http-method.js';
+import type { Scope } from './scope.js';
+import { ATTR } from './semantic-conventions.js';
+
+/** What the end-system observer records to. @internal */
+export interface EndSystemInstruments {
+  readonly tracer: Tracer;
+  readonly storage: AsyncLocalStorage<Scope>;
+  readonly clientDuration: Histogram;
+  readonly recordQueryValues: boolean;
+}
+
+interface Live {
+  readonly span: Span;
+  readonly started: number;
+  readonly attributes: Attributes;
+}
+
+/**
+ * The handlers of the `endSystemRequest` tracing channel: one client span per attempt (a retry is a span of
+ * its own with `http.request.resend_count`, as the conventions say), a child of the request or login it was
+ * made in.
+ *
+ * @internal
+ */
+export function endSystemObserver(instruments: EndSystemInstruments) {
+  const { tracer, storage, clientDuration, recordQueryValues } = instruments;
+  const live = new WeakMap<object, Live>();
+
+  const start = (attempt: EndSystemTrace): Scope => {
+    const outer = storage.getStore();
+    const parent = outer?.context ?? context.active();
+    const method = httpMethod(attempt.method);
+    const attributes: Attributes = { [ATTR.httpRequestMethod]: method };
+    const server = serverOf(attempt.url);
+    if (server !== undefined) {
+      attributes[ATTR.serverAddress] = server.address;
+      attributes[ATTR.serverPort] = server.port;
+    }
+    const request = outer?.request;
+    if (request !== undefined) {
+      attributes[ATTR.connectorName] = request.connector;
+      if (request.operation !== undefined) attributes[ATTR.connectorOperation] = request.operation;
+    }
+    const spanAttributes: Attributes = {
+      ...attributes,
+      [ATTR.urlFull]:
+        recordQueryValues && attempt.query !== undefined
+          ? `${attempt.url}?${attempt.query}`
+          : attempt.url,
+    };
+    if (attempt.attempt > 0) spanAttributes[ATTR.httpRequestResendCount] = attempt.attempt;
+    const span = tracer.startSpan(
+      method,
+      { kind: SpanKind.CLIENT, attributes: spanAttributes },
+      parent,
+    );
+    live.set(attempt, { span, started: performance.now(), attributes });
+    return { context: traceApi.setSpan(parent, span), request };
+  };
+
+  const end = (attempt: EndSystemTrace): void => {
+    const state = live.get(attempt);
+    if (state === undefined) return;
+    live.delete(attempt);
+    const { span, attributes } = state;
+    if (attempt.status !== undefined) attributes[ATTR.httpResponseStatusCode] = attempt.status;
+    const errorType =
+      attempt.code ??
+      (attempt.status !== undefined && attempt.status >= 400 ? String(attempt.status) : undefined);
+    if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
+    clientDuration.record((performance.now() - state.started) / 1000, attributes);
+    if (attempt.status !== undefined)
+      span.setAttribute(ATTR.httpResponseStatusCode, attempt.status);
+    if (errorType !== undefined) {
+      span.setAttribute(ATTR.errorType, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    span.end();
+  };
+
+  return { start, end };
+}
+
+/** The host and port of an end-system URL (already without user info or query). */
+function serverOf(url: string): { address: string; port: number } | undefined {
+  try {
+    const parsed = new URL(url);
+    const port =
+      parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+    return { address: parsed.hostname.replace(/^\[|\]$/g, ''), port };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,5 @@
+export {
+  instrumentConnectorSdk,
+  type ConnectorSdkInstrumentation,
+  type ConnectorSdkInstrumentationOptions,
+} from './instrument-connector-sdk.js';

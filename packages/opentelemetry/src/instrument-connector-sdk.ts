@@ -1,0 +1,184 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import {
+  DIAGNOSTICS_CHANNELS,
+  type EndSystemTrace,
+  type LogLineFields,
+  type LoginTrace,
+  type RateLimitRefusal,
+  type RequestTrace,
+  type StoreErrorEvent,
+} from '@connector-sdk/core';
+import {
+  metrics,
+  trace as traceApi,
+  type MeterProvider,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { endSystemObserver } from './end-system-observer.js';
+import { logCorrelation } from './log-correlation.js';
+import { requestObserver } from './request-observer.js';
+import type { Scope } from './scope.js';
+import { ATTR, DURATION_BUCKETS, METRIC } from './semantic-conventions.js';
+
+/** Options of {@link instrumentConnectorSdk}. */
+export interface ConnectorSdkInstrumentationOptions {
+  /**
+   * Where spans go.
+   *
+   * @default the global tracer provider (`trace.getTracerProvider()`, which the Node SDK's `start()` sets)
+   */
+  readonly tracerProvider?: TracerProvider;
+  /**
+   * Where metrics go. The global one is read when `instrumentConnectorSdk` is called: call it after the Node
+   * SDK's `start()`.
+   *
+   * @default the global meter provider (`metrics.getMeterProvider()`)
+   */
+  readonly meterProvider?: MeterProvider;
+  /**
+   * Records the query of end-system URLs in `url.full`, with the values of parameters named like credentials
+   * and every secret the request knows replaced, as the SDK's log lines show it. A query may still carry a
+   * value nobody told the SDK is secret: leave it off unless your end system's queries are known to be safe.
+   *
+   * @default false (URLs are recorded without their query)
+   */
+  readonly recordQueryValues?: boolean;
+}
+
+/** A running instrumentation, from {@link instrumentConnectorSdk}. */
+export interface ConnectorSdkInstrumentation {
+  /** Stops recording: unsubscribes from every channel, so the SDK's requests cost what they did before. */
+  disable(): void;
+}
+
+type Handlers<C extends object> = Parameters<
+  ReturnType<typeof tracingChannel<unknown, C>>['subscribe']
+>[0];
+const noop = (): void => {};
+
+/**
+ * Turns what the SDK publishes on its diagnostics channels into OpenTelemetry spans and metrics by the HTTP
+ * semantic conventions: a server span per platform request (or attributes on the span an HTTP server
+ * instrumentation made for it), a span per login, a client span per end-system attempt, the
+ * `http.server.request.duration` and `http.client.request.duration` histograms, counters of initialize
+ * outcomes, rate-limit refusals and store errors, and the trace and span ids in the SDK's log lines. No header
+ * value, session value, query value (unless `recordQueryValues`) or secret the SDK knows is recorded.
+ *
+ * @param options - the tracer and meter providers, and whether to record query values
+ * @returns the running instrumentation, to `disable()`
+ * @example
+ * ```ts
+ * import { NodeSDK } from '@opentelemetry/sdk-node';
+ * import { instrumentConnectorSdk } from '@connector-sdk/opentelemetry';
+ *
+ * const sdk = new NodeSDK(); // exporters from the OTEL_* environment variables
+ * sdk.start();
+ * const instrumentation = instrumentConnectorSdk();
+ * process.once('SIGTERM', () => {
+ *   instrumentation.disable();
+ *   void sdk.shutdown();
+ * });
+ * ```
+ */
+export function instrumentConnectorSdk(
+  options: ConnectorSdkInstrumentationOptions = {},
+): ConnectorSdkInstrumentation {
+  const tracer = (options.tracerProvider ?? traceApi.getTracerProvider()).getTracer(
+    '@connector-sdk/opentelemetry',
+  );
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(
+    '@connector-sdk/opentelemetry',
+  );
+  const duration = (name: string, description: string) =>
+    meter.createHistogram(name, {
+      description,
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    });
+  const storage = new AsyncLocalStorage<Scope>();
+  const requests = requestObserver({
+    tracer,
+    storage,
+    serverDuration: duration(METRIC.serverDuration, 'Duration of platform requests.'),
+    initializations: meter.createCounter(METRIC.initializations, {
+      description: 'Initialize requests answered, by outcome.',
+      unit: '{initialization}',
+    }),
+  });
+  const endSystem = endSystemObserver({
+    tracer,
+    storage,
+    clientDuration: duration(METRIC.clientDuration, 'Duration of end-system requests.'),
+    recordQueryValues: options.recordQueryValues ?? false,
+  });
+  const refusals = meter.createCounter(METRIC.rateLimitRefusals, {
+    description: 'Calls the connector-side rate limit refused.',
+    unit: '{refusal}',
+  });
+  const storeErrors = meter.createCounter(METRIC.storeErrors, {
+    description: 'Failed operations of the handler’s store.',
+    unit: '{error}',
+  });
+
+  const request = tracingChannel<unknown, RequestTrace>(DIAGNOSTICS_CHANNELS.request);
+  const login = tracingChannel<unknown, LoginTrace>(DIAGNOSTICS_CHANNELS.login);
+  const attempt = tracingChannel<unknown, EndSystemTrace>(DIAGNOSTICS_CHANNELS.endSystemRequest);
+  const handlers = {
+    request: traced<RequestTrace>(requests.endRequest),
+    login: traced<LoginTrace>(requests.endLogin),
+    attempt: traced<EndSystemTrace>(endSystem.end),
+  };
+  const onRefusal = (message: unknown): void => {
+    const refusal = message as RateLimitRefusal;
+    const name = storage.getStore()?.request?.connector;
+    refusals.add(1, {
+      [ATTR.connectorOperation]: refusal.operation,
+      [ATTR.connectorSystemId]: refusal.systemId,
+      ...(name === undefined ? {} : { [ATTR.connectorName]: name }),
+    });
+  };
+  const onStoreError = (message: unknown): void => {
+    const error = message as StoreErrorEvent;
+    storeErrors.add(1, {
+      [ATTR.connectorStoreOperation]: error.operation,
+      [ATTR.errorType]: error.code,
+    });
+  };
+  const onLogLine = (message: unknown): void =>
+    logCorrelation(storage, (message as LogLineFields).fields);
+
+  // Spans start in the stores' transforms: they run before `start`, and what they return is the store the
+  // SDK's work runs in, so the calls a request makes find its span.
+  request.start.bindStore(storage, requests.startRequest);
+  login.start.bindStore(storage, requests.startLogin);
+  attempt.start.bindStore(storage, endSystem.start);
+  request.subscribe(handlers.request);
+  login.subscribe(handlers.login);
+  attempt.subscribe(handlers.attempt);
+  subscribe(DIAGNOSTICS_CHANNELS.rateLimited, onRefusal);
+  subscribe(DIAGNOSTICS_CHANNELS.storeError, onStoreError);
+  subscribe(DIAGNOSTICS_CHANNELS.logLine, onLogLine);
+
+  let enabled = true;
+  return {
+    disable() {
+      if (!enabled) return;
+      enabled = false;
+      request.start.unbindStore(storage);
+      login.start.unbindStore(storage);
+      attempt.start.unbindStore(storage);
+      request.unsubscribe(handlers.request);
+      login.unsubscribe(handlers.login);
+      attempt.unsubscribe(handlers.attempt);
+      unsubscribe(DIAGNOSTICS_CHANNELS.rateLimited, onRefusal);
+      unsubscribe(DIAGNOSTICS_CHANNELS.storeError, onStoreError);
+      unsubscribe(DIAGNOSTICS_CHANNELS.logLine, onLogLine);
+    },
+  };
+}
+
+/** Tracing channel handlers that record at `asyncEnd`, the one event after which a context changes no more. */
+function traced<C extends object>(asyncEnd: (context: C) => void): Handlers<C> {
+  return { start: noop, end: noop, asyncStart: noop, asyncEnd, error: noop } as Handlers<C>;
+}

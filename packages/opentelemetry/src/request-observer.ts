@@ -1,0 +1,142 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { LoginTrace, RequestTrace } from '@connector-sdk/core';
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  trace as traceApi,
+  type Attributes,
+  type Counter,
+  type Histogram,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
+import { httpMethod } from './http-method.js';
+import type { Scope } from './scope.js';
+import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
+
+/** A platform request's span while it runs, and whether the instrumentation made it (and so ends it). */
+interface Live {
+  readonly span: Span;
+  readonly owned: boolean;
+  readonly started: number;
+}
+
+/** What the request and login observers record to. @internal */
+export interface RequestInstruments {
+  readonly tracer: Tracer;
+  readonly storage: AsyncLocalStorage<Scope>;
+  readonly serverDuration: Histogram;
+  readonly initializations: Counter;
+}
+
+/**
+ * The handlers of the `request` and `login` tracing channels: the store transforms that start a span (they
+ * run before the `start` event, within the context the platform request arrived in) and the `asyncEnd`
+ * handlers that record the outcome.
+ *
+ * @internal
+ */
+export function requestObserver(instruments: RequestInstruments) {
+  const { tracer, storage, serverDuration, initializations } = instruments;
+  const live = new WeakMap<object, Live>();
+
+  const startRequest = (request: RequestTrace): Scope => {
+    const parent = context.active();
+    const active = traceApi.getSpan(parent);
+    const attributes: Attributes = {
+      [ATTR.connectorName]: request.connector,
+      [ATTR.connectorVersion]: request.connectorVersion,
+    };
+    // An HTTP server instrumentation already made the request's span: add to it rather than nest a second one.
+    if (active !== undefined && isServerSpan(active)) {
+      active.setAttributes(attributes);
+      live.set(request, { span: active, owned: false, started: performance.now() });
+      return { context: parent, request };
+    }
+    const method = httpMethod(request.method);
+    attributes[ATTR.httpRequestMethod] = method;
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
+    live.set(request, { span, owned: true, started: performance.now() });
+    return { context: traceApi.setSpan(parent, span), request };
+  };
+
+  const endRequest = (request: RequestTrace): void => {
+    const state = live.get(request);
+    if (state === undefined) return;
+    live.delete(request);
+    const seconds = (performance.now() - state.started) / 1000;
+    const method = httpMethod(request.method);
+    const attributes: Attributes = {
+      [ATTR.httpRequestMethod]: method,
+      [ATTR.connectorName]: request.connector,
+    };
+    if (request.route !== undefined) attributes[ATTR.httpRoute] = request.route;
+    if (request.operation !== undefined) attributes[ATTR.connectorOperation] = request.operation;
+    if (request.status !== undefined) attributes[ATTR.httpResponseStatusCode] = request.status;
+    if (request.status !== undefined && request.status >= 400)
+      attributes[ATTR.errorType] = request.code ?? OTHER_ERROR;
+    serverDuration.record(seconds, attributes);
+
+    const { span } = state;
+    if (span.isRecording()) {
+      span.setAttributes(attributes);
+      if (request.systemId !== undefined)
+        span.setAttribute(ATTR.connectorSystemId, request.systemId);
+      if (request.retryAfterMs !== undefined)
+        span.setAttribute(ATTR.connectorRetryAfter, request.retryAfterMs / 1000);
+      span.updateName(request.route === undefined ? method : `${method} ${request.route}`);
+      // The conventions leave a server span's status unset for 4xx: the caller's mistake, not the server's.
+      if (request.status !== undefined && request.status >= 500)
+        span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    if (state.owned) span.end();
+
+    if (request.operation === 'initialize') {
+      const outcome: Attributes = {
+        [ATTR.connectorName]: request.connector,
+        [ATTR.httpResponseStatusCode]: request.status,
+      };
+      if (request.systemId !== undefined) outcome[ATTR.connectorSystemId] = request.systemId;
+      if (attributes[ATTR.errorType] !== undefined)
+        outcome[ATTR.errorType] = attributes[ATTR.errorType];
+      initializations.add(1, outcome);
+    }
+  };
+
+  const startLogin = (login: LoginTrace): Scope => {
+    const outer = storage.getStore();
+    const parent = outer?.context ?? context.active();
+    const span = tracer.startSpan(
+      'connector login',
+      {
+        kind: SpanKind.INTERNAL,
+        attributes: {
+          [ATTR.connectorName]: login.connector,
+          [ATTR.connectorSystemId]: login.systemId,
+        },
+      },
+      parent,
+    );
+    live.set(login, { span, owned: true, started: 0 });
+    return { context: traceApi.setSpan(parent, span), request: outer?.request };
+  };
+
+  const endLogin = (login: LoginTrace): void => {
+    const state = live.get(login);
+    if (state === undefined) return;
+    live.delete(login);
+    if (login.code !== undefined) {
+      state.span.setAttribute(ATTR.errorType, login.code);
+      state.span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    state.span.end();
+  };
+
+  return { startRequest, endRequest, startLogin, endLogin };
+}
+
+/** Whether a span is a server span; the API does not say, the SDK's spans do (`kind`). */
+function isServerSpan(span: Span): boolean {
+  return (span as { readonly kind?: unknown }).kind === SpanKind.SERVER;
+}
