@@ -5,6 +5,8 @@ import * as vitestEntry from './vitest.js';
 it('exports exactly the public API', () => {
   expect(Object.keys(entry).sort()).toMatchInlineSnapshot(`
     [
+      "CassetteLeakError",
+      "CassetteMismatchError",
       "ConformanceFailure",
       "ContractViolationError",
       "FakeEndSystem",
@@ -15,6 +17,8 @@ it('exports exactly the public API', () => {
       "formatTranscriptEntry",
       "runCli",
       "runConformance",
+      "scanCassette",
+      "startCassette",
       "startFakeEndSystem",
       "systemClock",
     ]
@@ -22,6 +26,7 @@ it('exports exactly the public API', () => {
   expect(Object.keys(vitestEntry).sort()).toMatchInlineSnapshot(`
     [
       "describeConformance",
+      "useCassette",
     ]
   `);
 });

@@ -12,6 +12,18 @@
  */
 export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { runCli, type CliIo } from './cli/run-cli.js';
+export type {
+  CassetteBody,
+  CassetteExchange,
+  CassetteFile,
+  CassetteHeaders,
+  CassetteRequest,
+  CassetteResponse,
+} from './cassette/cassette-file.js';
+export { CassetteLeakError, CassetteMismatchError } from './cassette/cassette-errors.js';
+export type { CassetteMatchPart, CassetteMatcher } from './cassette/replay-match.js';
+export { scanCassette } from './cassette/scan-cassette.js';
+export { startCassette, type Cassette, type CassetteOptions } from './cassette/start-cassette.js';
 export { ConformanceFailure } from './conformance/conformance-failure.js';
 export type { ConformanceOptions } from './conformance/conformance-run.js';
 export {

@@ -13,6 +13,7 @@ import { conformanceChecks } from './conformance/conformance-checks.js';
 import { ConformanceRun, type ConformanceOptions } from './conformance/conformance-run.js';
 
 export type { ConformanceOptions } from './conformance/conformance-run.js';
+export { useCassette } from './cassette/use-cassette.js';
 
 /**
  * Registers the conformance suite for a connector in a Vitest file: one test per contract rule, each named

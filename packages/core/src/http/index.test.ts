@@ -10,6 +10,7 @@ it('exports exactly the public API of the http subpath', () => {
       "createEndSystemClient",
       "extractErrorInfo",
       "multipartBody",
+      "tapEndSystem",
     ]
   `);
 });

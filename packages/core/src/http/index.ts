@@ -31,4 +31,10 @@ export type {
   SearchParamsInput,
 } from './end-system-client-types.js';
 export { HTTPError, TimeoutError } from 'ky';
+export {
+  tapEndSystem,
+  type EndSystemAttempt,
+  type EndSystemSecrets,
+  type EndSystemTap,
+} from './end-system-tap.js';
 export { multipartBody, type MultipartBody, type MultipartPart } from './multipart-body.js';

@@ -8,6 +8,7 @@ import { noRetry, sendsStream } from './request-hooks.js';
 import { safeUrl } from './safe-url.js';
 import { traceAttempt } from './trace-attempt.js';
 import { endSystemChannel } from '../diagnostics/channels.js';
+import { currentTap, type EndSystemTap } from './end-system-tap.js';
 import { boundBody, streamFreely } from './streamed-body.js';
 
 // ky's `fetch` option of every end-system client: one attempt of a call, sent through the client's policed
@@ -34,10 +35,52 @@ export function failedCall(error: unknown) {
  * @internal
  */
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  // A test kit's tap (issue 37) sees the attempt first; without one, an attempt pays this lookup.
+  const tap = currentTap();
+  if (tap !== undefined && input instanceof Request) return tapAttempt(tap, input, init);
+  return sendTraced(input, init);
+}
+
+function sendTraced(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   // Published only to a subscriber (issue 35): without one, an attempt pays this check.
   return endSystemChannel.hasSubscribers
     ? traceAttempt(sendAttempt, input, init)
     : sendAttempt(input, init);
+}
+
+/** An attempt through the tap: sent when the tap sends it, else answered by the tap and logged as a call. */
+async function tapAttempt(
+  tap: EndSystemTap,
+  request: Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
+  const call = requestContext(request);
+  const sink = call?.client.secrets;
+  let sent = false;
+  const response = await tap({
+    request,
+    secrets: { values: () => sink?.values() ?? [], add: (value) => sink?.add(value) },
+    send: () => {
+      sent = true;
+      return sendTraced(request, init);
+    },
+  });
+  if (!sent && call) {
+    keepAnswer(call.context, { response, method: request.method });
+    if (call.client.logs)
+      call.client.log.info(
+        {
+          endSystem: {
+            method: request.method,
+            url: safeUrl(request.url),
+            status: response.status,
+            durationMs: 0,
+          },
+        },
+        'end-system call',
+      );
+  }
+  return response;
 }
 
 async function sendAttempt(input: string | URL | Request, init?: RequestInit): Promise<Response> {

@@ -114,6 +114,11 @@ export class Redactor {
     this.#bytes = new ByteFormSet();
   }
 
+  /** The secrets registered so far, for a test kit's recorder (issue 37). @internal */
+  values(): string[] {
+    return [...this.#secrets];
+  }
+
   /** Whether any secret is known. */
   get isEmpty(): boolean {
     return this.#secrets.size === 0;

@@ -11,6 +11,8 @@ export interface SecretSink {
   add(value: string): void;
   /** Replaces every known secret form in a text. */
   redact(text: string): string;
+  /** The secrets registered so far (the test kit's recorder scrubs them from its cassettes). */
+  values(): readonly string[];
   /** Redacts, then shortens to `max` characters, dropping a tail that could be the start of a secret. */
   clip(text: string, max: number): string;
 }

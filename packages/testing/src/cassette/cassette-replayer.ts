@@ -1,0 +1,187 @@
+import { SecretSet } from '../secret-forms.js';
+import {
+  bodyContent,
+  type CassetteBody,
+  type CassetteExchange,
+  type CassetteFile,
+  type CassetteRequest,
+} from './cassette-file.js';
+import { CassetteMismatchError } from './cassette-errors.js';
+import {
+  DEFAULT_MATCH,
+  differingParts,
+  partText,
+  pathAndQuery,
+  putBack,
+  type CassetteMatchPart,
+  type CassetteMatcher,
+} from './replay-match.js';
+
+/** Statuses whose answers have no body. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** The value a replay hands out for a secret it never saw sent: a login's token, say. */
+const replayedSecret = (n: number) => `replayed-secret-${n}`;
+
+function putBackValue(value: unknown, known: Map<number, string>): unknown {
+  if (typeof value === 'string') return putBack(value, known);
+  if (Array.isArray(value)) return value.map((item) => putBackValue(item, known));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, putBackValue(item, known)]),
+    );
+  return value;
+}
+
+/** The recorded headers the request sent otherwise, by name only: their values may be secrets. */
+function headerNames(
+  recorded: CassetteRequest,
+  sent: CassetteRequest,
+  part: 'headers' | 'credentials',
+  known: ReadonlyMap<number, string>,
+): string[] {
+  return Object.keys(recorded.headers).filter(
+    (name) =>
+      differingParts(
+        { ...recorded, headers: { [name]: recorded.headers[name] as string } },
+        sent,
+        [part],
+        new Map(known),
+      ).length > 0,
+  );
+}
+
+/** A short excerpt of two texts where they first differ. */
+function excerpt(recorded: string, sent: string): string {
+  let at = 0;
+  while (at < recorded.length && at < sent.length && recorded[at] === sent[at]) at++;
+  const from = Math.max(0, at - 30);
+  const cut = (text: string) =>
+    `${from > 0 ? '…' : ''}${text.slice(from, at + 50)}${text.length > at + 50 ? '…' : ''}`;
+  return `recorded ${JSON.stringify(cut(recorded))}\n    sent     ${JSON.stringify(cut(sent))}`;
+}
+
+/**
+ * Answers the requests of a replay from a cassette: per test, the first recorded exchange not used yet that
+ * matches, its answer with the secrets known so far put back (and those never sent handed out as
+ * `replayed-secret-N`, so a login's token flows on into the next request).
+ *
+ * @internal
+ */
+export class CassetteReplayer {
+  readonly #file: CassetteFile;
+  readonly #where: string;
+  readonly #match: CassetteMatcher;
+  readonly #known = new Map<number, string>();
+  readonly #used = new Map<string, Set<number>>();
+  #section = '';
+  /** The requests no recorded exchange answered, in order, their messages masked. */
+  readonly mismatches: CassetteMismatchError[] = [];
+
+  constructor(file: CassetteFile, where: string, match: CassetteMatcher = DEFAULT_MATCH) {
+    this.#file = file;
+    this.#where = where;
+    this.#match = match;
+  }
+
+  /** The test whose exchanges answer from now on. */
+  section(name: string): void {
+    this.#section = name;
+  }
+
+  /**
+   * The recorded answer to a request.
+   *
+   * @param sent - the request as the connector sent it
+   * @param secrets - the request's secrets, masked in a mismatch's message
+   * @throws CassetteMismatchError when no recorded exchange matches (also kept in `mismatches`)
+   */
+  answer(sent: CassetteRequest, secrets: readonly string[]): Response {
+    const exchanges = this.#file.tests[this.#section] ?? [];
+    const used = this.#used.get(this.#section) ?? new Set<number>();
+    this.#used.set(this.#section, used);
+    const found = exchanges.findIndex(
+      (exchange, index) => !used.has(index) && this.#matches(exchange.request, sent),
+    );
+    if (found === -1) {
+      const error = this.#mismatch(exchanges, used, sent, secrets);
+      this.mismatches.push(error);
+      throw error;
+    }
+    used.add(found);
+    return this.#response(exchanges[found] as CassetteExchange);
+  }
+
+  #matches(recorded: CassetteRequest, sent: CassetteRequest): boolean {
+    if (typeof this.#match === 'function') {
+      const known = this.#known;
+      const back = JSON.parse(putBack(JSON.stringify(recorded), known)) as CassetteRequest;
+      return this.#match(back, sent);
+    }
+    return differingParts(recorded, sent, this.#match, this.#known).length === 0;
+  }
+
+  #response(exchange: CassetteExchange): Response {
+    const { response } = exchange;
+    // Every placeholder of the answer gets a value: one the connector sent, or one handed out now.
+    const text = JSON.stringify(response);
+    for (const found of text.matchAll(/\{\{secret:(\d+)\}\}/g)) {
+      const n = Number(found[1]);
+      if (!this.#known.has(n)) this.#known.set(n, replayedSecret(n));
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(response.headers))
+      for (const item of typeof value === 'string' ? [value] : value)
+        headers.append(name, putBack(item, this.#known));
+    const body: CassetteBody | undefined =
+      response.body && 'json' in response.body
+        ? { json: putBackValue(response.body.json, this.#known) }
+        : response.body && 'text' in response.body
+          ? { text: putBack(response.body.text, this.#known) }
+          : response.body;
+    const content = NO_BODY.has(response.status) ? undefined : bodyContent(body);
+    return new Response(content ?? null, { status: response.status, headers });
+  }
+
+  #mismatch(
+    exchanges: readonly CassetteExchange[],
+    used: ReadonlySet<number>,
+    sent: CassetteRequest,
+    secrets: readonly string[],
+  ): CassetteMismatchError {
+    const mask = new SecretSet();
+    for (const secret of [...secrets, ...this.#known.values()]) mask.add(secret);
+    const name = `${sent.method} ${pathAndQuery(sent.url).path}`;
+    const head = `No recorded exchange of test "${this.#section}" in ${this.#where} matches ${mask.mask(name)}`;
+    if (exchanges.length === 0)
+      return new CassetteMismatchError(
+        `${head}: the cassette has no exchange for this test. Record it: CONNECTOR_SDK_RECORD=1`,
+      );
+    const parts: CassetteMatchPart[] =
+      typeof this.#match === 'function' ? [...DEFAULT_MATCH] : [...this.#match];
+    let best = -1;
+    let bestDiff: CassetteMatchPart[] = [];
+    exchanges.forEach((exchange, index) => {
+      const diff = differingParts(exchange.request, sent, parts, new Map(this.#known));
+      const better =
+        best === -1 ||
+        diff.length < bestDiff.length ||
+        (diff.length === bestDiff.length && used.has(best) && !used.has(index));
+      if (better) [best, bestDiff] = [index, diff];
+    });
+    const closest = (exchanges[best] as CassetteExchange).request;
+    const lines = bestDiff.map((part) =>
+      part === 'headers' || part === 'credentials'
+        ? `  ${part}: a header differs (${headerNames(closest, sent, part, this.#known).join(', ')})`
+        : `  ${part}: ${excerpt(putBack(partText(closest, part), this.#known), partText(sent, part))}`,
+    );
+    if (bestDiff.length === 0)
+      lines.push('  it was used already: the connector made this call more often than recorded');
+    const recorded = `${closest.method} ${pathAndQuery(closest.url).path}`;
+    return new CassetteMismatchError(
+      mask.mask(
+        `${head}.\nClosest recorded: exchange ${best + 1}, ${recorded}${used.has(best) ? ' (used)' : ''}\n${lines.join('\n')}`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { SecretSet } from '../secret-forms.js';
+import type { CassetteExchange, CassetteFile, CassetteHeaders } from './cassette-file.js';
+import { SECRET_HEADER, credentialSpans } from './secret-units.js';
+
+// The proof a cassette is written only after (issue 37): its text searched for every secret the recording knew,
+// in every form the kit's leak checks know; and, whatever secrets are known (a committed cassette read in CI),
+// every place that holds a credential by its name: such a header's credential, a JSON field named like one.
+
+/** JSON fields whose value is a credential whatever it looks like. */
+const SECRET_FIELD =
+  /^(password|passwd|pwd|passphrase|secret|client_secret|token|access_token|refresh_token|id_token|api[-_]?key|apikey|session_?id|sid)$/i;
+const ONLY_PLACEHOLDERS = /^(\s*\{\{secret:\d+\}\}\s*)*$/;
+
+function where(test: string, index: number, exchange: CassetteExchange, mask: SecretSet): string {
+  let path = exchange.request.url;
+  try {
+    path = new URL(exchange.request.url).pathname;
+  } catch {
+    // Not a URL: named as it is, masked.
+  }
+  return `test "${test}", exchange ${index + 1} (${exchange.request.method} ${mask.mask(path)})`;
+}
+
+function headerLeaks(headers: CassetteHeaders, side: string): string[] {
+  const found: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name)) continue;
+    for (const item of typeof value === 'string' ? [value] : value)
+      for (const [start, end] of credentialSpans(name, item))
+        if (!ONLY_PLACEHOLDERS.test(item.slice(start, end))) found.push(`${side} header ${name}`);
+  }
+  return found;
+}
+
+function fieldLeaks(value: unknown, side: string, path = ''): string[] {
+  if (Array.isArray(value))
+    return value.flatMap((item, i) => fieldLeaks(item, side, `${path}[${i}]`));
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) =>
+    typeof item === 'string' && SECRET_FIELD.test(key) && !ONLY_PLACEHOLDERS.test(item)
+      ? [`${side} body field ${path}${path === '' ? '' : '.'}${key}`]
+      : fieldLeaks(item, side, `${path}${path === '' ? '' : '.'}${key}`),
+  );
+}
+
+/**
+ * Searches a cassette for secrets: every form of each given secret anywhere in it, and any credential-named
+ * header or JSON field that holds something other than placeholders.
+ *
+ * @param file - the cassette's content
+ * @param secrets - the secrets the recording knew (none for a committed cassette read on its own)
+ * @returns where each leak is (test, exchange, request or response, header or field), never what leaked
+ * @internal
+ */
+export function findCassetteLeaks(file: CassetteFile, secrets: Iterable<string> = []): string[] {
+  const set = new SecretSet();
+  for (const secret of secrets) set.add(secret);
+  const found: string[] = [];
+  for (const [test, exchanges] of Object.entries(file.tests))
+    exchanges.forEach((exchange, index) => {
+      const at = where(test, index, exchange, set);
+      const { request, response } = exchange;
+      const places = [
+        ...headerLeaks(request.headers, 'request'),
+        ...headerLeaks(response.headers, 'response'),
+        ...(request.body && 'json' in request.body ? fieldLeaks(request.body.json, 'request') : []),
+        ...(response.body && 'json' in response.body
+          ? fieldLeaks(response.body.json, 'response')
+          : []),
+      ];
+      if (set.size > 0) {
+        if (set.leaksIn(JSON.stringify(request))) places.push('request');
+        if (set.leaksIn(JSON.stringify(response))) places.push('response');
+      }
+      for (const place of places) found.push(`${at}: a secret in the ${place}`);
+    });
+  return found;
+}

@@ -1,0 +1,132 @@
+import { secretForms } from '@connector-sdk/core';
+import { bodyContent, type CassetteRequest } from './cassette-file.js';
+
+// How a request the connector sends is matched with a recorded one (issue 37). A placeholder of the recording
+// matches whatever the connector sends in its place; once a secret's value is known in a replay (sent by the
+// connector, or handed out in a replayed answer), the same placeholder must be sent that value again (or a
+// form of it): so a login's token is seen to flow on, and a connector that sends the wrong one does not match.
+
+/** The parts of a request a replay compares. */
+export type CassetteMatchPart = 'method' | 'path' | 'query' | 'body' | 'headers' | 'credentials';
+
+/**
+ * Decides whether a recorded request answers the one sent: a list of the parts to compare, or a function given
+ * the recorded request (placeholders known so far put back) and the one sent.
+ */
+export type CassetteMatcher =
+  readonly CassetteMatchPart[] | ((recorded: CassetteRequest, sent: CassetteRequest) => boolean);
+
+/**
+ * The parts compared unless a cassette says otherwise. `credentials` compares the headers that held a secret
+ * when recorded (the token of `Authorization`, a cookie): what a replay handed out must come back there.
+ */
+export const DEFAULT_MATCH: readonly CassetteMatchPart[] = [
+  'method',
+  'path',
+  'query',
+  'body',
+  'credentials',
+];
+
+/** Headers the client sets on its own or that vary between runs: never compared. */
+const VOLATILE_HEADERS = new Set(['user-agent', 'content-length', 'accept-encoding', 'connection']);
+
+const PLACEHOLDER = /\{\{secret:(\d+)\}\}/g;
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A URL's path and query, read without parsing (a placeholder would be percent-encoded by the URL parser). */
+export function pathAndQuery(url: string): { readonly path: string; readonly query: string } {
+  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  const mark = rest.indexOf('?');
+  return mark === -1
+    ? { path: rest === '' ? '/' : rest, query: '' }
+    : { path: rest.slice(0, mark) || '/', query: rest.slice(mark + 1) };
+}
+
+/** Whether `sent` is the value `known`, in any form the redactor knows. */
+function sameSecret(sent: string, known: string): boolean {
+  if (sent === known) return true;
+  const { anywhere, standalone } = secretForms(known);
+  return anywhere.includes(sent) || standalone.includes(sent);
+}
+
+/**
+ * Matches a recorded text, whose placeholders stand for secrets, with the text sent.
+ *
+ * @param template - the recorded text
+ * @param sent - the text the connector sent
+ * @param known - the secrets' values known in this replay, by number; new ones are added on a match
+ * @returns whether they match
+ */
+export function matchText(template: string, sent: string, known: Map<number, string>): boolean {
+  if (!template.includes('{{secret:')) return template === sent;
+  const numbers: number[] = [];
+  const pattern = template
+    .split(PLACEHOLDER)
+    .map((part, index) => {
+      if (index % 2 === 0) return escape(part);
+      numbers.push(Number(part));
+      return '([\\s\\S]*?)';
+    })
+    .join('');
+  const found = new RegExp(`^${pattern}$`).exec(sent);
+  if (found === null) return false;
+  const learned = new Map<number, string>();
+  for (const [index, n] of numbers.entries()) {
+    const value = found[index + 1] as string;
+    const before = known.get(n) ?? learned.get(n);
+    if (before === undefined) learned.set(n, value);
+    else if (!sameSecret(value, before)) return false;
+  }
+  for (const [n, value] of learned) known.set(n, value);
+  return true;
+}
+
+/** The text of each part of a request as compared. */
+export function partText(
+  request: CassetteRequest,
+  part: Exclude<CassetteMatchPart, 'headers' | 'credentials'>,
+): string {
+  if (part === 'method') return request.method.toUpperCase();
+  if (part === 'path' || part === 'query') return pathAndQuery(request.url)[part];
+  const content = bodyContent(request.body);
+  return content === undefined
+    ? ''
+    : typeof content === 'string'
+      ? content
+      : Buffer.from(content).toString('base64');
+}
+
+/** The parts of a request that differ from a recorded one; none when it matches. */
+export function differingParts(
+  recorded: CassetteRequest,
+  sent: CassetteRequest,
+  parts: readonly CassetteMatchPart[],
+  known: Map<number, string>,
+): CassetteMatchPart[] {
+  const trial = new Map(known);
+  const differing: CassetteMatchPart[] = [];
+  const text = (item: string | readonly string[] | undefined) =>
+    item === undefined ? '' : typeof item === 'string' ? item : item.join(', ');
+  for (const part of parts) {
+    if (part === 'headers' || part === 'credentials') {
+      for (const [name, value] of Object.entries(recorded.headers)) {
+        if (VOLATILE_HEADERS.has(name)) continue;
+        if (part === 'credentials' && !text(value).includes('{{secret:')) continue;
+        if (!matchText(text(value), text(sent.headers[name]), trial)) {
+          differing.push(part);
+          break;
+        }
+      }
+    } else if (!matchText(partText(recorded, part), partText(sent, part), trial)) {
+      differing.push(part);
+    }
+  }
+  if (differing.length === 0) for (const [n, value] of trial) known.set(n, value);
+  return differing;
+}
+
+/** A recorded text with the secrets known so far put back. */
+export function putBack(text: string, known: ReadonlyMap<number, string>): string {
+  return text.replace(PLACEHOLDER, (whole, n: string) => known.get(Number(n)) ?? whole);
+}

@@ -1,0 +1,182 @@
+import { secretForms } from '@connector-sdk/core';
+import type { CassetteBody, CassetteExchange, CassetteHeaders } from './cassette-file.js';
+import { SECRET_HEADER, credentialSpans, secretUnits } from './secret-units.js';
+
+// Replaces every secret of a recording by a numbered placeholder before anything is written (issue 37). Each
+// unit is found in every form the SDK's redactor recognises (`secretForms` of core: encodings, Bearer and
+// Basic parts); placeholders are numbered in order of first appearance, so re-recording the same calls writes
+// the same file. A private-use character marks a unit while the text is scrubbed: no secret form contains one,
+// and a short secret's form cannot match inside a mark, as it could inside a number.
+
+const MARK_OPEN = '\uE000';
+const MARK_CLOSE = '\uE001';
+const MARK = /\uE000(.)\uE001/gsu;
+
+/** The placeholder of the `n`th secret of a cassette. */
+export const placeholder = (n: number): string => `{{secret:${n}}}`;
+
+/** A form and the unit it stands for. */
+interface Form {
+  readonly text: string;
+  readonly unit: number;
+  readonly standalone: RegExp | undefined;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+class Scrubber {
+  readonly #units: string[] = [];
+  #forms: Form[] | undefined;
+
+  unit(value: string): number {
+    let index = this.#units.indexOf(value);
+    if (index === -1) {
+      index = this.#units.push(value) - 1;
+      this.#forms = undefined;
+    }
+    return index;
+  }
+
+  units(): string[] {
+    return [...this.#units];
+  }
+
+  mark(index: number): string {
+    return `${MARK_OPEN}${String.fromCharCode(0xe100 + index)}${MARK_CLOSE}`;
+  }
+
+  #allForms(): Form[] {
+    if (this.#forms) return this.#forms;
+    const forms: Form[] = [];
+    this.#units.forEach((unit, index) => {
+      const { anywhere, standalone } = secretForms(unit);
+      for (const text of anywhere) forms.push({ text, unit: index, standalone: undefined });
+      for (const text of standalone)
+        forms.push({
+          text,
+          unit: index,
+          standalone: new RegExp(`(?<![\\p{L}\\p{N}])${escape(text)}(?![\\p{L}\\p{N}])`, 'gu'),
+        });
+    });
+    forms.sort((a, b) => b.text.length - a.text.length);
+    return (this.#forms = forms);
+  }
+
+  text(text: string): string {
+    let scrubbed = text;
+    for (const form of this.#allForms()) {
+      if (!scrubbed.includes(form.text)) continue;
+      scrubbed = form.standalone
+        ? scrubbed.replace(form.standalone, this.mark(form.unit))
+        : scrubbed.split(form.text).join(this.mark(form.unit));
+    }
+    return scrubbed;
+  }
+
+  value(value: unknown): unknown {
+    if (typeof value === 'string') return this.text(value);
+    if (Array.isArray(value)) return value.map((item) => this.value(item));
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(
+        Object.entries(value).map(([key, item]) => [this.text(key), this.value(item)]),
+      );
+    return value;
+  }
+}
+
+function scrubBody(body: CassetteBody, scrubber: Scrubber): CassetteBody {
+  if ('base64' in body) return body;
+  if ('json' in body) return { json: scrubber.value(body.json) };
+  return { text: scrubber.text(body.text) };
+}
+
+/** A header's value with each credential part replaced by its unit's mark, whatever its length. */
+function scrubCredentials(name: string, value: string, scrubber: Scrubber): string {
+  let result = '';
+  let at = 0;
+  for (const [start, end] of credentialSpans(name, value)) {
+    result += value.slice(at, start) + scrubber.mark(scrubber.unit(value.slice(start, end)));
+    at = end;
+  }
+  return scrubber.text(result + value.slice(at));
+}
+
+function scrubHeaders(headers: CassetteHeaders, scrubber: Scrubber): CassetteHeaders {
+  const scrubbed: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const one = (item: string) =>
+      SECRET_HEADER.test(name) ? scrubCredentials(name, item, scrubber) : scrubber.text(item);
+    scrubbed[name] = typeof value === 'string' ? one(value) : value.map(one);
+  }
+  return scrubbed;
+}
+
+/** Registers the credential parts that secret-named headers carry, so they are scrubbed everywhere. */
+function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(name)) continue;
+    for (const item of typeof value === 'string' ? [value] : value)
+      for (const [start, end] of credentialSpans(name, item))
+        if (end - start >= 4)
+          for (const unit of secretUnits(item.slice(start, end))) scrubber.unit(unit);
+  }
+}
+
+/**
+ * Replaces every secret in a recording by a placeholder: each value in `secrets` (and its credential parts),
+ * in every form the redactor recognises, in URLs, headers (names and values) and bodies (JSON keys and values,
+ * text); and the credential of every `Authorization`, `Cookie`, `Set-Cookie` and other credential-named
+ * header whatever its value, which then counts as a secret everywhere else too.
+ *
+ * @param tests - each test's raw exchanges
+ * @param secrets - what the requests knew as secret
+ * @returns the same exchanges, scrubbed, and every value that counted as a secret (for the proof)
+ * @internal
+ */
+export function scrubExchanges(
+  tests: Readonly<Record<string, readonly CassetteExchange[]>>,
+  secrets: Iterable<string>,
+): { tests: Record<string, CassetteExchange[]>; units: string[] } {
+  const scrubber = new Scrubber();
+  for (const secret of secrets) for (const unit of secretUnits(secret)) scrubber.unit(unit);
+  for (const exchanges of Object.values(tests))
+    for (const { request, response } of exchanges) {
+      learnHeaders(request.headers, scrubber);
+      learnHeaders(response.headers, scrubber);
+    }
+  const marked: Record<string, CassetteExchange[]> = {};
+  for (const [name, exchanges] of Object.entries(tests))
+    marked[name] = exchanges.map(({ request, response }) => ({
+      request: {
+        method: request.method,
+        url: scrubber.text(request.url),
+        headers: scrubHeaders(request.headers, scrubber),
+        ...(request.body && { body: scrubBody(request.body, scrubber) }),
+      },
+      response: {
+        status: response.status,
+        headers: scrubHeaders(response.headers, scrubber),
+        ...(response.body && { body: scrubBody(response.body, scrubber) }),
+      },
+    }));
+  // Numbered in order of first appearance in the file as it will be written (sections by name).
+  const numbers = new Map<string, number>();
+  const number = (text: string) =>
+    text.replace(MARK, (_, unit: string) => {
+      let n = numbers.get(unit);
+      if (n === undefined) numbers.set(unit, (n = numbers.size + 1));
+      return placeholder(n);
+    });
+  const result = JSON.parse(
+    number(
+      JSON.stringify(
+        Object.fromEntries(
+          Object.keys(marked)
+            .sort()
+            .map((k) => [k, marked[k]]),
+        ),
+      ),
+    ),
+  ) as Record<string, CassetteExchange[]>;
+  return { tests: result, units: [...new Set([...secrets].concat(scrubber.units()))] };
+}

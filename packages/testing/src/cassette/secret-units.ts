@@ -1,0 +1,64 @@
+import { MIN_SECRET_LENGTH } from '@connector-sdk/core';
+
+// What a cassette scrubs, one unit at a time: a secret value, or the credential part of one (`Bearer <token>`
+// scrubs as `Bearer {{secret:1}}`, so a replayed login's token can take the token's place).
+
+/** Header names whose values are scrubbed whatever the request said of them: as the redactor judges names. */
+export const SECRET_HEADER =
+  /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
+
+/** Schemes of an `Authorization` value whose credential is the part after the scheme. */
+const SCHEME = /^(bearer|basic|token|digest|negotiate|ntlm|apikey|dpop|sso)\s+(\S.*)$/is;
+
+/**
+ * The units of a secret value: for `Scheme credential`, the credential (and for `Basic`, the `user:password`
+ * it encodes and the password); otherwise the value itself.
+ *
+ * @param value - a secret
+ * @returns the units to scrub, each once
+ */
+export function secretUnits(value: string): string[] {
+  const scheme = SCHEME.exec(value);
+  if (scheme === null) return value === '' ? [] : [value];
+  const credential = (scheme[2] as string).trim();
+  const units = [credential];
+  if ((scheme[1] as string).toLowerCase() === 'basic') {
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon > 0 && Buffer.from(decoded, 'utf8').toString('base64') === credential) {
+      units.push(decoded);
+      if (decoded.length - colon - 1 >= MIN_SECRET_LENGTH) units.push(decoded.slice(colon + 1));
+    }
+  }
+  return units;
+}
+
+/**
+ * The credential parts of a header whose name says it holds one: each cookie's value, the first pair's of a
+ * `Set-Cookie`, the credential of an `Authorization`, or the whole value.
+ *
+ * @param name - the header's name, lower-case
+ * @param value - its value
+ * @returns where each part starts and ends in the value
+ */
+export function credentialSpans(name: string, value: string): [number, number][] {
+  if (name === 'cookie' || name === 'set-cookie') {
+    const spans: [number, number][] = [];
+    const pairs = name === 'set-cookie' ? [value.split(';')[0] as string] : value.split(';');
+    let offset = 0;
+    for (const pair of pairs) {
+      const equals = pair.indexOf('=');
+      const start = offset + (equals === -1 ? 0 : equals + 1);
+      const end = offset + pair.length;
+      const text = value.slice(start, end);
+      const lead = text.length - text.trimStart().length;
+      const trail = text.length - text.trimEnd().length;
+      if (end - trail > start + lead) spans.push([start + lead, end - trail]);
+      offset += pair.length + 1;
+    }
+    return spans;
+  }
+  const scheme = SCHEME.exec(value);
+  if (scheme !== null) return [[value.length - (scheme[2] as string).length, value.length]];
+  return value.trim() === '' ? [] : [[0, value.length]];
+}

@@ -1,0 +1,233 @@
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  tapEndSystem,
+  type EndSystemAttempt,
+  type EndSystemSecrets,
+} from '@connector-sdk/core/http';
+import { SecretSet } from '../secret-forms.js';
+import {
+  cassetteBody,
+  cassetteText,
+  readCassetteFile,
+  writeCassetteText,
+  type CassetteExchange,
+  type CassetteHeaders,
+  type CassetteRequest,
+} from './cassette-file.js';
+import { CassetteLeakError, type CassetteMismatchError } from './cassette-errors.js';
+import { CassetteReplayer } from './cassette-replayer.js';
+import { findCassetteLeaks } from './find-cassette-leaks.js';
+import type { CassetteMatcher } from './replay-match.js';
+import { scrubExchanges } from './scrub-exchanges.js';
+
+/** Options of {@link startCassette}. */
+export interface CassetteOptions {
+  /** The cassette file (JSON), such as `new URL('./cassettes/acme.json', import.meta.url)`. */
+  readonly path: string | URL;
+  /**
+   * Record the end system's answers, or replay them offline.
+   *
+   * @default 'replay', or 'record' when the environment variable `CONNECTOR_SDK_RECORD` is `1` (every
+   * cassette), a directory (every cassette, written there) or this cassette's path
+   */
+  readonly mode?: 'record' | 'replay';
+  /**
+   * How a replayed request finds its recording: the parts compared, or a function.
+   *
+   * @default ['method', 'path', 'query', 'body']
+   */
+  readonly match?: CassetteMatcher;
+  /** Secrets to scrub besides those the requests knew (a value the test alone knows, say). @default [] */
+  readonly secrets?: readonly string[];
+}
+
+/** A cassette in use: every end-system call of this process is recorded to it or answered from it. */
+export interface Cassette {
+  /** Whether it records or replays. */
+  readonly mode: 'record' | 'replay';
+  /** The file it reads or writes. */
+  readonly path: string;
+  /**
+   * Names the test whose calls come next: each test has its own section of the file. @default 'default'
+   *
+   * @param name - the test's name
+   */
+  section(name: string): void;
+  /** The requests no recording answered since the last call, each an error naming the closest recording. */
+  takeMismatches(): CassetteMismatchError[];
+  /**
+   * Ends the recording or the replay. A recording is scrubbed, proven free of every secret the requests knew
+   * and written; a replay fails if a request found no recording.
+   *
+   * @throws CassetteLeakError when a secret survived scrubbing (nothing is written)
+   * @throws CassetteMismatchError for the first request no recording answered and no one took
+   */
+  stop(): Promise<void>;
+}
+
+const VOLATILE_RESPONSE = new Set([
+  'date',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+
+function headersOf(headers: Headers, drop: ReadonlySet<string>): CassetteHeaders {
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of headers)
+    if (!drop.has(name) && name !== 'set-cookie') result[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) result['set-cookie'] = cookies;
+  return result;
+}
+
+async function requestOf(request: Request): Promise<CassetteRequest> {
+  const body = cassetteBody(
+    new Uint8Array(await request.arrayBuffer()),
+    request.headers.get('content-type'),
+  );
+  return {
+    method: request.method,
+    url: request.url,
+    headers: headersOf(request.headers, new Set(['content-length'])),
+    ...(body && { body }),
+  };
+}
+
+/** Where a recording goes, or `undefined` to replay, from the option and `CONNECTOR_SDK_RECORD`. */
+function recordPath(path: string, mode: CassetteOptions['mode']): string | undefined {
+  if (mode === 'replay') return undefined;
+  const env = process.env.CONNECTOR_SDK_RECORD?.trim() ?? '';
+  const off = env === '' || env === '0' || env === 'false';
+  if (off) return mode === 'record' ? path : undefined;
+  if (['1', 'true', 'all'].includes(env)) return path;
+  const named = resolve(env);
+  if (named.endsWith('.json')) return named === path || mode === 'record' ? path : undefined;
+  return join(named, basename(path));
+}
+
+/**
+ * Starts recording every end-system call made through the SDK's client in this process to a cassette, or
+ * replaying them from it offline (issue 37). A recording keeps each call's method, URL, headers, body, status,
+ * answer headers and body, per test and in order; before it is written every secret the requests knew
+ * (sensitive configuration, secret session values, `addSecret`, the credentials sent) is replaced by a
+ * placeholder such as `{{secret:1}}`, in every form the redactor knows, and `Authorization`, `Cookie`,
+ * `Set-Cookie` and other credential headers whatever their value; the file is then searched for every one of
+ * them and not written if one is found. A replay answers each call from the first unused recording of the
+ * test that matches (method, path, query and body by default), with placeholders put back: what the
+ * connector sent in their place, or a `replayed-secret-N` handed out for a token it received, so a login's
+ * token flows on. Only one cassette can be in use at a time.
+ *
+ * @param options - the file, the mode, the matcher and extra secrets
+ * @returns the cassette in use; call `stop()` when done
+ * @throws Error when replaying and the file does not exist, or another cassette is in use
+ * @example
+ * ```ts
+ * const cassette = await startCassette({ path: 'test/cassettes/acme.json' });
+ * try {
+ *   cassette.section('lists issues');
+ *   const platform = createPlatformSimulator({ target: connector, config });
+ *   await platform.call({ path: '/issues' });
+ * } finally {
+ *   await cassette.stop();
+ * }
+ * ```
+ */
+export async function startCassette(options: CassetteOptions): Promise<Cassette> {
+  const path =
+    typeof options.path === 'string' ? resolve(options.path) : fileURLToPath(options.path);
+  const writeTo = recordPath(path, options.mode);
+  let section = 'default';
+  if (writeTo === undefined) {
+    const file = await readCassetteFile(path);
+    if (file === undefined)
+      throw new Error(`No cassette at ${path}: record it first, with CONNECTOR_SDK_RECORD=1`);
+    const replayer = new CassetteReplayer(file, path, options.match);
+    const untap = tapEndSystem(async (attempt: EndSystemAttempt) =>
+      replayer.answer(await requestOf(attempt.request), attempt.secrets.values()),
+    );
+    let taken = 0;
+    return {
+      mode: 'replay',
+      path,
+      section: (name) => replayer.section((section = name)),
+      takeMismatches: () => replayer.mismatches.slice(taken, (taken = replayer.mismatches.length)),
+      stop: () => {
+        untap();
+        const left = replayer.mismatches.slice(taken);
+        if (left.length > 0) return Promise.reject(left[0] as Error);
+        return Promise.resolve();
+      },
+    };
+  }
+  const recorded = new Map<string, (CassetteExchange | undefined)[]>();
+  const touched = new Set<string>();
+  const sources = new Set<EndSystemSecrets>();
+  const pending = new Set<Promise<unknown>>();
+  const untap = tapEndSystem(async (attempt) => {
+    const exchanges = recorded.get(section) ?? [];
+    recorded.set(section, exchanges);
+    touched.add(section);
+    const slot = exchanges.push(undefined) - 1;
+    sources.add(attempt.secrets);
+    const request = requestOf(attempt.request.clone());
+    const response = await attempt.send();
+    const copy = response.clone();
+    const done = (async () => {
+      const bytes = new Uint8Array(await copy.arrayBuffer());
+      const body = cassetteBody(bytes, copy.headers.get('content-type'));
+      exchanges[slot] = {
+        request: await request,
+        response: {
+          status: copy.status,
+          headers: headersOf(copy.headers, VOLATILE_RESPONSE),
+          ...(body && { body }),
+        },
+      };
+    })();
+    pending.add(done);
+    void done.finally(() => pending.delete(done)).catch(() => undefined);
+    return response;
+  });
+  return {
+    mode: 'record',
+    path: writeTo,
+    section: (name) => {
+      section = name;
+      touched.add(name);
+    },
+    takeMismatches: () => [],
+    stop: async () => {
+      untap();
+      await Promise.allSettled(pending);
+      const secrets = new Set(options.secrets ?? []);
+      for (const source of sources) for (const value of source.values()) secrets.add(value);
+      const raw: Record<string, CassetteExchange[]> = {};
+      for (const [name, exchanges] of recorded) {
+        const complete = exchanges.filter((exchange) => exchange !== undefined);
+        if (complete.length > 0) raw[name] = complete;
+      }
+      const { tests, units } = scrubExchanges(raw, secrets);
+      const old = await readCassetteFile(writeTo);
+      const kept = Object.fromEntries(
+        Object.entries(old?.tests ?? {}).filter(([name]) => !touched.has(name)),
+      );
+      const file = { version: 1 as const, tests: { ...kept, ...tests } };
+      const leaks = findCassetteLeaks(file, units);
+      const text = cassetteText(file);
+      const set = new SecretSet();
+      for (const unit of units) set.add(unit);
+      if (leaks.length === 0 && set.size > 0 && set.leaksIn(text))
+        leaks.push('the file as written');
+      if (leaks.length > 0)
+        throw new CassetteLeakError(
+          `The cassette ${writeTo} was not written: a secret survived scrubbing.\n  ${leaks.join('\n  ')}\n` +
+            'Mark the value secret where it comes from (secret(), addSecret, a sensitive field) or give it in `secrets`.',
+        );
+      await writeCassetteText(writeTo, text);
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
+import { startCassette, type Cassette, type CassetteOptions } from './start-cassette.js';
+
+/** A test's name with the names of the suites around it: `records > lists them`. */
+function fullName(task: TestContext['task']): string {
+  const names = [task.name];
+  for (let suite = task.suite; suite !== undefined && suite.name !== ''; suite = suite.suite)
+    names.unshift(suite.name);
+  return names.join(' > ');
+}
+
+/**
+ * Records or replays the end system of every test in the current Vitest file or `describe` (see
+ * `startCassette`): each test gets its own section of the cassette, named after it; a test whose request
+ * found no recording fails with the closest recorded call and the difference; the recording is written after
+ * the last test. Replays unless `CONNECTOR_SDK_RECORD` (or `mode`) says to record.
+ *
+ * @param options - the cassette file, or its options
+ * @returns the cassette in use, once `beforeAll` has run
+ * @example
+ * ```ts
+ * useCassette(new URL('./cassettes/acme.json', import.meta.url));
+ *
+ * it('lists issues', async () => {
+ *   const platform = createPlatformSimulator({ target: connector, config });
+ *   expect((await platform.call({ path: '/issues' })).status).toBe(200);
+ * });
+ * ```
+ */
+export function useCassette(options: CassetteOptions | string | URL): {
+  readonly current: Cassette | undefined;
+} {
+  const holder: { current: Cassette | undefined } = { current: undefined };
+  beforeAll(async () => {
+    holder.current = await startCassette(
+      typeof options === 'string' || options instanceof URL ? { path: options } : options,
+    );
+  });
+  beforeEach((context) => holder.current?.section(fullName(context.task)));
+  afterEach(() => {
+    const [first] = holder.current?.takeMismatches() ?? [];
+    if (first) throw first;
+  });
+  afterAll(async () => {
+    const cassette = holder.current;
+    holder.current = undefined;
+    await cassette?.stop();
+  });
+  return holder;
+}
