@@ -26,19 +26,25 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 class Scrubber {
   readonly #units: string[] = [];
+  /** Units found only where they stand in a credential header: too short to search for anywhere else. */
+  readonly #inPlace = new Set<number>();
   #forms: Form[] | undefined;
 
-  unit(value: string): number {
+  unit(value: string, everywhere = true): number {
     let index = this.#units.indexOf(value);
     if (index === -1) {
       index = this.#units.push(value) - 1;
+      if (!everywhere) this.#inPlace.add(index);
+      this.#forms = undefined;
+    } else if (everywhere && this.#inPlace.delete(index)) {
       this.#forms = undefined;
     }
     return index;
   }
 
+  /** The units searched for everywhere. */
   units(): string[] {
-    return [...this.#units];
+    return this.#units.filter((_, index) => !this.#inPlace.has(index));
   }
 
   mark(index: number): string {
@@ -49,6 +55,7 @@ class Scrubber {
     if (this.#forms) return this.#forms;
     const forms: Form[] = [];
     this.#units.forEach((unit, index) => {
+      if (this.#inPlace.has(index)) return;
       const { anywhere, standalone } = secretForms(unit);
       for (const text of anywhere) forms.push({ text, unit: index, standalone: undefined });
       for (const text of standalone)
@@ -90,15 +97,23 @@ function scrubBody(body: CassetteBody, scrubber: Scrubber): CassetteBody {
   return { text: scrubber.text(body.text) };
 }
 
-/** A header's value with each credential part replaced by its unit's mark, whatever its length. */
+/**
+ * A header's value, scrubbed as any text, then each credential part that holds no known secret replaced by a
+ * unit of its own, whatever its length: a short one only there, since it would match everywhere.
+ */
 function scrubCredentials(name: string, value: string, scrubber: Scrubber): string {
+  const text = scrubber.text(value);
   let result = '';
   let at = 0;
-  for (const [start, end] of credentialSpans(name, value)) {
-    result += value.slice(at, start) + scrubber.mark(scrubber.unit(value.slice(start, end)));
+  for (const [start, end] of credentialSpans(name, text)) {
+    const part = text.slice(start, end);
+    const marked = part.includes(MARK_OPEN);
+    result +=
+      text.slice(at, start) +
+      (marked ? part : scrubber.mark(scrubber.unit(part, part.length >= 4)));
     at = end;
   }
-  return scrubber.text(result + value.slice(at));
+  return result + text.slice(at);
 }
 
 function scrubHeaders(headers: CassetteHeaders, scrubber: Scrubber): CassetteHeaders {
