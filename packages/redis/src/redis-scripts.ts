@@ -5,18 +5,20 @@
 /**
  * Writes an entry and records it in its scope's index. The index lives at least as long as its longest-lived
  * entry, and a few of its members are checked on each write so that names of expired entries do not pile up.
- * With `NX`, writes only when the entry is absent (a lock). Returns 1 when it wrote, else 0.
+ * With `NX`, writes only when the entry is absent (a lock), and returns the value it holds when it is not.
  * KEYS: entry, index. ARGV: value, time to live in ms (empty: none), `NX` or nothing.
  */
 export const SET_SCRIPT = `
 local ttl = tonumber(ARGV[2])
-local command = { 'SET', KEYS[1], ARGV[1] }
-if ttl then
-  table.insert(command, 'PX')
-  table.insert(command, ttl)
+if ARGV[3] == 'NX' then
+  local held = redis.call('GET', KEYS[1])
+  if held then return held end
 end
-if ARGV[3] == 'NX' then table.insert(command, 'NX') end
-if not redis.call(unpack(command)) then return 0 end
+if ttl then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
+else
+  redis.call('SET', KEYS[1], ARGV[1])
+end
 local fresh = redis.call('SADD', KEYS[2], KEYS[1]) == 1 and redis.call('SCARD', KEYS[2]) == 1
 local left = redis.call('PTTL', KEYS[2])
 if not ttl then
@@ -27,7 +29,7 @@ end
 for _, member in ipairs(redis.call('SRANDMEMBER', KEYS[2], 3)) do
   if redis.call('EXISTS', member) == 0 then redis.call('SREM', KEYS[2], member) end
 end
-return 1
+return false
 `;
 
 /** Removes an entry and its name in the index. KEYS: entry, index. */

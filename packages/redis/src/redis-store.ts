@@ -253,10 +253,11 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
     async delete(scope: string, key: string): Promise<void> {
       await run(DELETE_SCRIPT, [entryKey(scope, key), indexKey(scope)]);
     },
-    async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<boolean> {
+    async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<string | undefined> {
       const ttl = entry.ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(entry.ttlMs)));
       const keys = [entryKey(scope, key), indexKey(scope)];
-      return Number(await run(SET_SCRIPT, keys, [entry.value, ttl, 'NX'])) === 1;
+      const held = await run(SET_SCRIPT, keys, [entry.value, ttl, 'NX']);
+      return typeof held === 'string' ? held : undefined;
     },
     async deleteIfEquals(scope: string, key: string, value: string): Promise<boolean> {
       const keys = [entryKey(scope, key), indexKey(scope)];

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import { createRequestLogger } from '../logging/redacting-logger.js';
 import { MemoryRateLimitStore } from '../rate-limit/rate-limit-store.js';
 import { operatorEgress } from '../security/operator-egress.js';
-import { resolveSessionKeys, SESSION_KEY_ENV } from '../security/session-keys.js';
+import { resolveSessionKeys, SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import { observedStore } from '../diagnostics/observed-store.js';
@@ -11,12 +11,33 @@ import { BodyBudget, DEFAULT_BODY_LIMITS } from '../body/body-limits.js';
 import { SessionChecks } from './check-session.js';
 import { contextCaches } from './context-caches.js';
 import type { HandlerOptions } from './handler-options.js';
-import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
+import type { HandlerRuntime } from './handler-runtime.js';
 import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
 import { ConfigUrlJudge } from './judge-config-urls.js';
 import { createRateLimiter } from './rate-limiter.js';
 import type { ScopeServices } from './request-scope.js';
-import { SingleFlight } from './single-flight.js';
+import { InitializeFlights } from './initialize-flights.js';
+
+/**
+ * Logins shared per configuration when `singleFlightInitialize` asks: within the process, and across every
+ * instance when the store is shared and can lock (issue 36).
+ */
+function initializeFlights(
+  options: HandlerOptions,
+  context: { readonly keys: SessionKeys; readonly connector: string },
+): InitializeFlights | undefined {
+  const asked = options.singleFlightInitialize;
+  if (!asked) return undefined;
+  const lockTtlMs = (typeof asked === 'object' ? asked.lockTtlMs : undefined) ?? 30_000;
+  if (!(lockTtlMs >= 1 && lockTtlMs <= Number.MAX_SAFE_INTEGER))
+    throw new TypeError(
+      'singleFlightInitialize.lockTtlMs must be a positive number of milliseconds',
+    );
+  const store = options.store;
+  return new InitializeFlights(
+    store && !(store instanceof MemoryStore) ? { store, lockTtlMs, ...context } : undefined,
+  );
+}
 
 /** Why sessions must be verifiable by every instance, or `undefined` when this process alone serves them. */
 function sharedBecause(options: HandlerOptions): string | undefined {
@@ -80,7 +101,7 @@ export function createRuntime(
       store: options.store && store,
       connector: compiled.name,
     }),
-    initializeFlights: options.singleFlightInitialize ? new SingleFlight<SharedLogin>() : undefined,
+    initializeFlights: initializeFlights(options, { keys, connector: compiled.name }),
     maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
     validateAnswers: options.validateAnswers ?? false,
     uploadLimits: {

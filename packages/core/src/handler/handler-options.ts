@@ -24,12 +24,16 @@ export interface HandlerOptions {
   readonly cacheTtlMs?: number;
   /**
    * Let concurrent initializes of one system with identical parameters share one run of `initialize` (one
-   * end-system login) in this process. Each caller still gets its own session ids; a failure reaches only the
-   * callers that were waiting and is never kept; a caller that disconnects does not fail the others.
+   * end-system login). Each caller still gets its own session ids; a failure reaches only the callers that were
+   * waiting and is never kept; a caller that disconnects does not fail the others. With a shared `store` that
+   * can lock (`setIfAbsent` and `deleteIfEquals`, as `@connector-sdk/redis` does), the login is shared by every
+   * instance: one takes a lock in the store and logs in, the others read its result, sealed with the session
+   * key. `lockTtlMs` bounds how long the others wait for a leader that died: make it longer than the slowest
+   * login.
    *
-   * @default false
+   * @default false; `lockTtlMs` 30_000
    */
-  readonly singleFlightInitialize?: boolean;
+  readonly singleFlightInitialize?: boolean | { readonly lockTtlMs?: number };
   /** The header that tells the platform how long to wait after a rate-limit 403. @default 'Retry-After' */
   readonly retryAfterHeader?: string;
   /** The unit of the wait header's value, rounded up and never below 1. @default 'seconds' */

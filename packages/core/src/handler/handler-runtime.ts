@@ -9,7 +9,7 @@ import type { ConfigUrlJudge } from './judge-config-urls.js';
 import type { InitializeAccess } from './initialize-access.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SessionReader } from './read-session.js';
-import type { SingleFlight } from './single-flight.js';
+import type { InitializeFlights } from './initialize-flights.js';
 
 /** What one shared login produced, and for which session id it ran. */
 export interface SharedLogin {
@@ -31,7 +31,7 @@ export interface HandlerRuntime {
   readonly keys: SessionKeys;
   readonly sessions: SessionReader;
   readonly rateLimit: RateLimiter | undefined;
-  readonly initializeFlights: SingleFlight<SharedLogin> | undefined;
+  readonly initializeFlights: InitializeFlights | undefined;
   readonly maxHeaderBytes: number;
   /** Whether operations' answers are checked against their `answer` schemas. */
   readonly validateAnswers: boolean;

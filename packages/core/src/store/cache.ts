@@ -180,9 +180,12 @@ export interface PendingCache {
   texts(): readonly string[];
   /** Whether connector code wrote nothing (most initializes): then there is nothing to commit. */
   isEmpty(): boolean;
+  /** The writes, as plain data: for a login shared across instances, to replay them in another process. */
+  writes(): readonly PendingWrite[];
 }
 
-type Write =
+/** One write a {@link PendingCache} holds. @internal */
+export type PendingWrite =
   | { readonly kind: 'set'; readonly key: string; readonly text: string; readonly ttlMs?: number }
   | { readonly kind: 'delete'; readonly key: string }
   | { readonly kind: 'clear' };
@@ -195,8 +198,8 @@ type Write =
  *
  * @internal
  */
-export function pendingCache(base: () => Cache): PendingCache {
-  const writes: Write[] = [];
+export function pendingCache(base: () => Cache, replay?: readonly PendingWrite[]): PendingCache {
+  const writes: PendingWrite[] = replay ? [...replay] : [];
   const local = new Map<string, string | undefined>();
   let cleared = false;
   const cache: Cache = {
@@ -261,5 +264,6 @@ export function pendingCache(base: () => Cache): PendingCache {
     // A method, not a getter: a getter closure in an object literal gives every such object a hidden class of
     // its own, which cost a third more CPU per initialize and 10 ms pauses to collect them (issue 18).
     isEmpty: () => writes.length === 0,
+    writes: () => writes,
   };
 }

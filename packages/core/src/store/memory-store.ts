@@ -166,11 +166,12 @@ export class MemoryStore implements Store {
   }
 
   /** {@inheritDoc Store.setIfAbsent} */
-  async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<boolean> {
+  async setIfAbsent(scope: string, key: string, entry: StoreEntry): Promise<string | undefined> {
     // Checked and written without an await between, so two callers cannot both find the key absent.
-    if (this.#live(entryId(scope, key)) !== undefined) return false;
+    const held = this.#live(entryId(scope, key));
+    if (held !== undefined) return held.value;
     await this.set(scope, key, entry);
-    return true;
+    return undefined;
   }
 
   /** {@inheritDoc Store.deleteIfEquals} */

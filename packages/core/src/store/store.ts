@@ -74,15 +74,16 @@ export interface Store {
    * @param scope - the scope, such as a login's
    * @param key - the key within the scope
    * @param entry - the value (the owner's token) and its time to live (the lock's expiry)
-   * @returns whether it wrote the entry
+   * @returns `undefined` when it wrote the entry, else the value the key holds (the owner to wait for)
    * @example
    * ```ts
-   * if (await store.setIfAbsent?.('login:42', 'lock', { value: token, ttlMs: 10_000 })) {
+   * const owner = await store.setIfAbsent?.('login:42', 'lock', { value: token, ttlMs: 10_000 });
+   * if (owner === undefined) {
    *   // this instance holds the lock
    * }
    * ```
    */
-  setIfAbsent?(scope: string, key: string, entry: StoreEntry): Promise<boolean>;
+  setIfAbsent?(scope: string, key: string, entry: StoreEntry): Promise<string | undefined>;
   /**
    * Atomically removes one entry only while it holds `value`: a lock is released by its owner only, never
    * after it expired and another instance took it.
