@@ -1,4 +1,3 @@
-import type { PendingCache } from '../store/cache.js';
 import type { CompiledConnector } from '../connector/compile-connector.js';
 import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
@@ -11,13 +10,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { SessionReader } from './read-session.js';
 import type { InitializeFlights } from './initialize-flights.js';
 
-/** What one shared login produced, and for which session id it ran. */
-export interface SharedLogin {
-  readonly result: unknown;
-  readonly sdkSessionId: string;
-  /** What initialize wrote to its session cache, made in each session's cache once it is answered. */
-  readonly sessionWrites: PendingCache;
-}
+export type { SharedLogin } from './shared-login.js';
 
 /**
  * What the handler decided once, at creation, for every request: the connector, the session keys, the rate

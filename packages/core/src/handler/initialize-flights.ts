@@ -4,7 +4,7 @@ import { openText, sealText } from '../security/sealed-box.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { pendingCache, unavailableCache, type PendingWrite } from '../store/cache.js';
 import type { Store } from '../store/store.js';
-import type { SharedLogin } from './handler-runtime.js';
+import type { SharedLogin } from './shared-login.js';
 import { SingleFlight } from './single-flight.js';
 
 // Logins shared across instances (issue 36). Within a process, SingleFlight joins concurrent initializes of one
