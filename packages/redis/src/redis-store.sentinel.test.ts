@@ -1,7 +1,9 @@
 // The store on a real Sentinel set-up (issue 36): the whole store suite through the primary the sentinels
-// name, from the URL and from options. Failover is in sentinel.failover.test.ts.
+// name, from the URL and from options; the exact shared rate limit and one login for many initializes over
+// three instances. Failover is in sentinel.failover.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStoreSuite } from '../../core/test/store-suite.js';
+import { describeAcrossInstances } from '../test/across-instances.js';
 import { needsRedis, redisMissing } from '../test/redis-server.js';
 import {
   MASTER_NAME,
@@ -33,6 +35,8 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore through Sentinel',
     await Promise.all(stores.map((store) => store.close()));
     await servers?.stop();
   });
+
+  describeAcrossInstances(() => servers.url);
 
   describeStoreSuite('RedisStore (Sentinel)', () => connect());
 
