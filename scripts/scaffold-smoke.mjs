@@ -44,7 +44,7 @@ function scaffold(name, template) {
   if (install === undefined) throw new Error('the scaffolder printed no install line');
   // Every package it names is an SDK tarball the project imports: the scaffolder and Express are not among them.
   const words = install.split(' ').slice(2);
-  if (words.some((word) => !/connector-sdk-(core|node|testing)-/.test(word)))
+  if (words.some((word) => !/connector-sdk-(core|node|testing|opentelemetry)-/.test(word)))
     throw new Error(`the install line names more than the project needs: ${install}`);
   return { project: join(work, name), install: words };
 }

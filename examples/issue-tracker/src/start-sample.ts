@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import pino from 'pino';
 import { trackerConnector } from './connector.js';
+import { printWhereToLook, startTelemetry, telemetryOn, type Telemetry } from './telemetry.js';
 import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
 import type { TrackerOptions } from './tracker/tracker-store.js';
 
@@ -11,6 +12,8 @@ import type { TrackerOptions } from './tracker/tracker-store.js';
 export interface Sample {
   readonly tracker: RunningTracker;
   readonly connector: ConnectorServer;
+  /** Tracing and metrics, when CONNECTOR_OTEL=1. */
+  readonly telemetry: Telemetry | undefined;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,7 @@ export interface Sample {
  */
 export async function startSample(tracker: TrackerOptions = {}, quiet = false): Promise<Sample> {
   const port = Number(process.env.PORT ?? 3000);
+  const telemetry = telemetryOn ? await startTelemetry() : undefined;
   const running = await startTracker(tracker);
   const connector = await serve(trackerConnector, {
     port,
@@ -39,15 +43,17 @@ export async function startSample(tracker: TrackerOptions = {}, quiet = false): 
   return {
     tracker: running,
     connector,
+    telemetry,
     close: async () => {
       await connector.close();
       await running.close();
+      await telemetry?.close();
     },
   };
 }
 
 /** Prints how to call the running connector with curl. */
-export function printHowToCall({ tracker, connector }: Sample): void {
+export function printHowToCall({ tracker, connector, telemetry }: Sample): void {
   const base = `${connector.url}/sdk/api/1.0`;
   const config = JSON.stringify([
     { key: 'url', value: tracker.url, sensitive: false },
@@ -77,6 +83,7 @@ Or let the platform simulator walk it through (the testing kit's CLI; in the SDK
     --call 'POST /projects/DEMO/issues {"summary":"From the CLI"}' --call 'GET /projects/DEMO/issues'
 
 Stop with Ctrl+C.`);
+  if (telemetry) printWhereToLook(telemetry);
 }
 
 /** Closes the sample on Ctrl+C or SIGTERM. */

@@ -45,6 +45,7 @@ const allPacks = packs([
   'connector-sdk-node-extras-9.9.9.tgz',
   'connector-sdk-testing-0.0.0.tgz',
   'connector-sdk-express-0.0.0.tgz',
+  'connector-sdk-opentelemetry-0.0.0.tgz',
 ]);
 
 describe('createConnector', () => {
@@ -145,6 +146,9 @@ describe('createConnector', () => {
     expect(Object.keys(pkg.dependencies)).toEqual([
       '@connector-sdk/core',
       '@connector-sdk/node',
+      '@connector-sdk/opentelemetry',
+      '@opentelemetry/exporter-prometheus',
+      '@opentelemetry/sdk-node',
       'pino',
     ]);
     expect(pkg.devDependencies).toHaveProperty('@connector-sdk/testing');
