@@ -8,12 +8,31 @@
  *
  * @module @connector-sdk/testing/vitest
  */
-import { describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { conformanceChecks } from './conformance/conformance-checks.js';
 import { ConformanceRun, type ConformanceOptions } from './conformance/conformance-run.js';
+import { operationAnswers } from './conformance/operation-answers.js';
 
 export type { ConformanceOptions } from './conformance/conformance-run.js';
 export { useCassette } from './cassette/use-cassette.js';
+
+/** How `describeConformance` registers its tests. */
+export interface DescribeConformanceSettings {
+  /** The suite's title. @default 'connector contract conformance' */
+  readonly title?: string;
+  /**
+   * One more test that snapshots the answer of each later operation the checks called (Vitest's
+   * `toMatchSnapshot`, secrets masked), so a changed mapping shows as a snapshot diff. Meant with a replayed
+   * `cassette`, whose answers stay the same from run to run; after re-recording, review and `vitest -u`.
+   *
+   * @default false
+   * @example
+   * ```ts
+   * describeConformance({ target: connector, config, cassette: 'test/cassettes/acme.json' }, { snapshots: true });
+   * ```
+   */
+  readonly snapshots?: boolean;
+}
 
 /**
  * Registers the conformance suite for a connector in a Vitest file: one test per contract rule, each named
@@ -21,7 +40,8 @@ export { useCassette } from './cassette/use-cassette.js';
  * only known once `beforeAll` has started servers.
  *
  * @param options - the connector and the configurations to try, or a function returning them
- * @param title - the suite's title @default 'connector contract conformance'
+ * @param title - the suite's title, or settings: the title and whether to snapshot operation answers
+ *   @default 'connector contract conformance'
  * @example
  * ```ts
  * describeConformance(() => ({
@@ -34,17 +54,24 @@ export { useCassette } from './cassette/use-cassette.js';
  */
 export function describeConformance(
   options: ConformanceOptions | (() => ConformanceOptions | Promise<ConformanceOptions>),
-  title = 'connector contract conformance',
+  title: string | DescribeConformanceSettings = 'connector contract conformance',
 ): void {
+  const settings = typeof title === 'string' ? { title } : title;
   let run: Promise<ConformanceRun> | undefined;
   const getRun = () =>
     (run ??= Promise.resolve(typeof options === 'function' ? options() : options).then(
       (resolved) => new ConformanceRun(resolved),
     ));
-  describe(title, () => {
+  describe(settings.title ?? 'connector contract conformance', () => {
     for (const check of conformanceChecks) {
       it(check.name, async (context) => {
-        const outcome = await check.run(await getRun());
+        const current = await getRun();
+        await current.cassette?.begin(check.id);
+        const outcome = await check.run(current).finally(async () => {
+          // A request the cassette could not answer explains the check's failure better than its symptom.
+          const mismatch = await current.cassette?.mismatch();
+          if (mismatch) throw mismatch;
+        });
         if (outcome === undefined) return;
         if ('note' in outcome) {
           // A pass that left part of the check out says so in the report, as a skip would.
@@ -57,5 +84,13 @@ export function describeConformance(
         context.skip(outcome.skipped);
       });
     }
+    if (settings.snapshots === true)
+      it('operation answers match their snapshots', async () => {
+        for (const [name, answer] of Object.entries(operationAnswers(await getRun())))
+          expect(answer).toMatchSnapshot(name);
+      });
+    afterAll(async () => {
+      await (await run)?.cassette?.stop();
+    });
   });
 }

@@ -18,6 +18,7 @@ import {
 import { CassetteLeakError, type CassetteMismatchError } from './cassette-errors.js';
 import { CassetteReplayer } from './cassette-replayer.js';
 import { findCassetteLeaks } from './find-cassette-leaks.js';
+import { announceReplayedCall } from './replayed-calls.js';
 import type { CassetteMatcher } from './replay-match.js';
 import { scrubExchanges } from './scrub-exchanges.js';
 
@@ -146,9 +147,10 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
     if (file === undefined)
       throw new Error(`No cassette at ${path}: record it first, with CONNECTOR_SDK_RECORD=1`);
     const replayer = new CassetteReplayer(file, path, options.match);
-    const untap = tapEndSystem(async (attempt: EndSystemAttempt) =>
-      replayer.answer(await requestOf(attempt.request), attempt.secrets.values()),
-    );
+    const untap = tapEndSystem(async (attempt: EndSystemAttempt) => {
+      announceReplayedCall(attempt.request.method, attempt.request.url);
+      return replayer.answer(await requestOf(attempt.request), attempt.secrets.values());
+    });
     let taken = 0;
     return {
       mode: 'replay',

@@ -5,7 +5,10 @@ import type { CliIo } from './cli-io.js';
 import { conformanceCommand } from './conformance-command.js';
 import { parseCall } from './parse-call.js';
 import { parsePlatformOperations } from './parse-platform-operations.js';
+import { startReplayServer } from '../cassette/replay-server.js';
+import type { ConfigInput } from '../simulator-types.js';
 import { readConfigFile } from './read-config-file.js';
+import { pointConfig, sensitiveValues } from './replay-config.js';
 import { shellExpireSession } from './shell-expire-session.js';
 import { simulateCommand } from './simulate-command.js';
 import { UsageError } from './usage-error.js';
@@ -27,6 +30,11 @@ Options:
                                simulate). Without "=> status" a call must end below 400
   --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
+  --replay <file>              answer the connector's end-system calls from a cassette recorded with
+                               runConformance or describeConformance (its cassette option): the
+                               recording is served on 127.0.0.1 and configuration values that start with
+                               the recorded end system's URL point there; the connector must be allowed to
+                               reach loopback (conformance)
   --log-file <file>            the connector's log, one line per entry: what it logs during the run is
                                checked for secrets and, for a connector served in this process, for a
                                line per end-system call (conformance; without it, only responses are)
@@ -93,6 +101,7 @@ function readArgs(argv: readonly string[]) {
         url: { type: 'string' },
         config: { type: 'string' },
         'log-file': { type: 'string' },
+        replay: { type: 'string' },
         call: { type: 'string', multiple: true },
         operation: { type: 'string' },
         'invalid-config': { type: 'string' },
@@ -154,6 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'platform-operations',
             'project-id',
             'entity-type-id',
+            'replay',
           ]
         : ['call', 'max-wait-ms', 'cleanup-global-cache'];
     for (const option of foreign)
@@ -197,18 +207,35 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ? {}
           : { entityTypeId: values['entity-type-id'] }),
       };
-      return await conformanceCommand(
-        {
-          ...common,
-          ...(invalid === undefined ? {} : { invalidConfig: await readConfigFile(invalid) }),
-          ...(wrong === undefined ? {} : { wrongCredentials: await readConfigFile(wrong) }),
-          ...(operation === undefined ? {} : { operation }),
-          ...(expire === undefined ? {} : { expireSession: shellExpireSession(expire) }),
-          ...(logLines === undefined ? {} : { logLines }),
-          ...(Object.keys(platform).length === 0 ? {} : { platform }),
-        },
-        io,
-      );
+      const replay =
+        values.replay === undefined
+          ? undefined
+          : await startReplayServer(values.replay, { secrets: sensitiveValues(common.config) });
+      const point = (config: ConfigInput) =>
+        replay === undefined ? config : pointConfig(config, replay.origins, replay.url);
+      try {
+        return await conformanceCommand(
+          {
+            ...common,
+            config: point(common.config),
+            ...(replay === undefined ? {} : { cassette: replay }),
+            ...(invalid === undefined
+              ? {}
+              : { invalidConfig: point(await readConfigFile(invalid)) }),
+            ...(wrong === undefined
+              ? {}
+              : { wrongCredentials: point(await readConfigFile(wrong)) }),
+            ...(operation === undefined ? {} : { operation }),
+            ...(expire === undefined ? {} : { expireSession: shellExpireSession(expire) }),
+            ...(logLines === undefined ? {} : { logLines }),
+            ...(Object.keys(platform).length === 0 ? {} : { platform }),
+          },
+          io,
+        );
+      } finally {
+        // Stopped here too: a connector that does not answer ends the command before any check.
+        await replay?.stop();
+      }
     }
     return await simulateCommand(
       { ...common, maxWaitMs: maxWait === undefined ? 60_000 : Number(maxWait) },

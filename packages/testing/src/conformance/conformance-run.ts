@@ -1,6 +1,8 @@
 import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@connector-sdk/core';
 import { SessionMasker } from '../session-masker.js';
+import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
+import { ConformanceCassette } from './conformance-cassette.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import { declaredOperations, type DeclaredOperations } from './declared-operations.js';
 import { watchEndSystemCalls, type EndSystemCall } from './end-system-calls.js';
@@ -56,6 +58,19 @@ export interface ConformanceOptions {
    * connector target the kit captures them itself).
    */
   readonly logLines?: () => readonly string[];
+  /**
+   * Record the end system's answers to a cassette, or replay them from it offline (see `startCassette`): the
+   * file, or its options. Each check has its own section, named by the check's id, so `describeConformance`,
+   * `runConformance` and the CLI's `conformance --replay <file>` read the same file. Replays unless
+   * `CONNECTOR_SDK_RECORD` (or `mode`) says to record. A cassette started already may be given too.
+   *
+   * @default none: the end system is called
+   * @example
+   * ```ts
+   * cassette: new URL('./cassettes/conformance.json', import.meta.url),
+   * ```
+   */
+  readonly cassette?: CassetteOptions | string | URL | Cassette;
   /** What the platform checks need to know: where to read, and which platform operations a URL serves. */
   readonly platform?: {
     /**
@@ -126,12 +141,16 @@ export class ConformanceRun {
   readonly #transport: Transport;
 
   readonly #masker = new SessionMasker();
+  /** The run's cassette, when it records or replays the end system. */
+  readonly cassette: ConformanceCassette | undefined;
   /** The platform operations the target serves; `undefined` when the kit cannot know them. */
   readonly platformOperations: DeclaredOperations | undefined;
 
   /** @throws TypeError when `platform.operations` names an unknown operation or disagrees with the connector */
   constructor(options: ConformanceOptions) {
     this.options = options;
+    this.cassette =
+      options.cassette === undefined ? undefined : new ConformanceCassette(options.cassette);
     this.platformOperations = declaredOperations(
       isConnectorTarget(options.target) ? options.target : undefined,
       options.platform,

@@ -1,8 +1,10 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { REPLAYED_CALLS } from '../cassette/replayed-calls.js';
 
 // What the connector sends to its end system while it serves one platform request, seen through undici's
-// diagnostics channels: every fetch in this process (the SDK's end-system client included, whatever logger it
-// was made with) publishes there. A request the kit itself sends to a URL target is left out by its origin.
+// diagnostics channels (and a cassette's, for the calls it replays): every fetch in this process (the SDK's
+// end-system client included, whatever logger it was made with) publishes there. A request the kit itself
+// sends to a URL target is left out by its origin.
 
 /** The statuses fetch follows to another request. */
 const FOLLOWED = new Set([301, 302, 303, 307, 308]);
@@ -58,11 +60,13 @@ export function watchEndSystemCalls(ownOrigin: string | undefined): {
     afterRedirect++;
   };
   subscribe('undici:request:create', onCreate);
+  subscribe(REPLAYED_CALLS, onCreate);
   subscribe('undici:request:headers', onHeaders);
   return {
     calls,
     stop: () => {
       unsubscribe('undici:request:create', onCreate);
+      unsubscribe(REPLAYED_CALLS, onCreate);
       unsubscribe('undici:request:headers', onHeaders);
     },
   };

@@ -29,6 +29,7 @@ export interface RunConformanceOptions {
  * @param options - the connector and the configurations to try
  * @param runOptions - which checks, and a progress callback
  * @returns one result per check
+ * @throws CassetteLeakError after the checks when a cassette being recorded still held a secret (not written)
  * @throws TypeError before any check runs when `platform.operations` or `platform.paths` names an unknown
  * operation or a path that does not fit it, or disagrees with the connector the kit serves
  * @example
@@ -47,7 +48,12 @@ export async function runConformance(
     if (runOptions.only !== undefined && !runOptions.only.includes(check.id)) continue;
     let result: ConformanceResult;
     try {
-      const outcome = await check.run(run);
+      await run.cassette?.begin(check.id);
+      const outcome = await check.run(run).finally(async () => {
+        // A request the cassette could not answer explains the check's failure better than its symptom.
+        const mismatch = await run.cassette?.mismatch();
+        if (mismatch) throw mismatch;
+      });
       result =
         outcome === undefined
           ? { id: check.id, name: check.name, status: 'passed' }
@@ -65,5 +71,6 @@ export async function runConformance(
     results.push(result);
     runOptions.onResult?.(result);
   }
+  await run.cassette?.stop();
   return results;
 }
