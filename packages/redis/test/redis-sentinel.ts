@@ -64,13 +64,14 @@ async function startSentinel(
     port,
     stop: () =>
       new Promise<void>((resolve) => {
+        let force: NodeJS.Timeout | undefined;
         const done = () => {
           clearTimeout(force);
           rmSync(dir, { recursive: true, force: true });
           resolve();
         };
         if (child.exitCode !== null || child.signalCode !== null) return done();
-        const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        force = setTimeout(() => child.kill('SIGKILL'), 3_000);
         child.once('exit', done);
         child.kill('SIGTERM');
       }),

@@ -125,13 +125,15 @@ export async function startRedisServer(
       kill: () => void child.kill('SIGKILL'),
       stop: () =>
         (stopped ??= new Promise<void>((resolve) => {
+          // Declared first: a server already gone (killed) is done before any timer is set.
+          let force: NodeJS.Timeout | undefined;
           const done = () => {
             clearTimeout(force);
             rmSync(dir, { recursive: true, force: true });
             resolve();
           };
           if (child.exitCode !== null || child.signalCode !== null) return done();
-          const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
+          force = setTimeout(() => child.kill('SIGKILL'), 3_000);
           child.once('exit', done);
           child.kill('SIGTERM');
         })),
