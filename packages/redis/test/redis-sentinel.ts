@@ -64,15 +64,17 @@ async function startSentinel(
     port,
     stop: () =>
       new Promise<void>((resolve) => {
-        let force: NodeJS.Timeout | undefined;
-        const done = () => {
-          clearTimeout(force);
+        const removed = () => {
           rmSync(dir, { recursive: true, force: true });
           resolve();
         };
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        force = setTimeout(() => child.kill('SIGKILL'), 3_000);
-        child.once('exit', done);
+        // A server already gone (killed) is done at once.
+        if (child.exitCode !== null || child.signalCode !== null) return removed();
+        const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        child.once('exit', () => {
+          clearTimeout(force);
+          removed();
+        });
         child.kill('SIGTERM');
       }),
   };
