@@ -94,9 +94,14 @@ export class CassetteReplayer {
    *
    * @param sent - the request as the connector sent it
    * @param secrets - the request's secrets, masked in a mismatch's message
+   * @param ResponseClass - the class of the answer @default the global `Response`
    * @throws CassetteMismatchError when no recorded exchange matches (also kept in `mismatches`)
    */
-  answer(sent: CassetteRequest, secrets: readonly string[]): Response {
+  answer(
+    sent: CassetteRequest,
+    secrets: readonly string[],
+    ResponseClass: typeof Response = Response,
+  ): Response {
     const exchanges = this.#file.tests[this.#section] ?? [];
     const used = this.#used.get(this.#section) ?? new Set<number>();
     this.#used.set(this.#section, used);
@@ -109,7 +114,7 @@ export class CassetteReplayer {
       throw error;
     }
     used.add(found);
-    return this.#response(exchanges[found] as CassetteExchange);
+    return this.#response(exchanges[found] as CassetteExchange, ResponseClass);
   }
 
   #matches(recorded: CassetteRequest, sent: CassetteRequest): boolean {
@@ -121,7 +126,7 @@ export class CassetteReplayer {
     return differingParts(recorded, sent, this.#match, this.#known).length === 0;
   }
 
-  #response(exchange: CassetteExchange): Response {
+  #response(exchange: CassetteExchange, ResponseClass: typeof Response): Response {
     const { response } = exchange;
     // Every placeholder of the answer gets a value: one the connector sent, or one handed out now.
     const text = JSON.stringify(response);
@@ -140,7 +145,7 @@ export class CassetteReplayer {
           ? { text: putBack(response.body.text, this.#known) }
           : response.body;
     const content = NO_BODY.has(response.status) ? undefined : bodyContent(body);
-    return new Response(content ?? null, { status: response.status, headers });
+    return new ResponseClass(content ?? null, { status: response.status, headers });
   }
 
   #mismatch(

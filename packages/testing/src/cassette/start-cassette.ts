@@ -147,9 +147,16 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
     if (file === undefined)
       throw new Error(`No cassette at ${path}: record it first, with CONNECTOR_SDK_RECORD=1`);
     const replayer = new CassetteReplayer(file, path, options.match);
+    // fetch's own Response: a server that replaces the global one (@hono/node-server does) makes answers ky
+    // cannot decorate, and a replayed call must be answered as a fetch would.
+    const FetchResponse = (await fetch('data:,')).constructor as typeof Response;
     const untap = tapEndSystem(async (attempt: EndSystemAttempt) => {
       announceReplayedCall(attempt.request.method, attempt.request.url);
-      return replayer.answer(await requestOf(attempt.request), attempt.secrets.values());
+      return replayer.answer(
+        await requestOf(attempt.request),
+        attempt.secrets.values(),
+        FetchResponse,
+      );
     });
     let taken = 0;
     return {
