@@ -1,4 +1,5 @@
 // The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
+import { redisMissing } from './redis-for-bench.mjs';
 
 // `judged`: the servers whose ratios decide issue 18's CPU budgets, measured in more processes than the others
 // (see the README).
@@ -55,4 +56,21 @@ export const SERVERS = [
     title: 'Express 5 + express.json + zod',
     module: 'servers/express-plain.mjs',
   },
+  // Issue 36: the store's cost, a rate-limit count per call, against a Redis each server starts itself.
+  ...(redisMissing === undefined
+    ? [
+        {
+          name: 'sdk-node-redis',
+          title: '@connector-sdk/node, Redis store (one node) + rate limit',
+          module: 'servers/sdk-node-redis.mjs',
+          only: ['initialize', 'later-call'],
+        },
+        {
+          name: 'sdk-node-redis-cluster',
+          title: '@connector-sdk/node, Redis Cluster store (3 primaries) + rate limit',
+          module: 'servers/sdk-node-redis-cluster.mjs',
+          only: ['initialize', 'later-call'],
+        },
+      ]
+    : (process.stderr.write(`bench: Redis-backed servers left out: ${redisMissing}\n`), [])),
 ];
