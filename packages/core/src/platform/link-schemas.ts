@@ -4,47 +4,52 @@
 // connector; enums follow the tables of ../../shared/PLATFORM-OPERATIONS.md, with the documented misspellings
 // accepted where the public examples use them.
 import { z } from 'zod';
+import { once } from './lazy-catalog.js';
 
-export const LinkTypeDirection = z.literal(['FORWARD', 'BACKWARD']);
+export const LinkTypeDirection = once(() => z.literal(['FORWARD', 'BACKWARD']));
 
-export const LinksInputSchema = z.looseObject({
-  linkType: z.string().min(1),
-  linkTypeDirection: LinkTypeDirection.optional(),
-  links: z
-    .array(
-      z.looseObject({
-        linkedEntityId: z.string().min(1),
-        linkedEntityType: z.string().min(1),
-        linkComment: z.string().optional(),
-        externalLinkUrl: z.string().optional(),
-        isExternalLink: z.literal(['true', 'false']).optional(),
-      }),
-    )
-    .max(1_000),
-  rankInfo: z
-    .looseObject({
-      siblingEntity: z.looseObject({
-        internalId: z.string(),
-        entityType: z.string(),
-        scopeId: z.string(),
-      }),
-      rankOperation: z.literal(['MOVE_BEFORE', 'MOVE_AFTER', 'LAST_IN_LIST', 'MOVE_BULK_AFTER']),
-    })
-    .optional(),
-});
+export const LinksInputSchema = once(() =>
+  z.looseObject({
+    linkType: z.string().min(1),
+    linkTypeDirection: LinkTypeDirection().optional(),
+    links: z
+      .array(
+        z.looseObject({
+          linkedEntityId: z.string().min(1),
+          linkedEntityType: z.string().min(1),
+          linkComment: z.string().optional(),
+          externalLinkUrl: z.string().optional(),
+          isExternalLink: z.literal(['true', 'false']).optional(),
+        }),
+      )
+      .max(1_000),
+    rankInfo: z
+      .looseObject({
+        siblingEntity: z.looseObject({
+          internalId: z.string(),
+          entityType: z.string(),
+          scopeId: z.string(),
+        }),
+        rankOperation: z.literal(['MOVE_BEFORE', 'MOVE_AFTER', 'LAST_IN_LIST', 'MOVE_BULK_AFTER']),
+      })
+      .optional(),
+  }),
+);
 
-export const LinksDeleteSchema = z.looseObject({
-  linkType: z.string().min(1),
-  linkTypeDirection: LinkTypeDirection.optional(),
-  links: z
-    .array(
-      z.looseObject({ linkedEntityId: z.string().min(1), linkedEntityType: z.string().min(1) }),
-    )
-    .max(1_000),
-});
+export const LinksDeleteSchema = once(() =>
+  z.looseObject({
+    linkType: z.string().min(1),
+    linkTypeDirection: LinkTypeDirection().optional(),
+    links: z
+      .array(
+        z.looseObject({ linkedEntityId: z.string().min(1), linkedEntityType: z.string().min(1) }),
+      )
+      .max(1_000),
+  }),
+);
 
-export const LinksCreatedSchema = z.array(z.unknown());
+export const LinksCreatedSchema = once(() => z.array(z.unknown()));
 
-export const SiblingsSchema = z.array(
-  z.looseObject({ internalId: z.string(), entityType: z.string(), scopeId: z.string() }),
+export const SiblingsSchema = once(() =>
+  z.array(z.looseObject({ internalId: z.string(), entityType: z.string(), scopeId: z.string() })),
 );

@@ -46,8 +46,9 @@ const paramNames = (path: string) =>
     .join(', ');
 
 function platformBuilder(name: PlatformOperationName): PlatformOperationBuilder<never, unknown> {
-  const definition: CatalogEntry = PLATFORM_OPERATIONS[name];
   return (handler, options = {}) => {
+    // Read when the builder is used: reading it makes the entry's schemas (see lazy-catalog.ts).
+    const definition: CatalogEntry = PLATFORM_OPERATIONS[name];
     if (typeof handler !== 'function')
       throw new TypeError(`platform.${name} needs a handler function`);
     const path = options.path ?? definition.path;
