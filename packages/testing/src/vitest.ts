@@ -15,6 +15,7 @@ import { operationAnswers } from './conformance/operation-answers.js';
 
 export type { ConformanceOptions } from './conformance/conformance-run.js';
 export { useCassette } from './cassette/use-cassette.js';
+export type { Cassette, CassetteOptions } from './cassette/start-cassette.js';
 
 /** How `describeConformance` registers its tests. */
 export interface DescribeConformanceSettings {

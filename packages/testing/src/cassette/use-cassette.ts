@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest';
 import { startCassette, type Cassette, type CassetteOptions } from './start-cassette.js';
 
-/** A test's name with the names of the suites around it: `records > lists them`. */
+/** A test's name with the names of the `describe`s around it (not the file's): `records > lists them`. */
 function fullName(task: TestContext['task']): string {
   const names = [task.name];
-  for (let suite = task.suite; suite !== undefined && suite.name !== ''; suite = suite.suite)
+  for (let suite = task.suite; suite !== undefined && !('filepath' in suite); suite = suite.suite)
     names.unshift(suite.name);
   return names.join(' > ');
 }
