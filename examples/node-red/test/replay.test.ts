@@ -29,6 +29,7 @@ const REPLAYED: NodeRedAccount = {
   password: 'replayed-password',
 };
 
+// #region replay
 describeConformance(
   () => ({
     ...nodeRedConformance(nodeRed ?? REPLAYED, async (authorization) => {
@@ -38,3 +39,4 @@ describeConformance(
   }),
   { title: 'the Node-RED connector, replayed', snapshots: !recording },
 );
+// #endregion replay

@@ -3,7 +3,17 @@
 // kit's recorder writes cassettes through it and its replayer answers from them. A registry symbol on
 // globalThis, so the ESM and CJS copies of core share one tap; with none set, an attempt pays one lookup.
 
-/** The secrets of the platform request an attempt belongs to, as its redactor knows them. */
+/**
+ * The secrets of the platform request an attempt belongs to, as its redactor knows them.
+ *
+ * @example
+ * ```ts
+ * tapEndSystem(async ({ secrets, send }) => {
+ *   const known = secrets.values(); // scrub these from what you keep
+ *   return send();
+ * });
+ * ```
+ */
 export interface EndSystemSecrets {
   /**
    * Every secret registered so far: sensitive configuration, secret session values, what connector code added
@@ -14,7 +24,17 @@ export interface EndSystemSecrets {
   add(value: string): void;
 }
 
-/** One attempt of an end-system call, as a tap receives it. */
+/**
+ * One attempt of an end-system call, as a tap receives it.
+ *
+ * @example
+ * ```ts
+ * tapEndSystem(async (attempt: EndSystemAttempt) => {
+ *   const body = await attempt.request.clone().text();
+ *   return attempt.send();
+ * });
+ * ```
+ */
 export interface EndSystemAttempt {
   /** The request about to be sent; `request.clone()` to read its body, since sending consumes it. */
   readonly request: Request;
@@ -27,6 +47,11 @@ export interface EndSystemAttempt {
 /**
  * Sees each attempt of every end-system client: returns `attempt.send()` (after reading what it needs), or a
  * `Response` of its own instead of sending anything.
+ *
+ * @example
+ * ```ts
+ * const offline: EndSystemTap = () => Promise.resolve(Response.json({ id: '1' }));
+ * ```
  */
 export type EndSystemTap = (attempt: EndSystemAttempt) => Promise<Response>;
 

@@ -6,14 +6,35 @@ import { dirname } from 'node:path';
 // test: a suite's recordings stay in one reviewable file, and a test replays from its own section whatever
 // other tests ran before it (`-t` picks one).
 
-/** A body as a cassette holds it: parsed JSON when it was JSON, else its text, else its bytes in base64. */
+/**
+ * A body as a cassette holds it: parsed JSON when it was JSON, else its text, else its bytes in base64.
+ *
+ * @example
+ * ```ts
+ * const body: CassetteBody = { json: { username: 'alice', password: '{{secret:1}}' } };
+ * ```
+ */
 export type CassetteBody =
   { readonly json: unknown } | { readonly text: string } | { readonly base64: string };
 
-/** Headers as a cassette holds them: lower-case names; `set-cookie` may hold several values. */
+/**
+ * Headers as a cassette holds them: lower-case names; `set-cookie` may hold several values.
+ *
+ * @example
+ * ```ts
+ * const headers: CassetteHeaders = { authorization: 'Bearer {{secret:2}}', 'set-cookie': ['sid={{secret:3}}; Path=/'] };
+ * ```
+ */
 export type CassetteHeaders = Readonly<Record<string, string | readonly string[]>>;
 
-/** A request the connector sent to its end system. */
+/**
+ * A request the connector sent to its end system.
+ *
+ * @example
+ * ```ts
+ * const request: CassetteRequest = { method: 'GET', url: 'https://acme.example/issues?q=open', headers: {} };
+ * ```
+ */
 export interface CassetteRequest {
   /** HTTP method, upper-case. */
   readonly method: string;
@@ -23,20 +44,43 @@ export interface CassetteRequest {
   readonly body?: CassetteBody;
 }
 
-/** What the end system answered. */
+/**
+ * What the end system answered.
+ *
+ * @example
+ * ```ts
+ * const response: CassetteResponse = { status: 200, headers: {}, body: { json: { token: '{{secret:2}}' } } };
+ * ```
+ */
 export interface CassetteResponse {
   readonly status: number;
   readonly headers: CassetteHeaders;
   readonly body?: CassetteBody;
 }
 
-/** One exchange: a request and its answer. */
+/**
+ * One exchange: a request and its answer.
+ *
+ * @example
+ * ```ts
+ * const file: CassetteFile = JSON.parse(await readFile('test/cassettes/acme.json', 'utf8'));
+ * const first: CassetteExchange | undefined = file.tests['lists issues']?.[0];
+ * ```
+ */
 export interface CassetteExchange {
   readonly request: CassetteRequest;
   readonly response: CassetteResponse;
 }
 
-/** A cassette file's content. */
+/**
+ * A cassette file's content.
+ *
+ * @example
+ * ```ts
+ * const file: CassetteFile = JSON.parse(await readFile('test/cassettes/acme.json', 'utf8'));
+ * Object.keys(file.tests); // the tests recorded
+ * ```
+ */
 export interface CassetteFile {
   /** The format's version. */
   readonly version: 1;

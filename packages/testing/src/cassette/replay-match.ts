@@ -6,12 +6,25 @@ import { bodyContent, type CassetteRequest } from './cassette-file.js';
 // connector, or handed out in a replayed answer), the same placeholder must be sent that value again (or a
 // form of it): so a login's token is seen to flow on, and a connector that sends the wrong one does not match.
 
-/** The parts of a request a replay compares. */
+/**
+ * The parts of a request a replay compares.
+ *
+ * @example
+ * ```ts
+ * const parts: CassetteMatchPart[] = ['method', 'path', 'credentials'];
+ * ```
+ */
 export type CassetteMatchPart = 'method' | 'path' | 'query' | 'body' | 'headers' | 'credentials';
 
 /**
  * Decides whether a recorded request answers the one sent: a list of the parts to compare, or a function given
  * the recorded request (placeholders known so far put back) and the one sent.
+ *
+ * @example
+ * ```ts
+ * // The search's body holds today's date: match the rest only.
+ * useCassette({ path: 'test/cassettes/acme.json', match: ['method', 'path', 'query', 'credentials'] });
+ * ```
  */
 export type CassetteMatcher =
   readonly CassetteMatchPart[] | ((recorded: CassetteRequest, sent: CassetteRequest) => boolean);

@@ -22,7 +22,14 @@ import { announceReplayedCall } from './replayed-calls.js';
 import type { CassetteMatcher } from './replay-match.js';
 import { scrubExchanges } from './scrub-exchanges.js';
 
-/** Options of {@link startCassette}. */
+/**
+ * Options of {@link startCassette}.
+ *
+ * @example
+ * ```ts
+ * const options: CassetteOptions = { path: 'test/cassettes/acme.json', secrets: [process.env.ACME_TOKEN ?? ''] };
+ * ```
+ */
 export interface CassetteOptions {
   /** The cassette file (JSON), such as `new URL('./cassettes/acme.json', import.meta.url)`. */
   readonly path: string | URL;
@@ -43,7 +50,17 @@ export interface CassetteOptions {
   readonly secrets?: readonly string[];
 }
 
-/** A cassette in use: every end-system call of this process is recorded to it or answered from it. */
+/**
+ * A cassette in use: every end-system call of this process is recorded to it or answered from it.
+ *
+ * @example
+ * ```ts
+ * const cassette: Cassette = await startCassette({ path: 'test/cassettes/acme.json' });
+ * cassette.section('lists issues');
+ * // … the test …
+ * await cassette.stop();
+ * ```
+ */
 export interface Cassette {
   /** Whether it records or replays. */
   readonly mode: 'record' | 'replay';
