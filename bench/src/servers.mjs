@@ -40,6 +40,13 @@ export const SERVERS = [
     // What answer validation costs: measured on the platform operation only.
     only: ['catalog-call'],
   },
+  {
+    name: 'sdk-node-otel',
+    title: '@connector-sdk/node, OpenTelemetry on (batch spans, metric reader)',
+    module: 'servers/sdk-node-otel.mjs',
+    // Issue 35 bounds the later call and the end-system call with tracing and metrics on.
+    only: ['later-call', 'end-system'],
+  },
   { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
   {
     name: 'sdk-fetch',
