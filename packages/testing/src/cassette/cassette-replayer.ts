@@ -74,7 +74,7 @@ export class CassetteReplayer {
   readonly #match: CassetteMatcher;
   readonly #known = new Map<number, string>();
   readonly #used = new Map<string, Set<number>>();
-  #section = '';
+  #section = 'default';
   /** The requests no recorded exchange answered, in order, their messages masked. */
   readonly mismatches: CassetteMismatchError[] = [];
 

@@ -71,6 +71,17 @@ export function findCassetteLeaks(file: CassetteFile, secrets: Iterable<string> 
       if (set.size > 0) {
         if (set.leaksIn(JSON.stringify(request))) places.push('request');
         if (set.leaksIn(JSON.stringify(response))) places.push('response');
+        // A binary body is searched as the text its bytes decode to, where base64 hides an unaligned form.
+        for (const [side, body] of [
+          ['request', request.body],
+          ['response', response.body],
+        ] as const)
+          if (
+            body &&
+            'base64' in body &&
+            set.leaksIn(Buffer.from(body.base64, 'base64').toString('utf8'))
+          )
+            places.push(`${side} body`);
       }
       for (const place of places) found.push(`${at}: a secret in the ${place}`);
     });

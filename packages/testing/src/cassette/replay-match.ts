@@ -103,13 +103,23 @@ export function partText(
   if (part === 'method') return request.method.toUpperCase();
   if (part === 'path' || part === 'query') return pathAndQuery(request.url)[part];
   const content = bodyContent(request.body);
-  return content === undefined
-    ? ''
-    : typeof content === 'string'
-      ? content
-      : Buffer.from(content).toString('base64');
+  if (content === undefined) return '';
+  // A multipart body is compared byte for byte (latin1 keeps each byte one character), its boundary named
+  // by a fixed word: multipartBody makes up a new boundary for each call.
+  const boundary = multipartBoundary(request.headers);
+  if (boundary === undefined)
+    return typeof content === 'string' ? content : Buffer.from(content).toString('base64');
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
+  return bytes.toString('latin1').replaceAll(boundary, '{{boundary}}');
 }
 
+/** The boundary a multipart request's content type names. */
+function multipartBoundary(headers: CassetteRequest['headers']): string | undefined {
+  const type = headers['content-type'];
+  const text = typeof type === 'string' ? type : type?.join(', ');
+  if (text === undefined || !/^multipart\//i.test(text)) return undefined;
+  return /boundary="?([^";,]+)"?/i.exec(text)?.[1];
+}
 /** The parts of a request that differ from a recorded one; none when it matches. */
 export function differingParts(
   recorded: CassetteRequest,

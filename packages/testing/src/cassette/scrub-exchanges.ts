@@ -29,15 +29,17 @@ class Scrubber {
   /** Units found only where they stand in a credential header: too short to search for anywhere else. */
   readonly #inPlace = new Set<number>();
   #forms: Form[] | undefined;
+  /** The forms as the latin1 view of their UTF-8 bytes, for binary bodies. */
+  #byteForms: Form[] | undefined;
 
   unit(value: string, everywhere = true): number {
     let index = this.#units.indexOf(value);
     if (index === -1) {
       index = this.#units.push(value) - 1;
       if (!everywhere) this.#inPlace.add(index);
-      this.#forms = undefined;
+      this.#forms = this.#byteForms = undefined;
     } else if (everywhere && this.#inPlace.delete(index)) {
-      this.#forms = undefined;
+      this.#forms = this.#byteForms = undefined;
     }
     return index;
   }
@@ -51,7 +53,17 @@ class Scrubber {
     return `${MARK_OPEN}${String.fromCharCode(0xe100 + index)}${MARK_CLOSE}`;
   }
 
-  #allForms(): Form[] {
+  #allForms(bytes = false): Form[] {
+    if (bytes)
+      return (this.#byteForms ??= this.#allForms().map((form) => {
+        const text = Buffer.from(form.text, 'utf8').toString('latin1');
+        return {
+          ...form,
+          text,
+          standalone:
+            form.standalone && new RegExp(`(?<![A-Za-z0-9])${escape(text)}(?![A-Za-z0-9])`, 'g'),
+        };
+      }));
     if (this.#forms) return this.#forms;
     const forms: Form[] = [];
     this.#units.forEach((unit, index) => {
@@ -69,9 +81,9 @@ class Scrubber {
     return (this.#forms = forms);
   }
 
-  text(text: string): string {
+  text(text: string, bytes = false): string {
     let scrubbed = text;
-    for (const form of this.#allForms()) {
+    for (const form of this.#allForms(bytes)) {
       if (!scrubbed.includes(form.text)) continue;
       scrubbed = form.standalone
         ? scrubbed.replace(form.standalone, this.mark(form.unit))
@@ -91,8 +103,15 @@ class Scrubber {
   }
 }
 
-function scrubBody(body: CassetteBody, scrubber: Scrubber): CassetteBody {
-  if ('base64' in body) return body;
+/** A binary body while it is scrubbed: its bytes as latin1 text (one character a byte), marks and all. */
+interface MarkedBytes {
+  readonly latin1: string;
+}
+
+function scrubBody(body: CassetteBody, scrubber: Scrubber): CassetteBody | MarkedBytes {
+  // Bytes are searched for the UTF-8 bytes of each form: a secret in a text part of an upload, say.
+  if ('base64' in body)
+    return { latin1: scrubber.text(Buffer.from(body.base64, 'base64').toString('latin1'), true) };
   if ('json' in body) return { json: scrubber.value(body.json) };
   return { text: scrubber.text(body.text) };
 }
@@ -159,7 +178,7 @@ export function scrubExchanges(
       learnHeaders(request.headers, scrubber);
       learnHeaders(response.headers, scrubber);
     }
-  const marked: Record<string, CassetteExchange[]> = {};
+  const marked: Record<string, unknown[]> = {};
   for (const [name, exchanges] of Object.entries(tests))
     marked[name] = exchanges.map(({ request, response }) => ({
       request: {
@@ -193,5 +212,10 @@ export function scrubExchanges(
       ),
     ),
   ) as Record<string, CassetteExchange[]>;
+  for (const exchanges of Object.values(result))
+    for (const { request, response } of exchanges)
+      for (const side of [request, response] as { body?: CassetteBody | MarkedBytes }[])
+        if (side.body && 'latin1' in side.body)
+          side.body = { base64: Buffer.from(side.body.latin1, 'latin1').toString('base64') };
   return { tests: result, units: [...new Set([...secrets].concat(scrubber.units()))] };
 }
