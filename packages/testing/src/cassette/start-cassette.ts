@@ -1,26 +1,12 @@
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  tapEndSystem,
-  type EndSystemAttempt,
-  type EndSystemSecrets,
-} from '@connector-sdk/core/http';
-import { SecretSet } from '../secret-forms.js';
-import {
-  cassetteBody,
-  cassetteText,
-  readCassetteFile,
-  writeCassetteText,
-  type CassetteExchange,
-  type CassetteHeaders,
-  type CassetteRequest,
-} from './cassette-file.js';
-import { CassetteLeakError, type CassetteMismatchError } from './cassette-errors.js';
+import { tapEndSystem, type EndSystemAttempt } from '@connector-sdk/core/http';
+import { readCassetteFile } from './cassette-file.js';
+import type { CassetteMismatchError } from './cassette-errors.js';
+import { CassetteRecorder, requestOf } from './cassette-recorder.js';
 import { CassetteReplayer } from './cassette-replayer.js';
-import { findCassetteLeaks } from './find-cassette-leaks.js';
 import { announceReplayedCall } from './replayed-calls.js';
 import type { CassetteMatcher } from './replay-match.js';
-import { scrubExchanges } from './scrub-exchanges.js';
 
 /**
  * Options of {@link startCassette}.
@@ -84,37 +70,6 @@ export interface Cassette {
   stop(): Promise<void>;
 }
 
-const VOLATILE_RESPONSE = new Set([
-  'date',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
-
-function headersOf(headers: Headers, drop: ReadonlySet<string>): CassetteHeaders {
-  const result: Record<string, string | string[]> = {};
-  for (const [name, value] of headers)
-    if (!drop.has(name) && name !== 'set-cookie') result[name] = value;
-  const cookies = headers.getSetCookie();
-  if (cookies.length > 0) result['set-cookie'] = cookies;
-  return result;
-}
-
-async function requestOf(request: Request): Promise<CassetteRequest> {
-  const body = cassetteBody(
-    new Uint8Array(await request.arrayBuffer()),
-    request.headers.get('content-type'),
-  );
-  return {
-    method: request.method,
-    url: request.url,
-    headers: headersOf(request.headers, new Set(['content-length'])),
-    ...(body && { body }),
-  };
-}
-
 /** Where a recording goes, or `undefined` to replay, from the option and `CONNECTOR_SDK_RECORD`. */
 function recordPath(path: string, mode: CassetteOptions['mode']): string | undefined {
   if (mode === 'replay') return undefined;
@@ -158,7 +113,6 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
   const path =
     typeof options.path === 'string' ? resolve(options.path) : fileURLToPath(options.path);
   const writeTo = recordPath(path, options.mode);
-  let section = 'default';
   if (writeTo === undefined) {
     const file = await readCassetteFile(path);
     if (file === undefined)
@@ -179,7 +133,7 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
     return {
       mode: 'replay',
       path,
-      section: (name) => replayer.section((section = name)),
+      section: (name) => replayer.section(name),
       takeMismatches: () => replayer.mismatches.slice(taken, (taken = replayer.mismatches.length)),
       stop: () => {
         untap();
@@ -189,71 +143,23 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
       },
     };
   }
-  const recorded = new Map<string, (CassetteExchange | undefined)[]>();
-  const touched = new Set<string>();
-  const sources = new Set<EndSystemSecrets>();
-  const pending = new Set<Promise<unknown>>();
+  const recorder = new CassetteRecorder();
+  recorder.secrets(() => options.secrets ?? []);
   const untap = tapEndSystem(async (attempt) => {
-    const exchanges = recorded.get(section) ?? [];
-    recorded.set(section, exchanges);
-    touched.add(section);
-    const slot = exchanges.push(undefined) - 1;
-    sources.add(attempt.secrets);
+    recorder.secrets(() => attempt.secrets.values());
     const request = requestOf(attempt.request.clone());
     const response = await attempt.send();
-    const copy = response.clone();
-    const done = (async () => {
-      const bytes = new Uint8Array(await copy.arrayBuffer());
-      const body = cassetteBody(bytes, copy.headers.get('content-type'));
-      exchanges[slot] = {
-        request: await request,
-        response: {
-          status: copy.status,
-          headers: headersOf(copy.headers, VOLATILE_RESPONSE),
-          ...(body && { body }),
-        },
-      };
-    })();
-    pending.add(done);
-    void done.finally(() => pending.delete(done)).catch(() => undefined);
+    recorder.record(request, response.clone());
     return response;
   });
   return {
     mode: 'record',
     path: writeTo,
-    section: (name) => {
-      section = name;
-      touched.add(name);
-    },
+    section: (name) => recorder.section(name),
     takeMismatches: () => [],
     stop: async () => {
       untap();
-      await Promise.allSettled(pending);
-      const secrets = new Set(options.secrets ?? []);
-      for (const source of sources) for (const value of source.values()) secrets.add(value);
-      const raw: Record<string, CassetteExchange[]> = {};
-      for (const [name, exchanges] of recorded) {
-        const complete = exchanges.filter((exchange) => exchange !== undefined);
-        if (complete.length > 0) raw[name] = complete;
-      }
-      const { tests, units } = scrubExchanges(raw, secrets);
-      const old = await readCassetteFile(writeTo);
-      const kept = Object.fromEntries(
-        Object.entries(old?.tests ?? {}).filter(([name]) => !touched.has(name)),
-      );
-      const file = { version: 1 as const, tests: { ...kept, ...tests } };
-      const leaks = findCassetteLeaks(file, units);
-      const text = cassetteText(file);
-      const set = new SecretSet();
-      for (const unit of units) set.add(unit);
-      if (leaks.length === 0 && set.size > 0 && set.leaksIn(text))
-        leaks.push('the file as written');
-      if (leaks.length > 0)
-        throw new CassetteLeakError(
-          `The cassette ${writeTo} was not written: a secret survived scrubbing.\n  ${leaks.join('\n  ')}\n` +
-            'Mark the value secret where it comes from (secret(), addSecret, a sensitive field) or give it in `secrets`.',
-        );
-      await writeCassetteText(writeTo, text);
+      await recorder.write(writeTo);
     },
   };
 }

@@ -1,0 +1,134 @@
+import { SecretSet } from '../secret-forms.js';
+import {
+  cassetteBody,
+  cassetteText,
+  readCassetteFile,
+  writeCassetteText,
+  type CassetteExchange,
+  type CassetteHeaders,
+  type CassetteRequest,
+} from './cassette-file.js';
+import { CassetteLeakError } from './cassette-errors.js';
+import { findCassetteLeaks } from './find-cassette-leaks.js';
+import { scrubExchanges } from './scrub-exchanges.js';
+
+/** Answer headers that vary from run to run or describe the bytes on the wire, not the answer: not kept. */
+const VOLATILE_RESPONSE = new Set([
+  'date',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+
+/** Headers as a cassette keeps them, without those named in `drop`. @internal */
+export function headersOf(headers: Headers, drop: ReadonlySet<string>): CassetteHeaders {
+  const result: Record<string, string | string[]> = {};
+  for (const [name, value] of headers)
+    if (!drop.has(name) && name !== 'set-cookie') result[name] = value;
+  const cookies = headers.getSetCookie();
+  if (cookies.length > 0) result['set-cookie'] = cookies;
+  return result;
+}
+
+/** A request as a cassette keeps it (its body read: pass a clone of one still to be sent). @internal */
+export async function requestOf(request: Request): Promise<CassetteRequest> {
+  const body = cassetteBody(
+    new Uint8Array(await request.arrayBuffer()),
+    request.headers.get('content-type'),
+  );
+  return {
+    method: request.method,
+    url: request.url,
+    headers: headersOf(request.headers, new Set(['content-length'])),
+    ...(body && { body }),
+  };
+}
+
+/**
+ * The exchanges of a recording, per test and in the order their requests were made, and the secrets to scrub
+ * from them; written once, scrubbed and proven clean (issue 37).
+ *
+ * @internal
+ */
+export class CassetteRecorder {
+  readonly #recorded = new Map<string, (CassetteExchange | undefined)[]>();
+  readonly #touched = new Set<string>();
+  readonly #secrets: (() => Iterable<string>)[] = [];
+  readonly #pending = new Set<Promise<unknown>>();
+  #section = 'default';
+
+  /** Names the test whose exchanges come next. */
+  section(name: string): void {
+    this.#section = name;
+    this.#touched.add(name);
+  }
+
+  /** Adds where secrets come from: read when the recording is written, so those learnt later count. */
+  secrets(source: () => Iterable<string>): void {
+    this.#secrets.push(source);
+  }
+
+  /**
+   * Takes its place in the order now, and the exchange once the answer is read.
+   *
+   * @param request - the request, read
+   * @param response - a copy of the answer, read here
+   */
+  record(request: Promise<CassetteRequest>, response: Response): void {
+    const exchanges = this.#recorded.get(this.#section) ?? [];
+    this.#recorded.set(this.#section, exchanges);
+    this.#touched.add(this.#section);
+    const slot = exchanges.push(undefined) - 1;
+    const done = (async () => {
+      const body = cassetteBody(
+        new Uint8Array(await response.arrayBuffer()),
+        response.headers.get('content-type'),
+      );
+      exchanges[slot] = {
+        request: await request,
+        response: {
+          status: response.status,
+          headers: headersOf(response.headers, VOLATILE_RESPONSE),
+          ...(body && { body }),
+        },
+      };
+    })();
+    this.#pending.add(done);
+    void done.finally(() => this.#pending.delete(done)).catch(() => undefined);
+  }
+
+  /**
+   * Scrubs the recording, proves it clean and writes it, keeping the sections of tests it did not record.
+   *
+   * @throws CassetteLeakError, naming where, when a secret survived (nothing is written)
+   */
+  async write(path: string): Promise<void> {
+    await Promise.allSettled(this.#pending);
+    const secrets = new Set<string>();
+    for (const source of this.#secrets) for (const value of source()) secrets.add(value);
+    const raw: Record<string, CassetteExchange[]> = {};
+    for (const [name, exchanges] of this.#recorded) {
+      const complete = exchanges.filter((exchange) => exchange !== undefined);
+      if (complete.length > 0) raw[name] = complete;
+    }
+    const { tests, units } = scrubExchanges(raw, secrets);
+    const old = await readCassetteFile(path);
+    const kept = Object.fromEntries(
+      Object.entries(old?.tests ?? {}).filter(([name]) => !this.#touched.has(name)),
+    );
+    const file = { version: 1 as const, tests: { ...kept, ...tests } };
+    const leaks = findCassetteLeaks(file, units);
+    const text = cassetteText(file);
+    const set = new SecretSet();
+    for (const unit of units) set.add(unit);
+    if (leaks.length === 0 && set.size > 0 && set.leaksIn(text)) leaks.push('the file as written');
+    if (leaks.length > 0)
+      throw new CassetteLeakError(
+        `The cassette ${path} was not written: a secret survived scrubbing.\n  ${leaks.join('\n  ')}\n` +
+          'Mark the value secret where it comes from (secret(), addSecret, a sensitive field) or give it in `secrets`.',
+      );
+    await writeCassetteText(path, text);
+  }
+}
