@@ -80,7 +80,14 @@ export function requestObserver(instruments: RequestInstruments) {
 
     const { span } = state;
     if (span.isRecording()) {
-      span.setAttributes(attributes);
+      // The method and connector name were set at the start (on a span of ours).
+      if (request.route !== undefined) span.setAttribute(ATTR.httpRoute, request.route);
+      if (request.operation !== undefined)
+        span.setAttribute(ATTR.connectorOperation, request.operation);
+      if (request.status !== undefined)
+        span.setAttribute(ATTR.httpResponseStatusCode, request.status);
+      const errorType = attributes[ATTR.errorType];
+      if (errorType !== undefined) span.setAttribute(ATTR.errorType, errorType);
       if (request.systemId !== undefined)
         span.setAttribute(ATTR.connectorSystemId, request.systemId);
       if (request.retryAfterMs !== undefined)
