@@ -10,12 +10,17 @@ import type { Cassette } from './start-cassette.js';
 // the end system's recorded answers served on 127.0.0.1, where the configuration's end-system URL is pointed.
 // The connector must be allowed to reach loopback, as a connector run for development is.
 
-/** A cassette served over HTTP. @internal */
-export interface ReplayServer extends Cassette {
+/** A cassette served over HTTP: replayed, or recorded through a proxy. @internal */
+export interface CassetteServer extends Cassette {
   /** Its origin, such as `http://127.0.0.1:41234`. */
   readonly url: string;
   /** The origins the recording called: configuration values that start with one point here instead. */
   readonly origins: readonly string[];
+  /**
+   * Secrets the connector's sessions hold, from initialize's answers (the proxy cannot see the connector's
+   * requests' secrets as core's tap does): scrubbed from a recording, masked in a replay's messages.
+   */
+  learn(values: Iterable<string>): void;
 }
 
 async function requestOf(message: IncomingMessage, origin: string): Promise<CassetteRequest> {
@@ -47,11 +52,12 @@ async function requestOf(message: IncomingMessage, origin: string): Promise<Cass
 export async function startReplayServer(
   path: string,
   options: { readonly match?: CassetteMatcher; readonly secrets?: readonly string[] } = {},
-): Promise<ReplayServer> {
+): Promise<CassetteServer> {
   const file = resolve(path);
   const cassette = await readCassetteFile(file);
   if (cassette === undefined) throw new Error(`No cassette at ${file}`);
   const replayer = new CassetteReplayer(cassette, file, options.match);
+  const secrets = [...(options.secrets ?? [])];
   const origins = new Set<string>();
   for (const exchanges of Object.values(cassette.tests))
     for (const { request } of exchanges) {
@@ -63,7 +69,7 @@ export async function startReplayServer(
     void requestOf(message, url).then(async (sent) => {
       let response: Response;
       try {
-        response = replayer.answer(sent, options.secrets ?? []);
+        response = replayer.answer(sent, secrets);
       } catch (error) {
         response = Response.json(
           { error: { code: 'CASSETTE_MISMATCH', message: (error as Error).message } },
@@ -86,6 +92,7 @@ export async function startReplayServer(
     url,
     origins: [...origins],
     section: (name) => replayer.section(name),
+    learn: (values) => secrets.push(...values),
     takeMismatches: () => replayer.mismatches.slice(taken, (taken = replayer.mismatches.length)),
     stop: () =>
       new Promise((done) => {

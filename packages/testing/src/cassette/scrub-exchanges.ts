@@ -145,6 +145,14 @@ function scrubHeaders(headers: CassetteHeaders, scrubber: Scrubber): CassetteHea
   return scrubbed;
 }
 
+/** Registers the values of credential-named query parameters (`api_key=…`, `token=…`), as core's client does. */
+function learnQuery(url: string, scrubber: Scrubber): void {
+  const mark = url.indexOf('?');
+  if (mark === -1) return;
+  for (const [name, value] of new URLSearchParams(url.slice(mark + 1)))
+    if (SECRET_HEADER.test(name) && value.length >= 4) scrubber.unit(value);
+}
+
 /** Registers the credential parts that secret-named headers carry, so they are scrubbed everywhere. */
 function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
   for (const [name, value] of Object.entries(headers)) {
@@ -159,8 +167,9 @@ function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
 /**
  * Replaces every secret in a recording by a placeholder: each value in `secrets` (and its credential parts),
  * in every form the redactor recognises, in URLs, headers (names and values) and bodies (JSON keys and values,
- * text); and the credential of every `Authorization`, `Cookie`, `Set-Cookie` and other credential-named
- * header whatever its value, which then counts as a secret everywhere else too.
+ * text, bytes); and the credential of every `Authorization`, `Cookie`, `Set-Cookie` and other credential-named
+ * header, and every credential-named query parameter, whatever its value, which then counts as a secret
+ * everywhere else too.
  *
  * @param tests - each test's raw exchanges
  * @param secrets - what the requests knew as secret
@@ -175,6 +184,7 @@ export function scrubExchanges(
   for (const secret of secrets) for (const unit of secretUnits(secret)) scrubber.unit(unit);
   for (const exchanges of Object.values(tests))
     for (const { request, response } of exchanges) {
+      learnQuery(request.url, scrubber);
       learnHeaders(request.headers, scrubber);
       learnHeaders(response.headers, scrubber);
     }

@@ -5,10 +5,8 @@ import type { CliIo } from './cli-io.js';
 import { conformanceCommand } from './conformance-command.js';
 import { parseCall } from './parse-call.js';
 import { parsePlatformOperations } from './parse-platform-operations.js';
-import { startReplayServer } from '../cassette/replay-server.js';
-import type { ConfigInput } from '../simulator-types.js';
+import { cliCassette } from './cli-cassette.js';
 import { readConfigFile } from './read-config-file.js';
-import { pointConfig, sensitiveValues } from './replay-config.js';
 import { shellExpireSession } from './shell-expire-session.js';
 import { simulateCommand } from './simulate-command.js';
 import { UsageError } from './usage-error.js';
@@ -30,11 +28,16 @@ Options:
                                simulate). Without "=> status" a call must end below 400
   --operation "<METHOD> <path> [json]"  a later call that succeeds with a session (conformance)
   --invalid-config <file>      a configuration the connector must reject with 400 (conformance)
-  --replay <file>              answer the connector's end-system calls from a cassette recorded with
-                               runConformance or describeConformance (its cassette option): the
-                               recording is served on 127.0.0.1 and configuration values that start with
-                               the recorded end system's URL point there; the connector must be allowed to
-                               reach loopback (conformance)
+  --record <file>              record the connector's end-system calls to a cassette: a proxy on 127.0.0.1
+                               passes them on to the end system, and configuration values that start with
+                               the end system's URL (the configuration's first http(s) URL) point there.
+                               The configuration's and sessions' secrets, credential headers and query
+                               parameters are scrubbed; a cassette still holding a credential is not written
+  --replay <file>              answer the connector's end-system calls from a cassette, served on 127.0.0.1
+                               where the configuration's recorded end-system URL is pointed; recorded with
+                               the option above, or in a test (runConformance's cassette option with the
+                               connector's URL as target). With either, the connector must be allowed to
+                               reach loopback
   --log-file <file>            the connector's log, one line per entry: what it logs during the run is
                                checked for secrets and, for a connector served in this process, for a
                                line per end-system call (conformance; without it, only responses are)
@@ -102,6 +105,7 @@ function readArgs(argv: readonly string[]) {
         config: { type: 'string' },
         'log-file': { type: 'string' },
         replay: { type: 'string' },
+        record: { type: 'string' },
         call: { type: 'string', multiple: true },
         operation: { type: 'string' },
         'invalid-config': { type: 'string' },
@@ -163,7 +167,6 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'platform-operations',
             'project-id',
             'entity-type-id',
-            'replay',
           ]
         : ['call', 'max-wait-ms', 'cleanup-global-cache'];
     for (const option of foreign)
@@ -191,6 +194,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         : { retryAfterHeader: values['retry-after-header'] }),
       ...(unit === undefined ? {} : { retryAfterUnit: unit }),
     };
+    const { server, point } = await cliCassette({
+      record: values.record,
+      replay: values.replay,
+      configs: [
+        common.config,
+        ...(command === 'conformance' && values['wrong-credentials'] !== undefined
+          ? [await readConfigFile(values['wrong-credentials'])]
+          : []),
+      ],
+    });
     if (command === 'conformance') {
       const logFile = values['log-file'];
       const logLines = logFile === undefined ? undefined : logFrom(logFile);
@@ -207,18 +220,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ? {}
           : { entityTypeId: values['entity-type-id'] }),
       };
-      const replay =
-        values.replay === undefined
-          ? undefined
-          : await startReplayServer(values.replay, { secrets: sensitiveValues(common.config) });
-      const point = (config: ConfigInput) =>
-        replay === undefined ? config : pointConfig(config, replay.origins, replay.url);
       try {
         return await conformanceCommand(
           {
             ...common,
             config: point(common.config),
-            ...(replay === undefined ? {} : { cassette: replay }),
+            ...(server === undefined ? {} : { cassette: server }),
             ...(invalid === undefined
               ? {}
               : { invalidConfig: point(await readConfigFile(invalid)) }),
@@ -234,15 +241,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         );
       } finally {
         // Stopped here too: a connector that does not answer ends the command before any check.
-        await replay?.stop();
+        await server?.stop();
       }
     }
-    return await simulateCommand(
-      { ...common, maxWaitMs: maxWait === undefined ? 60_000 : Number(maxWait) },
-      calls,
-      values['cleanup-global-cache'] === true,
-      io,
-    );
+    try {
+      return await simulateCommand(
+        {
+          ...common,
+          config: point(common.config),
+          maxWaitMs: maxWait === undefined ? 60_000 : Number(maxWait),
+        },
+        calls,
+        values['cleanup-global-cache'] === true,
+        io,
+        (secrets) => server?.learn(secrets),
+      );
+    } finally {
+      await server?.stop();
+    }
   } catch (error) {
     if (error instanceof UsageError) {
       io.err(`error: ${error.message}\nRun with --help for usage.`);

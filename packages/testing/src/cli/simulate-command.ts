@@ -14,6 +14,7 @@ export async function simulateCommand(
   calls: readonly ParsedCall[],
   cleanupGlobalCache: boolean,
   io: CliIo,
+  learn: (secrets: readonly string[]) => void = () => undefined,
 ): Promise<number> {
   const platform = createPlatformSimulator({
     ...options,
@@ -43,7 +44,12 @@ export async function simulateCommand(
   const initialized = await run(
     'initialize',
     (status) => status === 200,
-    () => platform.initialize(),
+    async () => {
+      const answer = await platform.initialize();
+      // A cassette recorded through a proxy learns the session's secrets only from here.
+      learn((platform.session ?? []).flatMap((entry) => (entry.sensitive ? [entry.value] : [])));
+      return answer;
+    },
   );
   if (initialized === 200) {
     for (const { request, expectStatus } of calls) {

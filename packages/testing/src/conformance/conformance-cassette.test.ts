@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOOPBACK_EGRESS, recordsConfig, recordsConnector } from '../../test/records-connector.js';
 import { runCli } from '../cli/run-cli.js';
+import { scanCassette } from '../cassette/scan-cassette.js';
 import { startFakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import { runConformance, type ConformanceResult } from './run-conformance.js';
 import type { ConformanceOptions } from './conformance-run.js';
@@ -89,6 +90,42 @@ it('replays with the CLI: conformance --replay <file>', async () => {
   expect(out.at(-1)).toMatch(/^\d+ passed, 0 failed/);
   // Without the cassette the end system is gone: the same command fails.
   expect(await runCli(args, { out: () => undefined, err: () => undefined })).toBe(1);
+});
+
+it('records with the CLI through a proxy (--record), then replays what it wrote (--replay)', async () => {
+  const fake = await startFakeEndSystem({ users: { alice: 'cli-password-77' } });
+  const config = join(dir, 'cli-config.json');
+  writeFileSync(config, JSON.stringify(recordsConfig(fake.url, 'cli-password-77')));
+  const cassette = join(dir, 'cli.json');
+  const lines: string[] = [];
+  const quiet = {
+    out: (line: string) => lines.push(line),
+    err: (line: string) => errors.push(line),
+  };
+  const errors: string[] = [];
+  const simulate = ['simulate', '--url', server.url, '--config', config, '--call', 'GET /records'];
+  const conformance = ['conformance', '--url', server.url, '--config', config];
+  const checks = join(dir, 'cli-conformance.json');
+  try {
+    expect(await runCli([...simulate, '--record', cassette], quiet)).toBe(0);
+    expect(
+      await runCli([...conformance, '--record', checks], quiet),
+      [...lines, ...errors].join('\n'),
+    ).toBe(0);
+  } finally {
+    await fake.close();
+  }
+  expect(errors).toEqual([]);
+  const text = readFileSync(cassette, 'utf8');
+  expect(text).toContain('{{secret:1}}');
+  expect(text).not.toContain('cli-password-77');
+  expect(await scanCassette(cassette)).toEqual([]);
+  // Offline: the end system is closed, the cassette answers.
+  expect(await runCli([...simulate, '--replay', cassette], quiet)).toBe(0);
+  expect(await runCli([...conformance, '--replay', checks], quiet)).toBe(0);
+  expect(readFileSync(checks, 'utf8')).not.toContain('cli-password-77');
+  expect(await runCli([...simulate, '--record', cassette, '--replay', cassette], quiet)).toBe(2);
+  expect(await runCli(conformance, quiet)).toBe(1);
 });
 
 it('fails the check whose call the cassette does not hold, naming the closest recording', async () => {

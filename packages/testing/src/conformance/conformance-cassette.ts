@@ -34,6 +34,13 @@ export class ConformanceCassette {
     return cassette?.takeMismatches()[0];
   }
 
+  /** Hands a cassette served over HTTP the secrets of a session initialize answered. */
+  async learn(values: readonly string[]): Promise<void> {
+    const cassette = await this.#cassette;
+    if (cassette && 'learn' in cassette && typeof cassette.learn === 'function')
+      (cassette.learn as (values: Iterable<string>) => void)(values);
+  }
+
   /** Stops it: writes a recording (or refuses to, naming the leak). */
   async stop(): Promise<void> {
     const cassette = this.#cassette;

@@ -122,6 +122,20 @@ export interface RecordedExchange {
   readonly logLines: readonly string[];
 }
 
+/** The values of the entries marked sensitive in an initialize answer. @internal */
+export function sensitiveEntries(text: string): string[] {
+  try {
+    const entries = JSON.parse(text) as unknown;
+    return Array.isArray(entries)
+      ? entries.flatMap((entry: { value?: unknown; sensitive?: unknown }) =>
+          entry?.sensitive === true && typeof entry.value === 'string' ? [entry.value] : [],
+        )
+      : [];
+  } catch {
+    return [];
+  }
+}
+
 function isConnectorTarget(
   target: ConnectorTarget,
 ): target is Extract<ConnectorTarget, { compiled: unknown }> {
@@ -212,6 +226,8 @@ export class ConformanceRun {
       const watch = watchEndSystemCalls(ownOrigin);
       const from = this.#logLines.length;
       const response = await inner(request).finally(watch.stop);
+      if (this.cassette && request.path.includes('/initialize/') && response.status === 200)
+        await this.cassette.learn(sensitiveEntries(response.text));
       this.exchanges.push({
         request,
         response,
