@@ -14,18 +14,15 @@ export function once<T>(make: () => T): () => T {
   return () => (made ??= { value: make() }).value;
 }
 
-/** The object {@link lazyEntries} makes of its makers: each entry's value, by its name. */
-export type LazyEntries<M extends Record<string, () => unknown>> = {
-  readonly [K in keyof M]: ReturnType<M[K]>;
-};
-
 /**
  * An object with an own enumerable property per maker, whose value is made the first time it is read and is then
  * a plain read-only data property: `Object.keys`, `in` and `Object.hasOwn` see every entry before any is made.
  *
  * @internal
  */
-export function lazyEntries<M extends Record<string, () => unknown>>(makers: M): LazyEntries<M> {
+export function lazyEntries<M extends Record<string, () => unknown>>(
+  makers: M,
+): { readonly [K in keyof M]: ReturnType<M[K]> } {
   const entries = {};
   for (const name of Object.keys(makers)) {
     const make = makers[name] as () => unknown;
@@ -39,5 +36,5 @@ export function lazyEntries<M extends Record<string, () => unknown>>(makers: M):
       },
     });
   }
-  return entries as LazyEntries<M>;
+  return entries as { readonly [K in keyof M]: ReturnType<M[K]> };
 }
