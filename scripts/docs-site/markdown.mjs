@@ -100,9 +100,20 @@ function mermaidBlocks(md) {
   };
 }
 
+/**
+ * Inline code is shown as written: Vue reads `{{ … }}` in a page as an expression, and the API reference quotes
+ * such text from TSDoc (a cassette's `{{secret:1}}` placeholder), which then broke the site's build.
+ */
+function verbatimInlineCode(md) {
+  const code = md.renderer.rules.code_inline;
+  md.renderer.rules.code_inline = (tokens, idx, options, env, self) =>
+    code(tokens, idx, options, env, self).replace(/^<code/, '<code v-pre');
+}
+
 /** @param {import('markdown-it').default} md */
 export function siteMarkdown(md) {
   md.use(repositoryLinks);
   md.use(snippetSourceLinks);
   md.use(mermaidBlocks);
+  md.use(verbatimInlineCode);
 }
