@@ -142,6 +142,9 @@ describe('createConnector', () => {
       ]),
     );
     expect(made.filter((file) => file.includes('express'))).toEqual([]);
+    // Its telemetry stays; the test that needs a Prometheus server does not come along.
+    expect(made).toContain('src/telemetry.ts');
+    expect(made).not.toContain('src/telemetry.prometheus.test.ts');
     const pkg = manifest(created.directory);
     expect(Object.keys(pkg.dependencies)).toEqual([
       '@connector-sdk/core',

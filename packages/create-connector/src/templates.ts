@@ -31,8 +31,10 @@ export const TEMPLATES = {
     summary:
       'the full example: a sample issue tracker (rate limits, expiring tokens), four operations, a demo',
     example: 'issue-tracker',
-    // The example's Express mount shows the Express binding; a new connector is served by main.ts.
-    leave: ['src/express-app.ts', 'src/express-app.test.ts'],
+    // The example's Express mount shows the Express binding; a new connector is served by main.ts. The
+    // Prometheus scrape test proves the example's telemetry against a Prometheus server, which a new project's
+    // machines and CI need not have: its telemetry switch stays, tested where it is set up.
+    leave: ['src/express-app.ts', 'src/express-app.test.ts', 'src/telemetry.prometheus.test.ts'],
   },
   'rest-api': {
     summary:
