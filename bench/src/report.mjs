@@ -1,5 +1,5 @@
 // The report: one table per scenario with ratios to the floor, cold start, memory, and each budget of issues
-// 18 and 31 with its verdict. Pure: figures in, markdown out.
+// 18, 31, 33 and 35 with its verdict, and what issue 36 states. Pure: figures in, markdown out.
 import { cpus } from 'node:os';
 import { COLD_TARGETS } from './cold-start.mjs';
 
@@ -85,6 +85,26 @@ function budgets({ throughput, memory, cold }) {
       'catalog-call: CPU/req with validateAnswers ÷ without',
       catalogValidated.cpuUs / catalogNode.cpuUs,
     );
+  // Issue 35: with the OpenTelemetry SDK on (a batching span processor, a metric reader), the later call and the
+  // end-system call cost at most 1.5x the same call without.
+  for (const scenario of ['later-call', 'end-system']) {
+    const node = get(scenario, 'sdk-node');
+    const otel = get(scenario, 'sdk-node-otel');
+    if (node && otel)
+      add(`${scenario}: CPU/req with OpenTelemetry ÷ without`, otel.cpuUs / node.cpuUs, 1.5, false);
+  }
+  // Issue 36: what a Redis store (one node, a Cluster) costs against the memory store, stated.
+  for (const scenario of ['initialize', 'later-call']) {
+    const node = get(scenario, 'sdk-node');
+    for (const [name, label] of [
+      ['sdk-node-redis', 'Redis'],
+      ['sdk-node-redis-cluster', 'Redis Cluster'],
+    ]) {
+      const redis = get(scenario, name);
+      if (node && redis)
+        stated(`${scenario}: CPU/req on ${label} ÷ memory store`, redis.cpuUs / node.cpuUs);
+    }
+  }
   const zod = cold.get('zod');
   const sdk = cold.get('core+node');
   const http = cold.get('core+node+http');
