@@ -28,8 +28,8 @@ export interface HandlerOptions {
    * waiting and is never kept; a caller that disconnects does not fail the others. With a shared `store` that
    * can lock (`setIfAbsent` and `deleteIfEquals`, as `@connector-sdk/redis` does), the login is shared by every
    * instance: one takes a lock in the store and logs in, the others read its result, sealed with the session
-   * key. `lockTtlMs` bounds how long the others wait for a leader that died: make it longer than the slowest
-   * login.
+   * key; when its login fails, the others each log in on their own at once, side by side. `lockTtlMs` bounds
+   * how long the others wait for a leader that died: make it longer than the slowest login.
    *
    * @default false; `lockTtlMs` 30_000
    */

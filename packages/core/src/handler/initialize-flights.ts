@@ -12,7 +12,9 @@ import { SingleFlight } from './single-flight.js';
 // others poll for the leader's result, which it writes sealed (sealed-box.ts) under a name keyed by the session
 // key and the whole initialize request: only an instance that received the very same configuration for the
 // same system finds it, and no one who reads the store learns a credential. A leader that dies leaves a lock
-// that expires; the next caller to find it gone takes it. Any store failure falls back to logging in alone.
+// that expires; the next caller to find it gone takes it. A leader whose login fails leaves a sealed marker
+// that says only that, so that the others each log in at once, side by side, rather than one after another
+// (each answers its own outcome). Any store failure falls back to logging in alone.
 
 /** What a lock-holding instance writes for the others. */
 interface Published {
@@ -35,6 +37,10 @@ export interface SharedFlightOptions {
 
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 200;
+/** What a leader whose login failed publishes: no error, nothing secret. Never valid published JSON. */
+const FAILED = 'failed';
+/** How long the failure marker lives at most: only the followers polling right then need it. */
+const FAILED_TTL_MS = 5_000;
 
 /**
  * Shares one login per configuration: within this process always, and across every instance of the store
@@ -117,15 +123,24 @@ async function acrossInstances(
       return work(signal); // the store cannot coordinate: log in alone rather than fail
     }
     if (held === undefined) {
+      const publish = (text: string, ttlMs: number) =>
+        store
+          .set(scope, `result:${token}`, {
+            value: sealText(keys, `${scope}\n${token}`, text),
+            ttlMs,
+          })
+          .catch(() => undefined);
       try {
-        const login = await work(signal);
-        const text = publishable(login);
-        if (text !== undefined) {
-          const name = `${scope}\n${token}`;
-          await store
-            .set(scope, `result:${token}`, { value: sealText(keys, name, text), ttlMs: lockTtlMs })
-            .catch(() => undefined);
+        let login: SharedLogin;
+        try {
+          login = await work(signal);
+        } catch (error) {
+          // Abandoned by every caller is no failure of the end system: one other instance takes over.
+          if (!signal.aborted) await publish(FAILED, Math.min(lockTtlMs, FAILED_TTL_MS));
+          throw error;
         }
+        const text = publishable(login);
+        if (text !== undefined) await publish(text, lockTtlMs);
         return login;
       } finally {
         // After the result: whoever sees the lock gone finds the result already there.
@@ -133,23 +148,26 @@ async function acrossInstances(
       }
     }
     // Another instance logs in: wait for its result while its lock stands.
+    let text: string | undefined;
     try {
       for (;;) {
         const sealed = await store.get(scope, `result:${held}`);
-        const text = sealed && openText(keys, `${scope}\n${held}`, sealed);
-        if (text) return received(text);
-        if ((await store.get(scope, 'lock')) !== held || Date.now() >= deadline) break;
+        text = sealed && openText(keys, `${scope}\n${held}`, sealed);
+        if (text || (await store.get(scope, 'lock')) !== held || Date.now() >= deadline) break;
         await sleep(poll, signal);
         poll = Math.min(MAX_POLL_MS, Math.ceil(poll * 1.5));
       }
-      // Released or expired: the result was written before the release, if there was one to share.
-      const sealed = await store.get(scope, `result:${held}`);
-      const text = sealed && openText(keys, `${scope}\n${held}`, sealed);
-      if (text) return received(text);
+      if (!text) {
+        // Released or expired: the result was written before the release, if there was one to share.
+        const sealed = await store.get(scope, `result:${held}`);
+        text = sealed && openText(keys, `${scope}\n${held}`, sealed);
+      }
+      if (text && text !== FAILED) return received(text);
     } catch (error) {
       if (signal.aborted) throw error;
       return work(signal);
     }
+    if (text === FAILED) return work(signal); // the leader's login failed: try our own, at once
     // The leader failed, died or shared nothing: take the lock, unless waiting took too long already.
     if (Date.now() >= deadline) return work(signal);
   }

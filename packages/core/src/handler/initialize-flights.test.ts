@@ -1,0 +1,87 @@
+// Logins shared across handlers through one store (issue 36), in memory: what a leader publishes when its login
+// fails, and what it cannot publish.
+import { describe, expect, it } from 'vitest';
+import {
+  MemoryStore,
+  UnauthenticatedError,
+  createHandler,
+  defineConnector,
+  field,
+  type Store,
+} from '../index.js';
+
+const base = '/sdk/api/1.0';
+const sessionKey = 'k'.repeat(32);
+
+/** A MemoryStore seen as a shared store: the handler treats a MemoryStore itself as this process's own. */
+function sharedStore(): Store {
+  const memory = new MemoryStore();
+  return {
+    get: (scope, key) => memory.get(scope, key),
+    set: (scope, key, entry) => memory.set(scope, key, entry),
+    delete: (scope, key) => memory.delete(scope, key),
+    clear: (scope) => memory.clear(scope),
+    increment: (key, windowMs) => memory.increment(key, windowMs),
+    setIfAbsent: (scope, key, entry) => memory.setIfAbsent(scope, key, entry),
+    deleteIfEquals: (scope, key, value) => memory.deleteIfEquals(scope, key, value),
+  };
+}
+
+/** `count` handlers, as separate instances would be, sharing logins through one store. */
+function instances(connector: Parameters<typeof createHandler>[0], count: number) {
+  const store = sharedStore();
+  return Array.from({ length: count }, () =>
+    createHandler(connector, {
+      store,
+      sessionKey,
+      singleFlightInitialize: { lockTtlMs: 5_000 },
+    }),
+  );
+}
+
+function initialize(handle: ReturnType<typeof createHandler>, sdkSessionId: string) {
+  return handle({
+    method: 'POST',
+    path: `${base}/initialize/${sdkSessionId}`,
+    query: { systemId: 'sys' },
+    headers: {},
+    body: [
+      { key: 'user', value: 'alice', sensitive: false },
+      { key: 'password', value: 'pw', sensitive: true },
+    ],
+  });
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('logins shared through a store', () => {
+  it('lets the others log in at once, concurrently, when the leader’s login fails', async () => {
+    const LOGIN_MS = 300;
+    let running = 0;
+    let mostAtOnce = 0;
+    let logins = 0;
+    const connector = defineConnector({
+      name: 'failing',
+      version: '1',
+      config: { user: field.string(), password: field.secret() },
+      session: { Authorization: field.secret() },
+      async initialize() {
+        logins += 1;
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await wait(LOGIN_MS);
+        running -= 1;
+        throw new UnauthenticatedError('rejected', { code: 'AUTHENTICATION_FAILED' });
+      },
+    });
+    const handlers = instances(connector, 4);
+    const started = Date.now();
+    const answers = await Promise.all(handlers.map((handle, i) => initialize(handle, `s${i}`)));
+    const took = Date.now() - started;
+    expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401]);
+    // The leader's login, then the three others side by side: not one after another.
+    expect(logins).toBe(4);
+    expect(mostAtOnce).toBe(3);
+    expect(took).toBeLessThan(4 * LOGIN_MS);
+  });
+});
