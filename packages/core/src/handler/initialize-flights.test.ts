@@ -84,4 +84,42 @@ describe('logins shared through a store', () => {
     expect(mostAtOnce).toBe(3);
     expect(took).toBeLessThan(4 * LOGIN_MS);
   });
+
+  it.each([
+    ['a BigInt', () => ({ extra: 1n })],
+    [
+      'a cycle',
+      () => {
+        const extra: { self?: unknown } = {};
+        extra.self = extra;
+        return { extra };
+      },
+    ],
+  ])(
+    'answers entries with an extra field JSON cannot carry (%s), sharing only what it can',
+    async (_, more) => {
+      let logins = 0;
+      const connector = defineConnector({
+        name: 'extra',
+        version: '1',
+        config: { user: field.string(), password: field.secret() },
+        session: { Authorization: field.secret() },
+        async initialize() {
+          logins += 1;
+          await wait(100);
+          return [{ key: 'Authorization', value: `Bearer ${logins}`, sensitive: true, ...more() }];
+        },
+      });
+      const handlers = instances(connector, 3);
+      const answers = await Promise.all(handlers.map((handle, i) => initialize(handle, `s${i}`)));
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(logins).toBe(1);
+      for (const answer of answers)
+        expect(JSON.parse(answer.body)).toContainEqual({
+          key: 'Authorization',
+          value: 'Bearer 1',
+          sensitive: true,
+        });
+    },
+  );
 });

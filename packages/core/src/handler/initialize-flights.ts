@@ -21,7 +21,7 @@ interface Published {
   readonly sdkSessionId: string;
   /** The record initialize returned: each value a plain value, or `{ secret }` for a secret(). */
   readonly record?: Readonly<Record<string, unknown>>;
-  /** The list of entries initialize returned. */
+  /** The list of entries initialize returned, each with the contract's three fields only. */
   readonly entries?: readonly unknown[];
   readonly writes: readonly PendingWrite[];
 }
@@ -178,7 +178,13 @@ function publishable(login: SharedLogin): string | undefined {
   const { result } = login;
   let published: Published;
   if (Array.isArray(result)) {
-    published = { sdkSessionId: login.sdkSessionId, entries: result, writes: [] };
+    // Only the contract's three fields, as the answer has (initialize.ts): an extra one may be anything.
+    const entries = result.map((entry: unknown) => {
+      if (typeof entry !== 'object' || entry === null) return entry;
+      const { key, value, sensitive } = entry as Record<string, unknown>;
+      return { key, value, sensitive };
+    });
+    published = { sdkSessionId: login.sdkSessionId, entries, writes: [] };
   } else if (typeof result === 'object' && result !== null) {
     const record: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(result)) {
@@ -189,7 +195,11 @@ function publishable(login: SharedLogin): string | undefined {
     }
     published = { sdkSessionId: login.sdkSessionId, record, writes: [] };
   } else return undefined;
-  return JSON.stringify({ ...published, writes: login.sessionWrites.writes() });
+  try {
+    return JSON.stringify({ ...published, writes: login.sessionWrites.writes() });
+  } catch {
+    return undefined; // a BigInt or a cycle in an entry's own fields: nothing to share, the answer stands
+  }
 }
 
 function received(text: string): SharedLogin {
