@@ -1,14 +1,25 @@
 import { SecretSet } from '../secret-forms.js';
-import type { CassetteExchange, CassetteFile, CassetteHeaders } from './cassette-file.js';
-import { SECRET_HEADER, credentialSpans } from './secret-units.js';
+import type {
+  CassetteExchange,
+  CassetteFile,
+  CassetteHeaders,
+  CassetteRequest,
+  CassetteResponse,
+} from './cassette-file.js';
+import {
+  SECRET_HEADER,
+  URL_HEADER,
+  credentialPairs,
+  credentialSpans,
+  isCredentialName,
+  isFormText,
+} from './secret-units.js';
 
 // The proof a cassette is written only after (issue 37): its text searched for every secret the recording knew,
 // in every form the kit's leak checks know; and, whatever secrets are known (a committed cassette read in CI),
-// every place that holds a credential by its name: such a header's credential, a JSON field named like one.
+// every place that holds a credential by its name: such a header's credential, a JSON or form field, a query
+// parameter of the URL or a `Location` named like one (whatever its case and separators).
 
-/** JSON fields whose value is a credential whatever it looks like. */
-const SECRET_FIELD =
-  /^(password|passwd|pwd|passphrase|secret|client_secret|token|access_token|refresh_token|id_token|api[-_]?key|apikey|session_?id|sid)$/i;
 const ONLY_PLACEHOLDERS = /^(\s*\{\{secret:\d+\}\}\s*)*$/;
 
 function where(test: string, index: number, exchange: CassetteExchange, mask: SecretSet): string {
@@ -21,9 +32,17 @@ function where(test: string, index: number, exchange: CassetteExchange, mask: Se
   return `test "${test}", exchange ${index + 1} (${exchange.request.method} ${mask.mask(path)})`;
 }
 
+/** The credential-named pairs of a URL or form-encoded text that hold anything but placeholders. */
+function pairLeaks(text: string, place: string): string[] {
+  return credentialPairs(text).some(({ value }) => !ONLY_PLACEHOLDERS.test(value)) ? [place] : [];
+}
+
 function headerLeaks(headers: CassetteHeaders, side: string): string[] {
   const found: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
+    if (URL_HEADER.has(name))
+      for (const item of typeof value === 'string' ? [value] : value)
+        found.push(...pairLeaks(item, `${side} header ${name}`));
     if (!SECRET_HEADER.test(name)) continue;
     for (const item of typeof value === 'string' ? [value] : value)
       for (const [start, end] of credentialSpans(name, item))
@@ -37,15 +56,29 @@ function fieldLeaks(value: unknown, side: string, path = ''): string[] {
     return value.flatMap((item, i) => fieldLeaks(item, side, `${path}[${i}]`));
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, item]) =>
-    typeof item === 'string' && SECRET_FIELD.test(key) && !ONLY_PLACEHOLDERS.test(item)
+    typeof item === 'string' && isCredentialName(key) && !ONLY_PLACEHOLDERS.test(item)
       ? [`${side} body field ${path}${path === '' ? '' : '.'}${key}`]
       : fieldLeaks(item, side, `${path}${path === '' ? '' : '.'}${key}`),
   );
 }
 
+function bodyLeaks(side: CassetteRequest | CassetteResponse, name: string): string[] {
+  const { body } = side;
+  if (body && 'json' in body) return fieldLeaks(body.json, name);
+  if (body && 'text' in body && isFormText(body.text, side.headers['content-type']))
+    return credentialPairs(body.text)
+      .filter(({ value }) => !ONLY_PLACEHOLDERS.test(value))
+      .map(({ start }) => {
+        const pair = body.text.slice(0, start - 1);
+        return `${name} body field ${pair.slice(Math.max(pair.lastIndexOf('&'), -1) + 1)}`;
+      });
+  return [];
+}
+
 /**
  * Searches a cassette for secrets: every form of each given secret anywhere in it, and any credential-named
- * header or JSON field that holds something other than placeholders.
+ * header, JSON or form field, or query parameter (of a URL or a `Location`), whatever its case and separators,
+ * that holds something other than placeholders.
  *
  * @param file - the cassette's content
  * @param secrets - the secrets the recording knew (none for a committed cassette read on its own)
@@ -61,12 +94,11 @@ export function findCassetteLeaks(file: CassetteFile, secrets: Iterable<string> 
       const at = where(test, index, exchange, set);
       const { request, response } = exchange;
       const places = [
+        ...pairLeaks(request.url, 'request URL'),
         ...headerLeaks(request.headers, 'request'),
         ...headerLeaks(response.headers, 'response'),
-        ...(request.body && 'json' in request.body ? fieldLeaks(request.body.json, 'request') : []),
-        ...(response.body && 'json' in response.body
-          ? fieldLeaks(response.body.json, 'response')
-          : []),
+        ...bodyLeaks(request, 'request'),
+        ...bodyLeaks(response, 'response'),
       ];
       if (set.size > 0) {
         if (set.leaksIn(JSON.stringify(request))) places.push('request');

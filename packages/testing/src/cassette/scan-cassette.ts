@@ -3,8 +3,9 @@ import { readCassetteFile } from './cassette-file.js';
 import { findCassetteLeaks } from './find-cassette-leaks.js';
 
 /**
- * Searches a cassette file for secrets, as its recording did before writing it: every credential header and
- * credential-named JSON field must hold placeholders only, and no form of any given secret may appear. Meant
+ * Searches a cassette file for secrets, as its recording did before writing it: every credential header, and
+ * every credential-named JSON field, form field and query parameter (of a URL or a `Location`) whatever its
+ * case and separators, must hold placeholders only, and no form of any given secret may appear. Meant
  * for a test that scans every committed cassette.
  *
  * @param path - the cassette file

@@ -1,6 +1,14 @@
 import { secretForms } from '@connector-sdk/core';
 import type { CassetteBody, CassetteExchange, CassetteHeaders } from './cassette-file.js';
-import { SECRET_HEADER, credentialSpans, secretUnits } from './secret-units.js';
+import {
+  SECRET_HEADER,
+  URL_HEADER,
+  credentialPairs,
+  credentialSpans,
+  isCredentialName,
+  isFormText,
+  secretUnits,
+} from './secret-units.js';
 
 // Replaces every secret of a recording by a numbered placeholder before anything is written (issue 37). Each
 // unit is found in every form the SDK's redactor recognises (`secretForms` of core: encodings, Bearer and
@@ -92,14 +100,35 @@ class Scrubber {
     return scrubbed;
   }
 
+  /** A credential-named field's or pair's value, whatever it is: one unit, marked in place. */
+  whole(value: string): string {
+    return this.mark(this.unit(value, value.length >= 4));
+  }
+
   value(value: unknown): unknown {
     if (typeof value === 'string') return this.text(value);
     if (Array.isArray(value)) return value.map((item) => this.value(item));
     if (typeof value === 'object' && value !== null)
       return Object.fromEntries(
-        Object.entries(value).map(([key, item]) => [this.text(key), this.value(item)]),
+        Object.entries(value).map(([key, item]) => [
+          this.text(key),
+          typeof item === 'string' && item !== '' && isCredentialName(key)
+            ? this.whole(item)
+            : this.value(item),
+        ]),
       );
     return value;
+  }
+
+  /** A URL or form-encoded text: each credential-named pair's value marked in place, then the rest as text. */
+  pairs(text: string): string {
+    let result = '';
+    let at = 0;
+    for (const { start, end, value } of credentialPairs(text)) {
+      result += text.slice(at, start) + this.whole(value);
+      at = end;
+    }
+    return this.text(result + text.slice(at));
   }
 }
 
@@ -108,11 +137,16 @@ interface MarkedBytes {
   readonly latin1: string;
 }
 
-function scrubBody(body: CassetteBody, scrubber: Scrubber): CassetteBody | MarkedBytes {
+function scrubBody(
+  body: CassetteBody,
+  headers: CassetteHeaders,
+  scrubber: Scrubber,
+): CassetteBody | MarkedBytes {
   // Bytes are searched for the UTF-8 bytes of each form: a secret in a text part of an upload, say.
   if ('base64' in body)
     return { latin1: scrubber.text(Buffer.from(body.base64, 'base64').toString('latin1'), true) };
   if ('json' in body) return { json: scrubber.value(body.json) };
+  if (isFormText(body.text, headers['content-type'])) return { text: scrubber.pairs(body.text) };
   return { text: scrubber.text(body.text) };
 }
 
@@ -139,7 +173,11 @@ function scrubHeaders(headers: CassetteHeaders, scrubber: Scrubber): CassetteHea
   const scrubbed: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const one = (item: string) =>
-      SECRET_HEADER.test(name) ? scrubCredentials(name, item, scrubber) : scrubber.text(item);
+      SECRET_HEADER.test(name)
+        ? scrubCredentials(name, item, scrubber)
+        : URL_HEADER.has(name)
+          ? scrubber.pairs(item)
+          : scrubber.text(item);
     scrubbed[name] = typeof value === 'string' ? one(value) : value.map(one);
   }
   return scrubbed;
@@ -153,9 +191,33 @@ function learnQuery(url: string, scrubber: Scrubber): void {
     if (SECRET_HEADER.test(name) && value.length >= 4) scrubber.unit(value);
 }
 
+/** Registers a credential field's value (and its credential parts), so it is scrubbed everywhere. */
+function learnValue(value: string, scrubber: Scrubber): void {
+  if (value.length < 4) return;
+  scrubber.unit(value);
+  for (const unit of secretUnits(value)) if (unit.length >= 4) scrubber.unit(unit);
+}
+
+/** Registers the values of credential-named JSON fields and pairs of a form-encoded body, at any depth. */
+function learnBody(body: CassetteBody | undefined, headers: CassetteHeaders, scrubber: Scrubber) {
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (typeof value === 'object' && value !== null)
+      for (const [key, item] of Object.entries(value))
+        if (typeof item === 'string' && isCredentialName(key)) learnValue(item, scrubber);
+        else walk(item);
+  };
+  if (body && 'json' in body) walk(body.json);
+  if (body && 'text' in body && isFormText(body.text, headers['content-type']))
+    for (const { value } of credentialPairs(body.text)) learnValue(value, scrubber);
+}
+
 /** Registers the credential parts that secret-named headers carry, so they are scrubbed everywhere. */
 function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
   for (const [name, value] of Object.entries(headers)) {
+    if (URL_HEADER.has(name))
+      for (const item of typeof value === 'string' ? [value] : value)
+        for (const pair of credentialPairs(item)) learnValue(pair.value, scrubber);
     if (!SECRET_HEADER.test(name)) continue;
     for (const item of typeof value === 'string' ? [value] : value)
       for (const [start, end] of credentialSpans(name, item))
@@ -168,8 +230,9 @@ function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
  * Replaces every secret in a recording by a placeholder: each value in `secrets` (and its credential parts),
  * in every form the redactor recognises, in URLs, headers (names and values) and bodies (JSON keys and values,
  * text, bytes); and the credential of every `Authorization`, `Cookie`, `Set-Cookie` and other credential-named
- * header, and every credential-named query parameter, whatever its value, which then counts as a secret
- * everywhere else too.
+ * header, and the value of every credential-named JSON field, form field and query parameter (of the URL or a
+ * `Location`) whatever its case and separators (`accessToken`, `refresh_token`, `CLIENT-SECRET`) and whatever
+ * its value, which then counts as a secret everywhere else too.
  *
  * @param tests - each test's raw exchanges
  * @param secrets - what the requests knew as secret
@@ -185,22 +248,25 @@ export function scrubExchanges(
   for (const exchanges of Object.values(tests))
     for (const { request, response } of exchanges) {
       learnQuery(request.url, scrubber);
+      for (const pair of credentialPairs(request.url)) learnValue(pair.value, scrubber);
       learnHeaders(request.headers, scrubber);
       learnHeaders(response.headers, scrubber);
+      learnBody(request.body, request.headers, scrubber);
+      learnBody(response.body, response.headers, scrubber);
     }
   const marked: Record<string, unknown[]> = {};
   for (const [name, exchanges] of Object.entries(tests))
     marked[name] = exchanges.map(({ request, response }) => ({
       request: {
         method: request.method,
-        url: scrubber.text(request.url),
+        url: scrubber.pairs(request.url),
         headers: scrubHeaders(request.headers, scrubber),
-        ...(request.body && { body: scrubBody(request.body, scrubber) }),
+        ...(request.body && { body: scrubBody(request.body, request.headers, scrubber) }),
       },
       response: {
         status: response.status,
         headers: scrubHeaders(response.headers, scrubber),
-        ...(response.body && { body: scrubBody(response.body, scrubber) }),
+        ...(response.body && { body: scrubBody(response.body, response.headers, scrubber) }),
       },
     }));
   // Numbered in order of first appearance in the file as it will be written (sections by name).

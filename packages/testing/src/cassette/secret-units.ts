@@ -3,9 +3,75 @@ import { MIN_SECRET_LENGTH } from '@connector-sdk/core';
 // What a cassette scrubs, one unit at a time: a secret value, or the credential part of one (`Bearer <token>`
 // scrubs as `Bearer {{secret:1}}`, so a replayed login's token can take the token's place).
 
-/** Header names whose values are scrubbed whatever the request said of them: as the redactor judges names. */
+/**
+ * Header names whose values are scrubbed whatever the request said of them: as the redactor judges names, and
+ * session keys and ids, which an end system's own header (`x-session-key`) carries.
+ */
 export const SECRET_HEADER =
-  /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
+  /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential|session[-_]?(id|key)/i;
+
+/**
+ * Field names that hold a credential, compared without case or separators (`accessToken`, `access-token` and
+ * `ACCESS_TOKEN` alike): exactly one of the short ones, or ending with one of the long ones (`clientSecret`).
+ * `token_type` or `secretName` are not: their values would be scrubbed, and learnt, for nothing.
+ */
+const CREDENTIAL_NAME =
+  /^(pwd|pin|sid|token|otp)$|(password|passwd|passphrase|secret|accesstoken|refreshtoken|idtoken|authtoken|sessiontoken|bearertoken|apitoken|apikey|sessionid|sessionkey|privatekey|credentials?)$/;
+
+/**
+ * Whether a JSON field, form field or query parameter holds a credential by its name.
+ *
+ * @param name - the field's name, as written
+ * @returns whether its value is a credential whatever it looks like
+ */
+export function isCredentialName(name: string): boolean {
+  return CREDENTIAL_NAME.test(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+/** Headers whose value is a URL, whose query may hold a credential: a redirect's `Location`, say. */
+export const URL_HEADER = new Set(['location', 'content-location']);
+
+const PAIR = /(^|[?&])([^=&#?]+)=([^&#]*)/g;
+
+/**
+ * The values of credential-named pairs of a form-encoded text or a URL's query (`access_token=…`), where each
+ * starts and ends, and its decoded value.
+ *
+ * @param text - a form-encoded body, or a URL
+ * @returns each credential pair's value span, and the value decoded
+ */
+export function credentialPairs(text: string): { start: number; end: number; value: string }[] {
+  const query = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text.indexOf('?') : 0;
+  if (query === -1) return [];
+  const found: { start: number; end: number; value: string }[] = [];
+  for (const match of text.slice(query).matchAll(PAIR)) {
+    const [, lead = '', name = '', raw = ''] = match;
+    if (raw === '' || !isCredentialName(decodePart(name))) continue;
+    const start = query + match.index + lead.length + name.length + 1;
+    found.push({ start, end: start + raw.length, value: decodePart(raw) });
+  }
+  return found;
+}
+
+function decodePart(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a text body reads as form-encoded: its content type says so, or it is `name=value&…` throughout. */
+export function isFormText(
+  text: string,
+  contentType: string | readonly string[] | undefined,
+): boolean {
+  const type = typeof contentType === 'string' ? contentType : contentType?.join(', ');
+  return (
+    /application\/x-www-form-urlencoded/i.test(type ?? '') ||
+    /^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$/.test(text)
+  );
+}
 
 /** Schemes of an `Authorization` value whose credential is the part after the scheme. */
 const SCHEME = /^(bearer|basic|token|digest|negotiate|ntlm|apikey|dpop|sso)\s+(\S.*)$/is;

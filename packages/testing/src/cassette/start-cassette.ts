@@ -88,8 +88,9 @@ function recordPath(path: string, mode: CassetteOptions['mode']): string | undef
  * answer headers and body, per test and in order; before it is written every secret the requests knew
  * (sensitive configuration, secret session values, `addSecret`, the credentials sent) is replaced by a
  * placeholder such as `{{secret:1}}`, in every form the redactor knows, and `Authorization`, `Cookie`,
- * `Set-Cookie` and other credential headers whatever their value; the file is then searched for every one of
- * them and not written if one is found. A replay answers each call from the first unused recording of the
+ * `Set-Cookie` and other credential headers, and credential-named fields whatever their case (`accessToken`,
+ * `refresh_token`) in JSON and form bodies and URL queries (a `Location`'s too), whatever their value; the
+ * file is then searched for every one of them and not written if one is found. A replay answers each call from the first unused recording of the
  * test that matches (method, path, query and body by default), with placeholders put back: what the
  * connector sent in their place, or a `replayed-secret-N` handed out for a token it received, so a login's
  * token flows on. Only one cassette can be in use at a time.
