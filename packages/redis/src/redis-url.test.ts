@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { connectRedisStore } from './index.js';
 import { parseRedisUrl } from './redis-url.js';
 
 it('leaves one-node URLs to node-redis', () => {
@@ -44,5 +45,38 @@ it('says what is wrong without quoting the URL and its password', () => {
   ]) {
     expect(() => parseRedisUrl(url)).toThrow(TypeError);
     expect(() => parseRedisUrl(url)).not.toThrow(/secret-1/);
+  }
+});
+
+/** Every string an error carries: its own properties, message and stack, down its cause chain. */
+function everythingIn(error: unknown, seen = new Set<unknown>()): string {
+  if (typeof error !== 'object' || error === null || seen.has(error)) return String(error);
+  seen.add(error);
+  const own = Object.getOwnPropertyNames(error).map((name) => {
+    const value = (error as Record<string, unknown>)[name];
+    return typeof value === 'object' && value !== null
+      ? everythingIn(value, seen)
+      : `${name}=${String(value)}`;
+  });
+  const { message, stack, cause } = error as Error;
+  return [...own, message, stack, cause === undefined ? '' : everythingIn(cause, seen)].join('\n');
+}
+
+it('refuses a malformed one-node URL without its password anywhere in the error', async () => {
+  for (const url of [
+    'redis://u:S3cretPw@ho st:6379',
+    'redis://u:S3cretPw@[::1:6379',
+    'redis://u:S3cretPw@host:99999',
+    'rediss://u:S3cretPw@host:abc',
+  ]) {
+    const thrown = await connectRedisStore({ url, connectTimeoutMs: 200 }).then(
+      async (store) => {
+        await store.close();
+        return undefined;
+      },
+      (error: unknown) => error,
+    );
+    expect(thrown, url).toBeInstanceOf(TypeError);
+    expect(everythingIn(thrown), url).not.toMatch(/S3cretPw/);
   }
 });

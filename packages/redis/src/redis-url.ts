@@ -36,7 +36,8 @@ const FORM = /^(rediss?)\+(cluster|sentinel):\/\/(?:([^@/]*)@)?([^/?#]+)(\/[^?#]
 /**
  * Reads a Redis URL: `redis[s]://` (one node), `redis[s]+cluster://[user:password@]host:port[,host:port...]`
  * or `redis[s]+sentinel://[user:password@]host[:port][,host[:port]...]/<master name>[/<db>]` (sentinels on
- * 26379 unless a port is given). Credentials name the data nodes' user; errors never quote the URL.
+ * 26379 unless a port is given). Credentials name the data nodes' user; errors never quote the URL, nor carry
+ * it as a `cause` or `input`.
  *
  * @param url - the URL, as an operator set it
  * @returns the topology it names
@@ -44,7 +45,17 @@ const FORM = /^(rediss?)\+(cluster|sentinel):\/\/(?:([^@/]*)@)?([^/?#]+)(\/[^?#]
  */
 export function parseRedisUrl(url: string): RedisTopology {
   const scheme = /^([a-z+]+):\/\//i.exec(url)?.[1]?.toLowerCase();
-  if (scheme === 'redis' || scheme === 'rediss') return { kind: 'node', url };
+  if (scheme === 'redis' || scheme === 'rediss') {
+    // node-redis would throw node's own TypeError, whose `input` holds the URL and its password.
+    try {
+      new URL(url);
+    } catch {
+      throw new TypeError(
+        'A redis:// URL is redis[s]://[user:password@]host[:port][/db], with a port from 1 to 65535 (see docs/deploying.md)',
+      );
+    }
+    return { kind: 'node', url };
+  }
   const match = FORM.exec(url);
   if (match === null)
     throw new TypeError(
