@@ -2,6 +2,8 @@
 // end-system client in the process, with the request's secrets, and may send it or answer it itself. The
 // kit's recorder writes cassettes through it and its replayer answers from them. A registry symbol on
 // globalThis, so the ESM and CJS copies of core share one tap; with none set, an attempt pays one lookup.
+// Since any code in the process can set that symbol, a tap is honoured only outside NODE_ENV=production: it
+// sees every request's secrets and may forge answers, so it must never be live in production by accident.
 
 /**
  * The secrets of the platform request an attempt belongs to, as its redactor knows them.
@@ -58,18 +60,27 @@ export type EndSystemTap = (attempt: EndSystemAttempt) => Promise<Response>;
 const TAP = Symbol.for('@connector-sdk/end-system-tap');
 const registry = globalThis as { [TAP]?: EndSystemTap | undefined };
 
-/** The tap set now, if any. @internal */
+/** The tap set now, if any, honoured or not (see {@link tapsHonoured}). @internal */
 export function currentTap(): EndSystemTap | undefined {
   return registry[TAP];
+}
+
+/** Whether a tap may see attempts: never when NODE_ENV is `production`. @internal */
+export function tapsHonoured(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.NODE_ENV !== 'production';
 }
 
 /**
  * Puts a tap on every end-system client in this process: the test kit's recorder and replayer of end systems
  * (`useCassette` of `@connector-sdk/testing`) are built on it, and so can others be. One tap at a time; it
- * sees the request's secrets, so only test code should set one.
+ * sees the request's secrets, so only test code should set one: when `NODE_ENV` is `production` no tap is
+ * honoured (this throws, and a tap set on the registry symbol by other means is ignored, with one warning).
  *
  * @param tap - what each attempt goes through
  * @returns a function that removes the tap
+ * @throws TypeError when `NODE_ENV` is `production`
  * @throws Error when another tap is already set
  * @example
  * ```ts
@@ -88,6 +99,10 @@ export function currentTap(): EndSystemTap | undefined {
  * ```
  */
 export function tapEndSystem(tap: EndSystemTap): () => void {
+  if (!tapsHonoured())
+    throw new TypeError(
+      "An end-system tap cannot be set while NODE_ENV is 'production': it would see every request's secrets",
+    );
   if (registry[TAP] !== undefined)
     throw new Error('An end-system tap is set already: remove it before setting another');
   registry[TAP] = tap;

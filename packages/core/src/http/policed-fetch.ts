@@ -8,7 +8,7 @@ import { noRetry, sendsStream } from './request-hooks.js';
 import { safeUrl } from './safe-url.js';
 import { traceAttempt } from './trace-attempt.js';
 import { endSystemChannel } from '../diagnostics/channels.js';
-import { currentTap, type EndSystemTap } from './end-system-tap.js';
+import { currentTap, tapsHonoured, type EndSystemTap } from './end-system-tap.js';
 import { boundBody, streamFreely } from './streamed-body.js';
 
 // ky's `fetch` option of every end-system client: one attempt of a call, sent through the client's policed
@@ -37,8 +37,24 @@ export function failedCall(error: unknown) {
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   // A test kit's tap (issue 37) sees the attempt first; without one, an attempt pays this lookup.
   const tap = currentTap();
-  if (tap !== undefined && input instanceof Request) return tapAttempt(tap, input, init);
+  if (tap !== undefined && input instanceof Request) {
+    if (tapsHonoured()) return tapAttempt(tap, input, init);
+    ignoredTap(input);
+  }
   return sendTraced(input, init);
+}
+
+let warnedOfTap = false;
+
+/** Warns once per process that a tap is set in production and ignored; names nothing of the request. */
+function ignoredTap(request: Request): void {
+  const log = requestContext(request)?.client.log;
+  if (warnedOfTap || log === undefined) return;
+  warnedOfTap = true;
+  log.warn(
+    {},
+    "an end-system tap is set while NODE_ENV is 'production': ignored, every attempt goes to the end system",
+  );
 }
 
 function sendTraced(input: string | URL | Request, init?: RequestInit): Promise<Response> {
