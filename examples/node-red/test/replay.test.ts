@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import type { CassetteFile } from '@connector-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { describeConformance } from '@connector-sdk/testing/vitest';
 import {
@@ -22,12 +24,22 @@ if (recording) {
   afterAll(() => nodeRed?.close());
 }
 
-/** Replaying, any account will do: the recording holds placeholders where its secrets were. */
+/**
+ * Replaying, any account will do (the recording holds placeholders where its secrets were), at the origin the
+ * recording called: a replay answers calls to the recorded origin only.
+ */
 const REPLAYED: NodeRedAccount = {
-  url: 'http://127.0.0.1:1880',
+  url: recordedOrigin(),
   username: 'admin',
   password: 'replayed-password',
 };
+
+/** The origin of the cassette's first recorded call (the Node-RED the recording started, on a free port). */
+function recordedOrigin(): string {
+  const file = JSON.parse(readFileSync(CONFORMANCE_CASSETTE, 'utf8')) as CassetteFile;
+  const first = Object.values(file.tests)[0]?.[0];
+  return first === undefined ? 'http://127.0.0.1:1880' : new URL(first.request.url).origin;
+}
 
 // #region replay
 describeConformance(

@@ -10,6 +10,7 @@ import { CassetteMismatchError } from './cassette-errors.js';
 import {
   DEFAULT_MATCH,
   differingParts,
+  originOf,
   partText,
   pathAndQuery,
   putBack,
@@ -61,6 +62,20 @@ function excerpt(recorded: string, sent: string): string {
   return `recorded ${JSON.stringify(cut(recorded))}\n    sent     ${JSON.stringify(cut(sent))}`;
 }
 
+/** How a replayer reads the requests it answers. @internal */
+export interface ReplayerOptions {
+  /**
+   * The origin a replay server answers at, once listening: the recorded origins point there, so a request to it
+   * stands for a request to the recorded exchange's origin.
+   */
+  readonly servedAt?: () => string;
+  /**
+   * Whether `answer`'s secrets are the request's own (core's tap gives them), so that a placeholder not known
+   * yet binds only one of them. @default false
+   */
+  readonly secretsAreSent?: boolean;
+}
+
 /**
  * Answers the requests of a replay from a cassette: per test, the first recorded exchange not used yet that
  * matches, its answer with the secrets known so far put back (and those never sent handed out as
@@ -74,14 +89,31 @@ export class CassetteReplayer {
   readonly #match: CassetteMatcher;
   readonly #known = new Map<number, string>();
   readonly #used = new Map<string, Set<number>>();
+  readonly #options: ReplayerOptions;
   #section = 'default';
   /** The requests no recorded exchange answered, in order, their messages masked. */
   readonly mismatches: CassetteMismatchError[] = [];
 
-  constructor(file: CassetteFile, where: string, match: CassetteMatcher = DEFAULT_MATCH) {
+  constructor(
+    file: CassetteFile,
+    where: string,
+    match: CassetteMatcher = DEFAULT_MATCH,
+    options: ReplayerOptions = {},
+  ) {
     this.#file = file;
     this.#where = where;
     this.#match = match;
+    this.#options = options;
+  }
+
+  /** The request as sent to the recorded exchange's origin, when it reached a replay server. */
+  #aligned(recorded: CassetteRequest, sent: CassetteRequest): CassetteRequest {
+    const served = this.#options.servedAt?.();
+    const origin = originOf(sent.url);
+    if (served === undefined || origin !== originOf(served)) return sent;
+    const at = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(sent.url)?.[0].length ?? 0;
+    const to = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(recorded.url)?.[0] ?? '';
+    return { ...sent, url: `${to}${sent.url.slice(at)}` };
   }
 
   /** The test whose exchanges answer from now on. */
@@ -105,8 +137,11 @@ export class CassetteReplayer {
     const exchanges = this.#file.tests[this.#section] ?? [];
     const used = this.#used.get(this.#section) ?? new Set<number>();
     this.#used.set(this.#section, used);
+    const sentSecrets = this.#options.secretsAreSent === true ? secrets : [];
     const found = exchanges.findIndex(
-      (exchange, index) => !used.has(index) && this.#matches(exchange.request, sent),
+      (exchange, index) =>
+        !used.has(index) &&
+        this.#matches(exchange.request, this.#aligned(exchange.request, sent), sentSecrets),
     );
     if (found === -1) {
       const error = this.#mismatch(exchanges, used, sent, secrets);
@@ -117,13 +152,13 @@ export class CassetteReplayer {
     return this.#response(exchanges[found] as CassetteExchange, ResponseClass);
   }
 
-  #matches(recorded: CassetteRequest, sent: CassetteRequest): boolean {
+  #matches(recorded: CassetteRequest, sent: CassetteRequest, secrets: readonly string[]): boolean {
     if (typeof this.#match === 'function') {
       const known = this.#known;
       const back = JSON.parse(putBack(JSON.stringify(recorded), known)) as CassetteRequest;
       return this.#match(back, sent);
     }
-    return differingParts(recorded, sent, this.#match, this.#known).length === 0;
+    return differingParts(recorded, sent, this.#match, this.#known, secrets).length === 0;
   }
 
   #response(exchange: CassetteExchange, ResponseClass: typeof Response): Response {
@@ -166,8 +201,15 @@ export class CassetteReplayer {
       typeof this.#match === 'function' ? [...DEFAULT_MATCH] : [...this.#match];
     let best = -1;
     let bestDiff: CassetteMatchPart[] = [];
+    const sentSecrets = this.#options.secretsAreSent === true ? secrets : [];
     exchanges.forEach((exchange, index) => {
-      const diff = differingParts(exchange.request, sent, parts, new Map(this.#known));
+      const diff = differingParts(
+        exchange.request,
+        this.#aligned(exchange.request, sent),
+        parts,
+        new Map(this.#known),
+        sentSecrets,
+      );
       const better =
         best === -1 ||
         diff.length < bestDiff.length ||
@@ -175,10 +217,11 @@ export class CassetteReplayer {
       if (better) [best, bestDiff] = [index, diff];
     });
     const closest = (exchanges[best] as CassetteExchange).request;
+    const shown = this.#aligned(closest, sent);
     const lines = bestDiff.map((part) =>
       part === 'headers' || part === 'credentials'
-        ? `  ${part}: a header differs (${headerNames(closest, sent, part, this.#known).join(', ')})`
-        : `  ${part}: ${excerpt(putBack(partText(closest, part), this.#known), partText(sent, part))}`,
+        ? `  ${part}: a header differs (${headerNames(closest, shown, part, this.#known).join(', ')})`
+        : `  ${part}: ${excerpt(putBack(partText(closest, part), this.#known), partText(shown, part))}`,
     );
     if (bestDiff.length === 0)
       lines.push('  it was used already: the connector made this call more often than recorded');

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createEndSystemClient } from '@connector-sdk/core/http';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { LOOPBACK_EGRESS, recordsConfig, recordsConnector } from '../../test/records-connector.js';
@@ -138,6 +139,60 @@ describe('a recorded end system', () => {
     const [mismatch] = cassette.takeMismatches();
     expect(mismatch?.message).toContain('credentials: a header differs (authorization)');
     expect(mismatch?.message).not.toContain(PASSWORD);
+  });
+
+  it('does not answer a call to another origin than the one recorded', async () => {
+    const cassette = await startCassette({ path: cassettePath });
+    onTestFinished(() => cassette.stop().catch(() => undefined));
+    cassette.section('lifecycle');
+    const elsewhere = fakeUrl.replace('127.0.0.1', 'localhost');
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: recordsConfig(elsewhere, PASSWORD),
+      handlerOptions: { egress: LOOPBACK_EGRESS },
+    });
+    expect((await platform.initialize()).status).not.toBe(200);
+    const [mismatch] = cassette.takeMismatches();
+    expect(mismatch?.message).toContain(
+      `origin: recorded ${JSON.stringify(fakeUrl)}\n    sent     ${JSON.stringify(elsewhere)}`,
+    );
+  });
+
+  it("binds a placeholder to a non-empty value only, one of the request's secrets when they are known", async () => {
+    const edited = join(dir, 'non-secret.json');
+    const exchanges = file().tests.lifecycle ?? [];
+    const create = exchanges[1] as (typeof exchanges)[number];
+    // As if the recording had scrubbed the record's title: 'first' is no secret of the request.
+    const titled = {
+      ...create,
+      request: { ...create.request, body: { json: { title: '{{secret:9}}' } } },
+    };
+    writeFileSync(
+      edited,
+      JSON.stringify({ version: 1, tests: { lifecycle: [exchanges[0], titled] } }),
+    );
+    const cassette = await startCassette({ path: edited });
+    onTestFinished(() => cassette.stop().catch(() => undefined));
+    cassette.section('lifecycle');
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: recordsConfig(fakeUrl, PASSWORD),
+      handlerOptions: { egress: LOOPBACK_EGRESS },
+    });
+    expect((await platform.initialize()).status).toBe(200);
+    const answer = await platform.call({
+      method: 'POST',
+      path: '/records',
+      body: { title: 'first' },
+    });
+    expect(answer.status).toBe(500);
+    expect(cassette.takeMismatches()[0]?.message).toContain('body: recorded');
+    // A client without a platform request knows no secrets: an empty password still does not match.
+    const client = createEndSystemClient({ baseUrl: fakeUrl, egress: LOOPBACK_EGRESS });
+    await expect(
+      client.post('auth/login', { json: { username: 'alice', password: '' } }).json(),
+    ).rejects.toThrow();
+    expect(cassette.takeMismatches()[0]?.message).toContain('body: recorded');
   });
 
   it('fails a call no recording matches, naming the closest call and the difference', async () => {

@@ -1,8 +1,10 @@
 import { secretForms } from '@connector-sdk/core';
 import { bodyContent, type CassetteRequest } from './cassette-file.js';
+import { secretUnits } from './secret-units.js';
 
 // How a request the connector sends is matched with a recorded one (issue 37). A placeholder of the recording
-// matches whatever the connector sends in its place; once a secret's value is known in a replay (sent by the
+// matches whatever non-empty value the connector sends in its place (one of the request's secrets, when they
+// are known: a placeholder stands for a secret, not for any text); once a secret's value is known in a replay (sent by the
 // connector, or handed out in a replayed answer), the same placeholder must be sent that value again (or a
 // form of it): so a login's token is seen to flow on, and a connector that sends the wrong one does not match.
 
@@ -14,7 +16,8 @@ import { bodyContent, type CassetteRequest } from './cassette-file.js';
  * const parts: CassetteMatchPart[] = ['method', 'path', 'credentials'];
  * ```
  */
-export type CassetteMatchPart = 'method' | 'path' | 'query' | 'body' | 'headers' | 'credentials';
+export type CassetteMatchPart =
+  'method' | 'origin' | 'path' | 'query' | 'body' | 'headers' | 'credentials';
 
 /**
  * Decides whether a recorded request answers the one sent: a list of the parts to compare, or a function given
@@ -30,11 +33,14 @@ export type CassetteMatcher =
   readonly CassetteMatchPart[] | ((recorded: CassetteRequest, sent: CassetteRequest) => boolean);
 
 /**
- * The parts compared unless a cassette says otherwise. `credentials` compares the headers that held a secret
- * when recorded (the token of `Authorization`, a cookie): what a replay handed out must come back there.
+ * The parts compared unless a cassette says otherwise. `origin` compares scheme, host and port (a recording of
+ * `https://acme.example` does not answer a call to another host). `credentials` compares the headers that held
+ * a secret when recorded (the token of `Authorization`, a cookie): what a replay handed out must come back
+ * there.
  */
 export const DEFAULT_MATCH: readonly CassetteMatchPart[] = [
   'method',
+  'origin',
   'path',
   'query',
   'body',
@@ -56,6 +62,18 @@ export function pathAndQuery(url: string): { readonly path: string; readonly que
     : { path: rest.slice(0, mark) || '/', query: rest.slice(mark + 1) };
 }
 
+const DEFAULT_PORT: Readonly<Record<string, string>> = { http: '80', https: '443' };
+
+/** A URL's scheme, host and port, lower-case, a default port left out; empty when it has none. */
+export function originOf(url: string): string {
+  const found = /^([a-z][a-z0-9+.-]*):\/\/(?:[^/?#@]*@)?([^/?#]*)/i.exec(url);
+  if (found === null) return '';
+  const scheme = (found[1] as string).toLowerCase();
+  const host = (found[2] as string).toLowerCase();
+  const port = /:(\d+)$/.exec(host)?.[1];
+  return `${scheme}://${port !== undefined && DEFAULT_PORT[scheme] === port ? host.slice(0, -port.length - 1) : host}`;
+}
+
 /** Whether `sent` is the value `known`, in any form the redactor knows. */
 function sameSecret(sent: string, known: string): boolean {
   if (sent === known) return true;
@@ -69,9 +87,15 @@ function sameSecret(sent: string, known: string): boolean {
  * @param template - the recorded text
  * @param sent - the text the connector sent
  * @param known - the secrets' values known in this replay, by number; new ones are added on a match
+ * @param secrets - the request's secrets, when known: a placeholder not known yet must bind one of them
  * @returns whether they match
  */
-export function matchText(template: string, sent: string, known: Map<number, string>): boolean {
+export function matchText(
+  template: string,
+  sent: string,
+  known: Map<number, string>,
+  secrets: readonly string[] = [],
+): boolean {
   if (!template.includes('{{secret:')) return template === sent;
   const numbers: number[] = [];
   const pattern = template
@@ -79,7 +103,7 @@ export function matchText(template: string, sent: string, known: Map<number, str
     .map((part, index) => {
       if (index % 2 === 0) return escape(part);
       numbers.push(Number(part));
-      return '([\\s\\S]*?)';
+      return '([\\s\\S]+?)';
     })
     .join('');
   const found = new RegExp(`^${pattern}$`).exec(sent);
@@ -88,11 +112,24 @@ export function matchText(template: string, sent: string, known: Map<number, str
   for (const [index, n] of numbers.entries()) {
     const value = found[index + 1] as string;
     const before = known.get(n) ?? learned.get(n);
-    if (before === undefined) learned.set(n, value);
-    else if (!sameSecret(value, before)) return false;
+    if (before === undefined) {
+      if (secrets.length > 0 && !isSecret(value, secrets, known)) return false;
+      learned.set(n, value);
+    } else if (!sameSecret(value, before)) return false;
   }
   for (const [n, value] of learned) known.set(n, value);
   return true;
+}
+
+/** Whether a value is one of the request's secrets (or their credential parts), or one known in the replay. */
+function isSecret(
+  value: string,
+  secrets: readonly string[],
+  known: ReadonlyMap<number, string>,
+): boolean {
+  return [...secrets.flatMap((secret) => [secret, ...secretUnits(secret)]), ...known.values()].some(
+    (secret) => sameSecret(value, secret),
+  );
 }
 
 /** The text of each part of a request as compared. */
@@ -101,6 +138,7 @@ export function partText(
   part: Exclude<CassetteMatchPart, 'headers' | 'credentials'>,
 ): string {
   if (part === 'method') return request.method.toUpperCase();
+  if (part === 'origin') return originOf(request.url);
   if (part === 'path' || part === 'query') return pathAndQuery(request.url)[part];
   const content = bodyContent(request.body);
   if (content === undefined) return '';
@@ -126,6 +164,7 @@ export function differingParts(
   sent: CassetteRequest,
   parts: readonly CassetteMatchPart[],
   known: Map<number, string>,
+  secrets: readonly string[] = [],
 ): CassetteMatchPart[] {
   const trial = new Map(known);
   const differing: CassetteMatchPart[] = [];
@@ -136,12 +175,12 @@ export function differingParts(
       for (const [name, value] of Object.entries(recorded.headers)) {
         if (VOLATILE_HEADERS.has(name)) continue;
         if (part === 'credentials' && !text(value).includes('{{secret:')) continue;
-        if (!matchText(text(value), text(sent.headers[name]), trial)) {
+        if (!matchText(text(value), text(sent.headers[name]), trial, secrets)) {
           differing.push(part);
           break;
         }
       }
-    } else if (!matchText(partText(recorded, part), partText(sent, part), trial)) {
+    } else if (!matchText(partText(recorded, part), partText(sent, part), trial, secrets)) {
       differing.push(part);
     }
   }

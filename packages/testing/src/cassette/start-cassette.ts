@@ -29,7 +29,7 @@ export interface CassetteOptions {
   /**
    * How a replayed request finds its recording: the parts compared, or a function.
    *
-   * @default ['method', 'path', 'query', 'body']
+   * @default ['method', 'origin', 'path', 'query', 'body', 'credentials']
    */
   readonly match?: CassetteMatcher;
   /** Secrets to scrub besides those the requests knew (a value the test alone knows, say). @default [] */
@@ -91,9 +91,9 @@ function recordPath(path: string, mode: CassetteOptions['mode']): string | undef
  * `Set-Cookie` and other credential headers, and credential-named fields whatever their case (`accessToken`,
  * `refresh_token`) in JSON and form bodies and URL queries (a `Location`'s too), whatever their value; the
  * file is then searched for every one of them and not written if one is found. A replay answers each call from the first unused recording of the
- * test that matches (method, path, query and body by default), with placeholders put back: what the
- * connector sent in their place, or a `replayed-secret-N` handed out for a token it received, so a login's
- * token flows on. Only one cassette can be in use at a time.
+ * test that matches (method, origin, path, query and body by default; a placeholder matches a non-empty
+ * value only, one of the request's secrets), with placeholders put back: what the connector sent in their
+ * place, or a `replayed-secret-N` handed out for a token it received, so a login's token flows on. Only one cassette can be in use at a time.
  *
  * @param options - the file, the mode, the matcher and extra secrets
  * @returns the cassette in use; call `stop()` when done
@@ -118,7 +118,7 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
     const file = await readCassetteFile(path);
     if (file === undefined)
       throw new Error(`No cassette at ${path}: record it first, with CONNECTOR_SDK_RECORD=1`);
-    const replayer = new CassetteReplayer(file, path, options.match);
+    const replayer = new CassetteReplayer(file, path, options.match, { secretsAreSent: true });
     // fetch's own Response: a server that replaces the global one (@hono/node-server does) makes answers ky
     // cannot decorate, and a replayed call must be answered as a fetch would.
     const FetchResponse = (await fetch('data:,')).constructor as typeof Response;
