@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LOOPBACK_EGRESS, recordsConfig, recordsConnector } from '../../test/records-connector.js';
 import { createPlatformSimulator, startCassette, startFakeEndSystem } from '../index.js';
 import { useCassette } from '../vitest.js';
@@ -35,6 +35,8 @@ beforeAll(async () => {
     expect(cassette).toMatchObject({ mode: 'record', path });
     cassette.section('records > lists them');
     expect((await listRecords()).status).toBe(200);
+    cassette.section('records, concurrently > lists them');
+    expect((await listRecords()).status).toBe(200);
     await cassette.stop();
   } finally {
     vi.unstubAllEnvs();
@@ -57,4 +59,35 @@ describe('records', () => {
       body: { records: [{ id: '1', title: 'kept in the cassette' }] },
     });
   });
+});
+
+// describe.concurrent runs a second test while the first waits: its replayed answers could reach the other
+// test's section, so useCassette refuses the second, naming both.
+const refused: string[] = [];
+describe.concurrent('records, concurrently', () => {
+  const cassette = useCassette(path);
+  afterEach((context) => {
+    for (const error of context.task.result?.errors ?? []) refused.push(error.message);
+  });
+
+  it('lists them', async () => {
+    await new Promise((done) => setTimeout(done, 100));
+    // The setup's console guard is per test, not per concurrent test: the refused one restored console.
+    for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const)
+      vi.spyOn(console, method);
+    expect((await listRecords()).status).toBe(200);
+    expect(cassette.current?.mode).toBe('replay');
+  });
+
+  it.fails('is refused while another test of the cassette runs', async () => {
+    await listRecords();
+  });
+});
+
+it('names both tests when it refuses one', () => {
+  expect(refused).toEqual([
+    expect.stringMatching(
+      /test "records, concurrently > is refused while another test of the cassette runs" started while "records, concurrently > lists them" was running/,
+    ),
+  ]);
 });
