@@ -9,6 +9,7 @@ import {
   type CassetteRequest,
 } from './cassette-file.js';
 import { CassetteLeakError } from './cassette-errors.js';
+import { answerContent, decodeContent } from './decode-content.js';
 import { findCassetteLeaks } from './find-cassette-leaks.js';
 import { scrubExchanges } from './scrub-exchanges.js';
 
@@ -32,18 +33,35 @@ export function headersOf(headers: Headers, drop: ReadonlySet<string>): Cassette
   return result;
 }
 
-/** A request as a cassette keeps it (its body read: pass a clone of one still to be sent). @internal */
-export async function requestOf(request: Request): Promise<CassetteRequest> {
-  const body = cassetteBody(
-    new Uint8Array(await request.arrayBuffer()),
-    request.headers.get('content-type'),
-  );
+/** A request read for a cassette, and the content-encoding its body could not be decoded from, if any. */
+export interface ReadRequest {
+  readonly request: CassetteRequest;
+  readonly undecoded: string | undefined;
+}
+
+/**
+ * A request as a cassette keeps it, its body decoded from its content-encoding (pass a clone of one still to
+ * be sent: its body is read). @internal
+ */
+export async function readRequest(request: Request): Promise<ReadRequest> {
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  const encoding = request.headers.get('content-encoding');
+  const decoded = bytes.length === 0 ? bytes : decodeContent(bytes, encoding);
+  const body = cassetteBody(decoded ?? bytes, request.headers.get('content-type'));
   return {
-    method: request.method,
-    url: request.url,
-    headers: headersOf(request.headers, new Set(['content-length'])),
-    ...(body && { body }),
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: headersOf(request.headers, new Set(['content-length'])),
+      ...(body && { body }),
+    },
+    undecoded: decoded === undefined ? (encoding ?? '') : undefined,
   };
+}
+
+/** A request as a cassette keeps it (see `readRequest`). @internal */
+export async function requestOf(request: Request): Promise<CassetteRequest> {
+  return (await readRequest(request)).request;
 }
 
 /**
@@ -57,6 +75,8 @@ export class CassetteRecorder {
   readonly #touched = new Set<string>();
   readonly #secrets: (() => Iterable<string>)[] = [];
   readonly #pending = new Set<Promise<unknown>>();
+  /** Exchanges whose body is in a content-encoding the recorder cannot decode: never written. */
+  readonly #undecoded: { section: string; slot: number; side: string; encoding: string }[] = [];
   #section = 'default';
 
   /** Names the test whose exchanges come next. */
@@ -76,18 +96,24 @@ export class CassetteRecorder {
    * @param request - the request, read
    * @param response - a copy of the answer, read here
    */
-  record(request: Promise<CassetteRequest>, response: Response): void {
-    const exchanges = this.#recorded.get(this.#section) ?? [];
-    this.#recorded.set(this.#section, exchanges);
-    this.#touched.add(this.#section);
+  record(request: Promise<ReadRequest>, response: Response): void {
+    const section = this.#section;
+    const exchanges = this.#recorded.get(section) ?? [];
+    this.#recorded.set(section, exchanges);
+    this.#touched.add(section);
     const slot = exchanges.push(undefined) - 1;
     const done = (async () => {
-      const body = cassetteBody(
-        new Uint8Array(await response.arrayBuffer()),
-        response.headers.get('content-type'),
-      );
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const encoding = response.headers.get('content-encoding');
+      const decoded = answerContent(bytes, encoding);
+      if (decoded === undefined)
+        this.#undecoded.push({ section, slot, side: 'response', encoding: encoding ?? '' });
+      const body = cassetteBody(decoded ?? bytes, response.headers.get('content-type'));
+      const read = await request;
+      if (read.undecoded !== undefined)
+        this.#undecoded.push({ section, slot, side: 'request', encoding: read.undecoded });
       exchanges[slot] = {
-        request: await request,
+        request: read.request,
         response: {
           status: response.status,
           headers: headersOf(response.headers, VOLATILE_RESPONSE),
@@ -119,10 +145,21 @@ export class CassetteRecorder {
       Object.entries(old?.tests ?? {}).filter(([name]) => !this.#touched.has(name)),
     );
     const file = { version: 1 as const, tests: { ...kept, ...tests } };
-    const leaks = findCassetteLeaks(file, units);
-    const text = cassetteText(file);
     const set = new SecretSet();
     for (const unit of units) set.add(unit);
+    const leaks = this.#undecoded.map(({ section, slot, side, encoding }) => {
+      const { method, url } = this.#recorded.get(section)?.[slot]?.request ?? {
+        method: '',
+        url: '',
+      };
+      const path = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/i.exec(url)?.[1] || '/';
+      return (
+        `test "${section}", exchange ${slot + 1} (${method} ${set.mask(path)}): the ${side} body's ` +
+        `content-encoding ${encoding} cannot be decoded, so it could be neither scrubbed nor checked`
+      );
+    });
+    leaks.push(...findCassetteLeaks(file, units));
+    const text = cassetteText(file);
     if (leaks.length === 0 && set.size > 0 && set.leaksIn(text)) leaks.push('the file as written');
     if (leaks.length > 0)
       throw new CassetteLeakError(

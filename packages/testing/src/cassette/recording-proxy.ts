@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { CassetteRecorder, requestOf } from './cassette-recorder.js';
+import { CassetteRecorder, readRequest } from './cassette-recorder.js';
 import type { CassetteServer } from './replay-server.js';
 
 // A cassette recorded over HTTP, for a connector running in another process (the CLI's `--record`): a proxy on
@@ -57,7 +57,7 @@ export async function startRecordingProxy(
         ...(body.length > 0 && method !== 'GET' && method !== 'HEAD' ? { body } : {}),
         redirect: 'manual',
       });
-      const recorded = requestOf(request.clone());
+      const recorded = readRequest(request.clone());
       const response = await fetch(request);
       recorder.record(recorded, response.clone());
       const answer: Record<string, string | string[]> = {};

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { tapEndSystem, type EndSystemAttempt } from '@connector-sdk/core/http';
 import { readCassetteFile } from './cassette-file.js';
 import type { CassetteMismatchError } from './cassette-errors.js';
-import { CassetteRecorder, requestOf } from './cassette-recorder.js';
+import { CassetteRecorder, readRequest, requestOf } from './cassette-recorder.js';
 import { CassetteReplayer } from './cassette-replayer.js';
 import { announceReplayedCall } from './replayed-calls.js';
 import type { CassetteMatcher } from './replay-match.js';
@@ -148,7 +148,7 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
   recorder.secrets(() => options.secrets ?? []);
   const untap = tapEndSystem(async (attempt) => {
     recorder.secrets(() => attempt.secrets.values());
-    const request = requestOf(attempt.request.clone());
+    const request = readRequest(attempt.request.clone());
     const response = await attempt.send();
     recorder.record(request, response.clone());
     return response;
