@@ -1,7 +1,8 @@
 // The testing guide's recorded end system, run as a real test: the guide's records connector replayed from
 // docs/snippets/cassettes/records.json, recorded against the kit's fake end system with
 //   CONNECTOR_SDK_RECORD=1 pnpm vitest run docs/snippets/testing-cassettes.test.ts
-// (the fake is started only then: a replay needs no end system at all).
+// (the fake is started only then: a replay needs no end system at all). A replay compares origins, and the
+// fake listens on a free port: after re-recording, set the cassette's origin back to http://127.0.0.1:4010.
 import { startFakeEndSystem, type FakeEndSystem } from '@connector-sdk/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { recordsConnector as connector } from './project/src/records-connector.js';
