@@ -137,7 +137,7 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
     } as unknown as RequestInit;
     const response = await fetch(request, options);
     // Read whole, the body stays within the attempt's time; streamed, within stallTimeoutMs a gap.
-    boundBody(response, timer);
+    boundBody(response, timer, attempt);
     if (response.ok) streamFreely(response);
     if (stream) noRetry.add(response);
     keepAnswer(context, { response, method: request.method });

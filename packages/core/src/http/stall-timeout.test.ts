@@ -1,4 +1,6 @@
 // Issue 31, low 5: a download is bounded between its chunks, not in total; a base URL must be http(s).
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors/errors.js';
 import { startEndSystem } from '../../test/local-end-system.js';
@@ -124,6 +126,39 @@ describe('a download that stalls', { timeout: 15_000 }, () => {
         (error: unknown) => error,
       );
     expect(failure).toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('bounds it by timeoutMs even when a garbage collection runs while the bytes drip', async () => {
+    // The attempt's timer held its controller only weakly: once fetch had answered, a collection took the
+    // controller and the timer had nothing left to abort, so the read went on as long as the bytes came.
+    setFlagsFromString('--expose-gc');
+    const collect = runInNewContext('gc') as () => void;
+    end.script((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => response.write('.'), 50);
+      response.on('close', () => clearInterval(timer));
+    });
+    const collecting = setInterval(collect, 40);
+    try {
+      const failure = await Promise.race([
+        createEndSystemClient({
+          baseUrl: end.url,
+          egress: { allow: ['127.0.0.1'] },
+          timeoutMs: 300,
+          stallTimeoutMs: 1_000,
+        })
+          .get('slow')
+          .text()
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          ),
+        new Promise((resolve) => setTimeout(() => resolve('still reading after 3 s'), 3_000)),
+      ]);
+      expect(failure).toMatchObject({ name: 'TimeoutError' });
+    } finally {
+      clearInterval(collecting);
+    }
   });
 
   it('refuses a stallTimeoutMs below 1 ms', () => {

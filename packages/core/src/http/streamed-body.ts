@@ -7,6 +7,14 @@
 /** The attempt timers still bounding the bodies of answers, by answer. */
 const attemptTimers = new WeakMap<Response, NodeJS.Timeout>();
 
+/**
+ * The attempt each body being read belongs to. The attempt's timer and the platform's signal hold its
+ * controller only weakly (see `abortAfter`), and once fetch has answered nothing else held it: a garbage
+ * collection during a dripping read took it, and the timer then had nothing to abort (seen on Node 24). A body
+ * stream lives as long as bytes can still arrive for it, so it keeps its attempt's controller as long as that.
+ */
+const attemptsOfBodies = new WeakMap<ReadableStream<Uint8Array>, AbortController>();
+
 const bodyOf = Object.getOwnPropertyDescriptor(Response.prototype, 'body')?.get as (
   this: Response,
 ) => ReadableStream<Uint8Array> | null;
@@ -17,10 +25,17 @@ const bodyOf = Object.getOwnPropertyDescriptor(Response.prototype, 'body')?.get 
  *
  * @param response - an end-system answer, as fetch gave it
  * @param timer - the attempt's timer, which aborts the attempt (its body included) when it fires
+ * @param attempt - the attempt's controller, kept alive as long as the body can still be read
  * @internal
  */
-export function boundBody(response: Response, timer: NodeJS.Timeout): void {
+export function boundBody(
+  response: Response,
+  timer: NodeJS.Timeout,
+  attempt: AbortController,
+): void {
   attemptTimers.set(response, timer);
+  const body = bodyOf.call(response);
+  if (body !== null) attemptsOfBodies.set(body, attempt);
 }
 
 /**
