@@ -169,14 +169,28 @@ export function readSession(
       `The session is invalid: ${describeProblems(result.problems)}`,
     );
   }
-  // Written out, not spread (see buildInitializeAnswer).
-  return {
-    systemId: claims.systemId,
-    sdkSessionId: claims.sdkSessionId,
-    configuration: claims.configuration,
-    issuedAt: claims.issuedAt,
-    values: result.values,
-  };
+  return new Session(claims, result.values);
+}
+
+/**
+ * A verified session, made with `new` rather than as an object literal: it lives as long as its request, and
+ * V8 moves an object literal's allocation site to the old generation once most of what it made outlived a few
+ * young collections. Requests that wait on an end system did that to the literal here, and every later call
+ * then made its session straight in the old generation, with more major collections and a longer tail.
+ */
+class Session implements VerifiedSession {
+  readonly systemId: string;
+  readonly sdkSessionId: string;
+  readonly configuration: string;
+  readonly issuedAt: number;
+  readonly values: Record<string, unknown>;
+  constructor(claims: SessionClaims, values: Record<string, unknown>) {
+    this.systemId = claims.systemId;
+    this.sdkSessionId = claims.sdkSessionId;
+    this.configuration = claims.configuration;
+    this.issuedAt = claims.issuedAt;
+    this.values = values;
+  }
 }
 
 function hintAboutKeys(logger: Logger): void {

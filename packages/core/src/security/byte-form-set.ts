@@ -80,3 +80,6 @@ export class ByteFormSet {
     return (this.#matcher ??= new FormMatcher(this.#forms)).pendingStart(text);
   }
 }
+
+/** The byte forms of a request without any: shared, never added to (see `Redactor`). @internal */
+export const NO_BYTE_FORMS = new ByteFormSet();

@@ -1,7 +1,7 @@
 import { FormMatcher, StandaloneMatcher } from './form-matcher.js';
 import { loggedValue } from './logged-value.js';
 import { MIN_SECRET_LENGTH, formFloor } from './secret-parts.js';
-import { ByteFormSet } from './byte-form-set.js';
+import { ByteFormSet, NO_BYTE_FORMS } from './byte-form-set.js';
 import { searchedForms } from './searched-forms.js';
 import { FormBudget } from './form-budget.js';
 import { DIRECT_SEARCH_WORK, merge, searchEach, viewsOf } from './form-search.js';
@@ -39,11 +39,19 @@ export function looksSecret(name: string): boolean {
 
 /** The matcher of a request without short secrets: shared, since making one per request cost more than a 401. */
 const NO_STANDALONE_FORMS = new StandaloneMatcher([]);
+/** The forms of a request none were made for yet: shared, never written to (see {@link Redactor}). */
+const NO_FORMS: readonly string[] = Object.freeze([]);
 
 /**
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged. A text is
  * searched as it is and as each family of escapes it holds decodes it (text-views.ts), for each secret's few
  * forms; base64 and hex forms are made only when a text has a run of such characters long enough to hold one.
+ *
+ * A redactor lives as long as its request. What it holds for every request is made with `new` or shared until
+ * written, never from an array or object literal: V8 moves a literal's allocation site to the old generation
+ * once most of what it made outlived a few young collections, as it does for requests that wait on an end
+ * system, and every short request then made those objects in the old generation too (issue 31, the later call's
+ * tail).
  *
  * @internal used by the handler; connector code gets a redacting logger instead
  */
@@ -53,19 +61,19 @@ export class Redactor {
    * Secrets whose forms are not made yet, and the length no form of each is shorter than: forms are made when
    * a text long enough to hold one is first redacted, and only once.
    */
-  #pending: { readonly value: string; readonly floor: number }[] = [];
+  #pending = new Map<string, number>();
   /** The least floor of the pending secrets. */
   #pendingFloor = Infinity;
   /** The longest secret: no text form of one is longer. */
   #longestSecret = 0;
   #anywhere: Set<string> | undefined;
-  #forms: string[] = [];
+  #forms = NO_FORMS as string[];
   #matcher: FormMatcher | undefined;
   #standaloneForms: Set<string> | undefined;
   /** The forms of short secrets, found where they stand alone. */
   #standalone = NO_STANDALONE_FORMS;
   /** The base64 and hex forms, made when a text may hold one. */
-  #bytes = new ByteFormSet();
+  #bytes = NO_BYTE_FORMS;
   /** The longest form of a short secret, and the character that tells whether it stands alone. */
   #longestStandalone = 0;
   /** The shortest text that can hold a form. */
@@ -89,7 +97,7 @@ export class Redactor {
     }
     this.#secrets.add(value);
     const floor = formFloor(value);
-    this.#pending.push({ value, floor });
+    this.#pending.set(value, floor);
     if (floor < this.#pendingFloor) this.#pendingFloor = floor;
     if (value.length > this.#longestSecret) this.#longestSecret = value.length;
   }
@@ -106,12 +114,12 @@ export class Redactor {
     this.#overwhelmed = true;
     this.#secrets.clear();
     this.#secrets.add(value);
-    this.#pending = [];
+    this.#pending = new Map();
     this.#pendingFloor = Infinity;
     this.#anywhere = undefined;
-    this.#forms = [];
+    this.#forms = NO_FORMS as string[];
     this.#matcher = undefined;
-    this.#bytes = new ByteFormSet();
+    this.#bytes = NO_BYTE_FORMS;
   }
 
   /** The secrets registered so far, for a test kit's recorder (issue 37). @internal */
@@ -132,18 +140,18 @@ export class Redactor {
   #makeForms(length: number): void {
     if (length < this.#pendingFloor) return;
     const pending = this.#pending;
-    this.#pending = [];
+    this.#pending = new Map();
     this.#pendingFloor = Infinity;
     const anywhere = (this.#anywhere ??= new Set());
     const standaloneForms = (this.#standaloneForms ??= new Set());
     let standaloneAdded = false;
-    for (const entry of pending) {
-      if (entry.floor > length) {
-        this.#pending.push(entry);
-        if (entry.floor < this.#pendingFloor) this.#pendingFloor = entry.floor;
+    if (this.#forms === NO_FORMS) this.#forms = [];
+    for (const [value, floor] of pending) {
+      if (floor > length) {
+        this.#pending.set(value, floor);
+        if (floor < this.#pendingFloor) this.#pendingFloor = floor;
         continue;
       }
-      const { value } = entry;
       const forms = searchedForms(value);
       if (!this.#spend(forms.work, value, true)) return;
       for (const form of forms.anywhere) {
@@ -156,7 +164,10 @@ export class Redactor {
         standaloneForms.add(form);
         standaloneAdded = true;
       }
-      this.#bytes.add(forms.bytes);
+      if (forms.bytes.length > 0) {
+        if (this.#bytes === NO_BYTE_FORMS) this.#bytes = new ByteFormSet();
+        this.#bytes.add(forms.bytes);
+      }
     }
     this.#matcher = undefined;
     if (standaloneAdded) {
