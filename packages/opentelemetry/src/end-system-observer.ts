@@ -11,7 +11,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
-import type { Scope } from './scope.js';
+import { Scope } from './scope.js';
 import { ATTR } from './semantic-conventions.js';
 
 /** What the end-system observer records to. @internal */
@@ -68,7 +68,7 @@ export function endSystemObserver(instruments: EndSystemInstruments) {
       parent,
     );
     live.set(attempt, { span, started: performance.now(), attributes });
-    return { context: traceApi.setSpan(parent, span), request };
+    return new Scope(traceApi.setSpan(parent, span), request);
   };
 
   const end = (attempt: EndSystemTrace): void => {

@@ -12,14 +12,16 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
-import type { Scope } from './scope.js';
+import { Scope } from './scope.js';
 import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
 
 /** A platform request's span while it runs, and whether the instrumentation made it (and so ends it). */
-interface Live {
-  readonly span: Span;
-  readonly owned: boolean;
-  readonly started: number;
+class Live {
+  readonly started = performance.now();
+  constructor(
+    readonly span: Span,
+    readonly owned: boolean,
+  ) {}
 }
 
 /** What the request and login observers record to. @internal */
@@ -51,14 +53,14 @@ export function requestObserver(instruments: RequestInstruments) {
     // An HTTP server instrumentation already made the request's span: add to it rather than nest a second one.
     if (active !== undefined && isServerSpan(active)) {
       active.setAttributes(attributes);
-      live.set(request, { span: active, owned: false, started: performance.now() });
-      return { context: parent, request };
+      live.set(request, new Live(active, false));
+      return new Scope(parent, request);
     }
     const method = httpMethod(request.method);
     attributes[ATTR.httpRequestMethod] = method;
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
-    live.set(request, { span, owned: true, started: performance.now() });
-    return { context: traceApi.setSpan(parent, span), request };
+    live.set(request, new Live(span, true));
+    return new Scope(traceApi.setSpan(parent, span), request);
   };
 
   const endRequest = (request: RequestTrace): void => {
@@ -125,8 +127,8 @@ export function requestObserver(instruments: RequestInstruments) {
       },
       parent,
     );
-    live.set(login, { span, owned: true, started: 0 });
-    return { context: traceApi.setSpan(parent, span), request: outer?.request };
+    live.set(login, new Live(span, true));
+    return new Scope(traceApi.setSpan(parent, span), outer?.request);
   };
 
   const endLogin = (login: LoginTrace): void => {

@@ -106,7 +106,7 @@ export interface EndSystemTrace {
    * The query, as the SDK's log lines show it: the values of parameters whose names look like credentials
    * (`token`, `api_key`, `sig`, …) and every secret the request knows replaced. `undefined` without a query.
    */
-  readonly query?: string;
+  readonly query?: string | undefined;
   /** The SDK's error code when it did not answer (`END_SYSTEM_TIMEOUT`, `END_SYSTEM_UNREACHABLE`, `EGRESS_REFUSED`…). */
   code?: string;
   /** The failure of an attempt that got no answer. */

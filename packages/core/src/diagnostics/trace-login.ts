@@ -1,6 +1,6 @@
 import { toConnectorError } from '../errors/to-connector-error.js';
 import type { Redactor } from '../security/redactor.js';
-import { loginChannel, type LoginTrace } from './channels.js';
+import { loginChannel, type LoginTrace, type PublishedError } from './channels.js';
 import { publishedError, traceAsync } from './trace-async.js';
 
 /**
@@ -18,10 +18,7 @@ export function traceLogin<T>(
 ): Promise<T> {
   if (!loginChannel.hasSubscribers) return login();
   const { redactor } = fields;
-  const trace: LoginTrace = {
-    connector: fields.connector,
-    systemId: redactor.redact(fields.systemId),
-  };
+  const trace = new PublishedLogin(fields.connector, redactor.redact(fields.systemId));
   return traceAsync(loginChannel, trace, login, (context, outcome, failed) => {
     if (!failed) return;
     // The SDK's answer before the connector's `mapError`: the request's trace has the final one.
@@ -29,4 +26,16 @@ export function traceLogin<T>(
     context.code = error.code;
     context.error = publishedError(error);
   });
+}
+
+/** A login's trace, made with `new` and with every member from the start (see `PublishedRequest`). */
+class PublishedLogin implements LoginTrace {
+  readonly connector: string;
+  readonly systemId: string;
+  code?: string = undefined;
+  error?: PublishedError = undefined;
+  constructor(connector: string, systemId: string) {
+    this.connector = connector;
+    this.systemId = systemId;
+  }
 }

@@ -1,7 +1,7 @@
 import type { ConnectorError } from '../errors/connector-error.js';
 import type { Redactor } from '../security/redactor.js';
 import type { ConnectorRequest, ConnectorResponse } from '../contract/connector-request.js';
-import { requestChannel, type RequestTrace } from './channels.js';
+import { requestChannel, type PublishedError, type RequestTrace } from './channels.js';
 import { publishedError, traceAsync } from './trace-async.js';
 
 /**
@@ -16,18 +16,35 @@ export function traceRequest(
   connector: { readonly name: string; readonly version: string },
   answer: (request: ConnectorRequest, trace: RequestTrace) => Promise<ConnectorResponse>,
 ): Promise<ConnectorResponse> {
-  const trace: RequestTrace = {
-    connector: connector.name,
-    connectorVersion: connector.version,
-    method: request.method,
-    operation: undefined,
-    route: undefined,
-  };
+  const trace = new PublishedRequest(connector, request.method);
   // The handler never rejects, and the response it resolves to is not published: it may hold the session.
   return traceAsync(requestChannel, trace, () => answer(request, trace), noop);
 }
 
 function noop(): void {}
+
+/**
+ * A request's trace, made with `new` and with every member from the start: it lives as long as its request, and
+ * V8 makes an object literal that outlives young collections in the old generation for every request once
+ * requests wait on end systems (see `Redactor`); members added later would also change its shape in flight.
+ */
+class PublishedRequest implements RequestTrace {
+  readonly connector: string;
+  readonly connectorVersion: string;
+  readonly method: string;
+  operation: string | undefined = undefined;
+  route: string | undefined = undefined;
+  systemId: string | undefined = undefined;
+  status?: number = undefined;
+  code?: string = undefined;
+  error?: PublishedError = undefined;
+  retryAfterMs?: number = undefined;
+  constructor(connector: { readonly name: string; readonly version: string }, method: string) {
+    this.connector = connector.name;
+    this.connectorVersion = connector.version;
+    this.method = method;
+  }
+}
 
 /**
  * Copies a request's outcome into its trace: status, system id, and for a failure its code.

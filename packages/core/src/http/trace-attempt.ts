@@ -1,4 +1,8 @@
-import { endSystemChannel, type EndSystemTrace } from '../diagnostics/channels.js';
+import {
+  endSystemChannel,
+  type EndSystemTrace,
+  type PublishedError,
+} from '../diagnostics/channels.js';
 import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { requestContext } from './client-state.js';
@@ -32,9 +36,12 @@ export function traceAttempt(
     attempt = attempts.get(call.context) ?? 0;
     attempts.set(call.context, attempt + 1);
   }
-  const trace: EndSystemTrace = { method: input.method, url: bareUrl(input.url, redact), attempt };
-  const query = shownQuery(input.url, redact);
-  if (query !== undefined) (trace as { query?: string }).query = query;
+  const trace = new PublishedAttempt(
+    input.method,
+    bareUrl(input.url, redact),
+    attempt,
+    shownQuery(input.url, redact),
+  );
   return traceAsync(
     endSystemChannel,
     trace,
@@ -49,6 +56,23 @@ export function traceAttempt(
       context.error = publishedError(error);
     },
   );
+}
+
+/** An attempt's trace, made with `new` and with every member from the start (see core's `PublishedRequest`). */
+class PublishedAttempt implements EndSystemTrace {
+  readonly method: string;
+  readonly url: string;
+  readonly attempt: number;
+  readonly query: string | undefined;
+  status?: number = undefined;
+  code?: string = undefined;
+  error?: PublishedError = undefined;
+  constructor(method: string, url: string, attempt: number, query: string | undefined) {
+    this.method = method;
+    this.url = url;
+    this.attempt = attempt;
+    this.query = query;
+  }
 }
 
 /** The URL without user info, query or fragment: their values may be credentials. */
