@@ -12,13 +12,7 @@ import { isSecret } from '../security/secret.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';
 import { describeProblems, readFields } from './read-fields.js';
-
-/** The initialize body, checked: the entries, the typed configuration and the notification flag. */
-export interface InitializeInput {
-  readonly entries: readonly ParameterEntry[];
-  readonly config: Record<string, unknown>;
-  readonly suppressNotification: boolean | undefined;
-}
+import { InitializeInput } from './initialize-input.js';
 
 const SUPPRESS_NOTIFICATION = 'suppressNotification';
 /**
@@ -132,7 +126,7 @@ export function readInitializeBody(
       },
     );
   }
-  return { entries, config: config.values, suppressNotification };
+  return new InitializeInput(entries, config.values, suppressNotification);
 }
 
 /** What the SDK binds into every session besides the connector's entries. */

@@ -6,6 +6,8 @@ import { configurationIdentity } from './configuration-identity.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
 import { pendingCache } from '../store/cache.js';
 import type { HandlerRuntime, SharedLogin } from './handler-runtime.js';
+import type { Tenant } from './context-caches.js';
+import type { PendingCache } from '../store/cache.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
 import { queryParam } from './query-param.js';
 import { readJsonBody } from './read-json-body.js';
@@ -49,7 +51,7 @@ export async function serveInitialize(
     compiled.name,
     configurationIdentity(compiled, body),
   );
-  const tenant = { systemId, sdkSessionId, configuration };
+  const tenant = new InitializeTenant(systemId, sdkSessionId, configuration);
   state.tenant = tenant;
   // Counted once the call is well-formed, right before connector code reaches the end system; keyed by the
   // configuration too, so a stranger's initializes never count against a tenant's.
@@ -74,7 +76,7 @@ export async function serveInitialize(
         throw refusedLogin(error);
       });
     return traceLogin(run, { connector: compiled.name, systemId, redactor: state.redactor }).then(
-      (result: unknown) => ({ result, sdkSessionId, sessionWrites }),
+      (result: unknown) => new LoggedIn(result, sdkSessionId, sessionWrites),
     );
   };
 
@@ -130,4 +132,26 @@ function mentions(result: unknown, id: string): boolean {
 /** Whether a text contains the id, as it is or percent-encoded. */
 function names(text: string, id: string): boolean {
   return text.includes(id) || text.includes(encodeURIComponent(id));
+}
+
+// What an initialize keeps for its whole run is made with `new`, not as object literals: V8 makes a literal's
+// objects in the old generation for every request once most of them outlive young collections, as they do in
+// initializes that log in to an end system (see `Redactor`).
+
+/** The ids an initialize's caches and rate limit are keyed by. */
+class InitializeTenant implements Tenant {
+  constructor(
+    readonly systemId: string,
+    readonly sdkSessionId: string,
+    readonly configuration: string,
+  ) {}
+}
+
+/** A login's outcome, as shared with the initializes of its flight. */
+class LoggedIn implements SharedLogin {
+  constructor(
+    readonly result: unknown,
+    readonly sdkSessionId: string,
+    readonly sessionWrites: PendingCache,
+  ) {}
 }
