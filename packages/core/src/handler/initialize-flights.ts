@@ -11,8 +11,9 @@ import { SingleFlight } from './single-flight.js';
 // configuration; its one flight then takes a lock in the shared store, so that only one instance logs in. The
 // others poll for the leader's result, which it writes sealed (sealed-box.ts) under a name keyed by the session
 // key and the whole initialize request: only an instance that received the very same configuration for the
-// same system finds it, and no one who reads the store learns a credential. A leader that dies leaves a lock
-// that expires; the next caller to find it gone takes it. A leader whose login fails leaves a sealed marker
+// same system finds it, and no one who reads the store learns a credential. The result has one name whoever
+// wrote it: a follower that polls after a new leader has taken over and released the lock still finds what
+// it wrote. A leader that dies leaves a lock that expires; the next caller to find it gone takes it. A leader whose login fails leaves a sealed marker
 // that says only that, so that the others each log in at once, side by side, rather than one after another
 // (each answers its own outcome). Any store failure falls back to logging in alone.
 
@@ -125,11 +126,10 @@ async function acrossInstances(
     if (held === undefined) {
       const publish = (text: string, ttlMs: number) =>
         store
-          .set(scope, `result:${token}`, {
-            value: sealText(keys, `${scope}\n${token}`, text),
-            ttlMs,
-          })
+          .set(scope, 'result', { value: sealText(keys, `${scope}\nresult`, text), ttlMs })
           .catch(() => undefined);
+      // An earlier leader's result, or its failure marker, is not this login's: no follower may take it.
+      await store.delete(scope, 'result').catch(() => undefined);
       try {
         let login: SharedLogin;
         try {
@@ -147,21 +147,21 @@ async function acrossInstances(
         await deleteIfEquals(scope, 'lock', token).catch(() => undefined);
       }
     }
-    // Another instance logs in: wait for its result while its lock stands.
+    // Another instance logs in: wait for a result while a lock stands, whoever holds it by now.
     let text: string | undefined;
+    const result = async () => {
+      const sealed = await store.get(scope, 'result');
+      return sealed && openText(keys, `${scope}\nresult`, sealed);
+    };
     try {
       for (;;) {
-        const sealed = await store.get(scope, `result:${held}`);
-        text = sealed && openText(keys, `${scope}\n${held}`, sealed);
-        if (text || (await store.get(scope, 'lock')) !== held || Date.now() >= deadline) break;
+        text = await result();
+        if (text || (await store.get(scope, 'lock')) === undefined || Date.now() >= deadline) break;
         await sleep(poll, signal);
         poll = Math.min(MAX_POLL_MS, Math.ceil(poll * 1.5));
       }
-      if (!text) {
-        // Released or expired: the result was written before the release, if there was one to share.
-        const sealed = await store.get(scope, `result:${held}`);
-        text = sealed && openText(keys, `${scope}\n${held}`, sealed);
-      }
+      // Released or expired: the result was written before the release, if there was one to share.
+      text ||= await result();
       if (text && text !== FAILED) return received(text);
     } catch (error) {
       if (signal.aborted) throw error;
