@@ -12,10 +12,11 @@ import { SingleFlight } from './single-flight.js';
 // others poll for the leader's result, which it writes sealed (sealed-box.ts) under a name keyed by the session
 // key and the whole initialize request: only an instance that received the very same configuration for the
 // same system finds it, and no one who reads the store learns a credential. The result has one name whoever
-// wrote it: a follower that polls after a new leader has taken over and released the lock still finds what
-// it wrote. A leader that dies leaves a lock that expires; the next caller to find it gone takes it. A leader whose login fails leaves a sealed marker
-// that says only that, so that the others each log in at once, side by side, rather than one after another
-// (each answers its own outcome). Any store failure falls back to logging in alone.
+// wrote it: a follower that polls after a new leader has taken over and released the lock still finds what it
+// wrote. A leader that dies leaves a lock that expires; the next caller to find it gone takes it. A leader
+// whose login fails leaves a sealed marker that says only that, so that the others each log in at once, side
+// by side, rather than one after another (each answers its own outcome). Any store failure falls back to
+// logging in alone.
 
 /** What a lock-holding instance writes for the others. */
 interface Published {
