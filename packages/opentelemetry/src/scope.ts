@@ -6,9 +6,7 @@ import type { Context } from '@opentelemetry/api';
  * is the innermost one the SDK's work runs in (request, login or end-system attempt), and the platform request
  * it belongs to, whose operation and connector name the spans and metrics within it carry.
  *
- * A class, not an object literal: it lives as long as the request, and V8 makes a literal's objects in the old
- * generation for every request once most of them outlive young collections, as they do in requests that wait on
- * an end system (see core's `Redactor`).
+ * A class, not an object literal, since it lives as long as the request (see core's `Redactor`).
  *
  * @internal
  */

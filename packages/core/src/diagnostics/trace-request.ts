@@ -24,9 +24,8 @@ export function traceRequest(
 function noop(): void {}
 
 /**
- * A request's trace, made with `new` and with every member from the start: it lives as long as its request, and
- * V8 makes an object literal that outlives young collections in the old generation for every request once
- * requests wait on end systems (see `Redactor`); members added later would also change its shape in flight.
+ * A request's trace, made with `new` and with every member from the start: it lives as long as its request (see
+ * `Redactor`), and members added later would change its shape in flight.
  */
 class PublishedRequest implements RequestTrace {
   readonly connector: string;

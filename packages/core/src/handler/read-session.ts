@@ -172,12 +172,7 @@ export function readSession(
   return new Session(claims, result.values);
 }
 
-/**
- * A verified session, made with `new` rather than as an object literal: it lives as long as its request, and
- * V8 moves an object literal's allocation site to the old generation once most of what it made outlived a few
- * young collections. Requests that wait on an end system did that to the literal here, and every later call
- * then made its session straight in the old generation, with more major collections and a longer tail.
- */
+/** A verified session: made with `new`, not as an object literal, since it lives as long as its request (see `Redactor`). */
 class Session implements VerifiedSession {
   readonly systemId: string;
   readonly sdkSessionId: string;

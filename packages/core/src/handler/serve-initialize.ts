@@ -133,9 +133,7 @@ function names(text: string, id: string): boolean {
   return text.includes(id) || text.includes(encodeURIComponent(id));
 }
 
-// What an initialize keeps for its whole run is made with `new`, not as object literals: V8 makes a literal's
-// objects in the old generation for every request once most of them outlive young collections, as they do in
-// initializes that log in to an end system (see `Redactor`).
+// What an initialize keeps for its whole run is made with `new`, not as object literals (see `Redactor`).
 
 /** The ids an initialize's caches and rate limit are keyed by. */
 class InitializeTenant implements Tenant {
