@@ -172,7 +172,10 @@ export function readSession(
   return new Session(claims, result.values);
 }
 
-/** A verified session: made with `new`, not as an object literal, since it lives as long as its request (see `Redactor`). */
+/**
+ * A verified session: made with `new`, not as an object literal, as it lives as long as its request (see
+ * `Redactor`).
+ */
 class Session implements VerifiedSession {
   readonly systemId: string;
   readonly sdkSessionId: string;
