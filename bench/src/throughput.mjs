@@ -3,6 +3,8 @@
 // taken over processes, not over runs of one. Each is warmed with all scenarios mixed, as a connector serves
 // them, then with the scenario measured. Servers take turns within a repeat, so that a slow moment of the
 // machine falls on all alike. The servers the budgets are judged on run in more processes than the others.
+// Each server's figures are kept per repeat too (`rounds`), so that a budget can compare two servers within
+// the repeats they shared (see report.mjs).
 import { loadProblem, runLoad } from './load.mjs';
 import { median } from './stats.mjs';
 
@@ -12,8 +14,9 @@ import { median } from './stats.mjs';
  *   scenarios: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, repeats: number, judgedRepeats: number, connections: number,
  *   progress: (line: string) => void }} options
- * @returns {Promise<Map<string, Map<string, { rps: number, p50: number, p99: number, cpuUs: number, requests: number }>>>}
- *   scenario → server → medians over the repeats
+ * @returns {Promise<Map<string, Map<string, { rps: number, p50: number, p99: number, cpuUs: number, requests: number,
+ *   rounds: { rps: number, p99: number, cpuUs: number }[] }>>>}
+ *   scenario → server → medians over the repeats, and the figures of each repeat in order
  */
 export async function measureThroughput({
   servers,
@@ -84,6 +87,7 @@ export async function measureThroughput({
         p99: median(list.map((run) => run.p99)),
         cpuUs: median(list.map((run) => run.cpuUs)),
         requests: list.reduce((sum, run) => sum + run.requests, 0),
+        rounds: list.map(({ rps, p99, cpuUs }) => ({ rps, p99, cpuUs })),
       });
     }
     results.set(scenario.name, medians);
