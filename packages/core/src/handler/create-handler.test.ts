@@ -277,6 +277,22 @@ describe('later calls', () => {
     expect(() => createHandler(acme, { defaultRetryAfterMs: 0 })).not.toThrow();
   });
 
+  it('refuses a logger that cannot log when the handler is made, instead of losing every line', () => {
+    // `logger: false` is how some frameworks turn logging off; here it made every log call throw inside the
+    // handler, where the throw was swallowed: no line was written, no error said why, and each request paid
+    // for building and redacting the lines it lost.
+    const noInfo = { debug() {}, warn() {}, error() {} };
+    for (const bad of [false, null, 'pino', {}, noInfo, { ...noInfo, info: 'yes' }])
+      expect(() => createHandler(acme, { logger: bad as unknown as Logger })).toThrow(
+        new TypeError(
+          'logger must have debug, info, warn and error methods (pino and console do); leave it out to log nothing',
+        ),
+      );
+    expect(() => createHandler(acme, { logger: { ...noInfo, info() {} } })).not.toThrow();
+    expect(() => createHandler(acme, { logger: console })).not.toThrow();
+    expect(() => createHandler(acme, {})).not.toThrow();
+  });
+
   it('keeps secrets out of error bodies and logs, and hides stack traces unless enabled', async () => {
     const logger = memoryLogger();
     const call = acmeHandler({ logger });

@@ -5,7 +5,7 @@ import { stackless } from '../errors/stackless.js';
 import { requestChannel, type RequestTrace } from '../diagnostics/channels.js';
 import { settleRequestTrace, traceRequest } from '../diagnostics/trace-request.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
-import { silentLogger } from '../logging/logger.js';
+import { checkLogger, silentLogger } from '../logging/logger.js';
 import { headerNameProblem } from '../security/header-safety.js';
 import type {
   ConnectorHandler,
@@ -91,7 +91,7 @@ export function createHandler(
 ): ConnectorHandler {
   const { compiled } = connector;
   const prefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
-  const logger = options.logger ?? silentLogger;
+  const logger = checkLogger(options.logger);
   const retryHeader = (options.retryAfterHeader ?? 'Retry-After').toLowerCase();
   if (headerNameProblem(retryHeader))
     throw new TypeError(`retryAfterHeader "${retryHeader}" is not a valid header name`);

@@ -7,7 +7,13 @@ import type { Store } from '../store/store.js';
 export interface HandlerOptions {
   /** What comes before the version segment. @default '/sdk/api' (so the base is `/sdk/api/1.0`) */
   readonly prefix?: string;
-  /** Where the SDK logs each request's outcome, and where connector code's `log` goes. @default silent */
+  /**
+   * Where the SDK logs each request's outcome, and where connector code's `log` goes: an object with `debug`,
+   * `info`, `warn` and `error` methods, such as a pino logger or `console`. Anything else (`false` included)
+   * is refused with a `TypeError` when the handler is made; leave it out to log nothing.
+   *
+   * @default silent
+   */
   readonly logger?: Logger;
   /** Append stack traces to `detail` in error bodies. Keep it off in production. @default false */
   readonly exposeStackTraces?: boolean;

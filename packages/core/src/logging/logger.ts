@@ -45,3 +45,26 @@ export const silentLogger: Logger = Object.freeze({
   warn: noop,
   error: noop,
 });
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+/**
+ * The handler's logger: silent when none is given, refused when it cannot log. A logger that throws is never
+ * allowed to fail a request, so a value that is not a logger (`false`, as some frameworks take it to mean off)
+ * would lose every line without a word.
+ *
+ * @internal
+ */
+export function checkLogger(logger: Logger | undefined): Logger {
+  if (logger === undefined) return silentLogger;
+  const methods = logger as Partial<Record<keyof Logger, unknown>> | null;
+  if (
+    (typeof methods !== 'object' && typeof methods !== 'function') ||
+    methods === null ||
+    LOG_LEVELS.some((level) => typeof methods[level] !== 'function')
+  )
+    throw new TypeError(
+      'logger must have debug, info, warn and error methods (pino and console do); leave it out to log nothing',
+    );
+  return logger;
+}
