@@ -20,3 +20,4 @@ export {
   type WebBodyLimits,
 } from './body/read-web-body.js';
 export { isUnsafePath, originForm } from './handler/path-rule.js';
+export { checkLogger } from './logging/logger.js';

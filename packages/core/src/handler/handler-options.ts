@@ -10,7 +10,7 @@ export interface HandlerOptions {
   /**
    * Where the SDK logs each request's outcome, and where connector code's `log` goes: an object with `debug`,
    * `info`, `warn` and `error` methods, such as a pino logger or `console`. Anything else (`false` included)
-   * is refused with a `TypeError` when the handler is made; leave it out to log nothing.
+   * is refused with a `TypeError` when the handler is made; leave it out (or pass `null`) to log nothing.
    *
    * @default silent
    */

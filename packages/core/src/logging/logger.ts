@@ -49,14 +49,17 @@ export const silentLogger: Logger = Object.freeze({
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 /**
- * The handler's logger: silent when none is given, refused when it cannot log. A logger that throws is never
- * allowed to fail a request, so a value that is not a logger (`false`, as some frameworks take it to mean off)
- * would lose every line without a word.
+ * The handler's logger: silent when none is given (`undefined`, or `null` as before loggers were checked),
+ * refused when it cannot log. A logger that throws is never allowed to fail a request, so a value that is not a
+ * logger (`false`, as some frameworks take it to mean off) would lose every line without a word.
  *
+ * @param logger - the `logger` option as given
+ * @returns the logger to use
+ * @throws TypeError when `logger` lacks one of the four methods
  * @internal
  */
-export function checkLogger(logger: Logger | undefined): Logger {
-  if (logger === undefined) return silentLogger;
+export function checkLogger(logger: Logger | null | undefined): Logger {
+  if (logger === undefined || logger === null) return silentLogger;
   const methods = logger as Partial<Record<keyof Logger, unknown>> | null;
   if (
     (typeof methods !== 'object' && typeof methods !== 'function') ||

@@ -97,4 +97,21 @@ describe('logging.end-system-calls', () => {
       message: expect.stringContaining('no end-system call was seen during the run'),
     });
   });
+
+  it('refuses a logger that serve would refuse, instead of passing a connector that cannot be served', async () => {
+    // The kit wraps the author's logger to read its lines; the wrapper must not hide a logger that cannot log.
+    const run = runConformance({
+      target: recordsConnector,
+      config: recordsConfig(fake.url),
+      handlerOptions: { egress: LOOPBACK_EGRESS, logger: false as unknown as Logger },
+    });
+    await expect(run).rejects.toThrow(
+      new TypeError(
+        'logger must have debug, info, warn and error methods (pino and console do); leave it out to log nothing',
+      ),
+    );
+    await expect(
+      serve(recordsConnector, { port: 0, host: '127.0.0.1', logger: false as unknown as Logger }),
+    ).rejects.toThrow(TypeError);
+  });
 });
