@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConnectorError } from '../errors/connector-error.js';
 import type { Cache } from '../store/cache.js';
+import { once } from './lazy-catalog.js';
 
 /** The window of a list the platform asks for: `maxResults` items from the `startIndex`-th (from 0). */
 export interface PageWindow {
@@ -47,8 +48,14 @@ export interface ReadWindowOptions {
 const DEFAULT_MAX_RESULTS = 1_000;
 const DEFAULT_MAX_CALLS = 1_000;
 
-/** Where a remembered cursor walk goes on: the cursor of a page, and how many of its items come before. */
-const Resume = z.object({ cursor: z.string().optional(), skip: z.number().int().min(0) });
+/**
+ * Where a remembered cursor walk goes on: the cursor of a page, and how many of its items come before. Made on
+ * first use, as the catalog's schemas are: the first zod object with a whole number costs core's import about a
+ * millisecond, and most connectors never page by cursor.
+ */
+const Resume = once(() =>
+  z.object({ cursor: z.string().optional(), skip: z.number().int().min(0) }),
+);
 
 function checkWindow(window: PageWindow, cap: number | undefined): void {
   const { startIndex, maxResults } = window;
@@ -87,7 +94,7 @@ async function walkCursor<T>(
   const resumed =
     remember === undefined
       ? undefined
-      : await remember.cache.get(`${remember.key}:${startIndex}`, Resume);
+      : await remember.cache.get(`${remember.key}:${startIndex}`, Resume());
   if (resumed !== undefined) {
     cursor = resumed.cursor;
     index = startIndex - resumed.skip;

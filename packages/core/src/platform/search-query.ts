@@ -192,9 +192,10 @@ export function parseSearchQuery(value: unknown): SearchQuery {
  * its issues carry the path of the wrong part, so an operation's `body` schema answers `400 INVALID_INPUT`
  * naming it (`'body.query.criterias.1.condition' "LIKE" is not a condition …`).
  */
-export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z
-  .unknown()
-  .transform((value, context) => {
+export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z.lazy(() =>
+  // Behind `z.lazy` so importing core does not build it: the first `unknown().transform` built in a process
+  // costs about 2 ms of core's cold import (issue 33), and most connectors never search.
+  z.unknown().transform((value, context) => {
     try {
       return parseNode(value, [], 0, { conditions: 0 });
     } catch (error) {
@@ -207,7 +208,8 @@ export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z
       });
       return z.NEVER;
     }
-  });
+  }),
+);
 
 /** What {@link foldSearchQuery} calls for each kind of node, with the results of the node's children. */
 export interface SearchQueryFolder<T> {
