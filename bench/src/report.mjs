@@ -35,8 +35,11 @@ function budgets({ throughput, memory, cold }) {
         : `≤ ${limit.toFixed(1)} ${unit}`;
     rows.push(`| ${budget} | ${shown} | ${bound} | ${pass ? 'pass' : '**FAIL**'} |`);
   };
-  const stated = (budget, value) => {
-    if (Number.isFinite(value)) rows.push(`| ${budget} | ${value.toFixed(3)}× | stated | – |`);
+  const stated = (budget, value, unit = '×') => {
+    if (Number.isFinite(value))
+      rows.push(
+        `| ${budget} | ${unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`} | stated | – |`,
+      );
   };
   // Issue 18: the node binding against the equal-work floor on initialize, the later call and the 401.
   for (const scenario of ['initialize', 'later-call', 'no-session']) {
@@ -148,9 +151,14 @@ function budgets({ throughput, memory, cold }) {
   const http = cold.get('core+node+http');
   if (zod !== undefined && sdk !== undefined) {
     add('cold import core + node', sdk, zod + 30, false, 'ms');
-    if (http !== undefined)
-      add('cold import: core/http over core + node', http - sdk, 20, false, 'ms');
+    if (http !== undefined) stated('cold import: core/http over core + node', http - sdk, 'ms');
   }
+  // Issue 18 held core/http to 20 ms over core + node when it was a hand-written client on fetch; issue 33 puts
+  // it on ky, whose own import is several times that. The budget now holds what the SDK adds over ky.
+  const kyFirst = cold.get('ky+core+node');
+  const kyHttp = cold.get('ky+core+node+http');
+  if (kyFirst !== undefined && kyHttp !== undefined)
+    add('cold import: core/http over ky + core + node', kyHttp - kyFirst, 20, false, 'ms');
   const nodeMemory = memory.get('sdk-node');
   if (nodeMemory)
     add('node RSS after all ÷ after first', nodeMemory.rssAll / nodeMemory.rssFirst, 1.2, false);
