@@ -6,6 +6,7 @@ import { secretSinkOf } from '../security/secret-sink.js';
 import { CLIENT, type ClientState } from './client-state.js';
 import { egressDispatcher, proxyTarget } from './egress-dispatcher.js';
 import type { EndSystemClientOptions } from './end-system-client-options.js';
+import { bindDefaults } from './bound-client.js';
 import { endSystemKy } from './end-system-ky.js';
 import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
 import { detectExpiry } from './session-expiry.js';
@@ -40,8 +41,9 @@ const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
  * The end system's own code and message are passed through; `detail` holds a short excerpt of its answer.
  * Thrown errors are ky's: an `HTTPError` (`response`, readable, and `request`) or a `TimeoutError`, with the
  * contract error attached for the handler. Create one client per platform request: it carries that request's
- * signal, logger and deadline, and costs one `ky.extend` (the SDK's hooks are made once). `.extend()` keeps the
- * SDK's behaviour; a `retry` given as a number, a `fetch` or hooks set to `undefined` replace it.
+ * signal, logger and deadline, and costs about what a call's own options do (the SDK's hooks are made once, and
+ * the client's defaults are merged in by each call, as `ky.extend` would). `.extend()` keeps the SDK's behaviour;
+ * a `retry` given as a number, a `fetch` or hooks set to `undefined` replace it.
  *
  * @param options - base URL, headers, signal, logger, timeouts, retry and error rules, egress policy, TLS
  * options and proxy
@@ -104,7 +106,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
-  return endSystemKy.extend({
+  return bindDefaults(endSystemKy, {
     prefixUrl: options.baseUrl,
     headers,
     retry: {

@@ -1,0 +1,180 @@
+import ky, { HTTPError } from 'ky';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../test/acme-connector.js';
+import { json, startEndSystem } from '../../test/local-end-system.js';
+import { createHandler, defineConnector, field, secret } from '../index.js';
+import { initializeSession } from '../../test/sessions.js';
+import { TEST_EGRESS } from './fixtures/client-harness.js';
+import { createEndSystemClient, type EndSystemClient } from './index.js';
+
+// The client is a ky instance (issue 33, item 1): every way of calling it that ky documents keeps the client's
+// base URL, headers and the SDK's behaviour, whether a call gives options of its own or not, and `extend` and
+// `create` mean what they mean in ky. Calls are made from a connector's operation, as connector code makes them.
+
+let end: Awaited<ReturnType<typeof startEndSystem>>;
+let action: (client: EndSystemClient) => Promise<unknown>;
+const logger = memoryLogger();
+
+const connector = defineConnector({
+  name: 'client-is-ky',
+  version: '1.0.0',
+  config: { url: field.url() },
+  session: { Authorization: field.secret(), 'X-End-Url': field.url() },
+  initialize: ({ config }) => ({
+    Authorization: secret('Bearer t0ken-of-the-session'),
+    'X-End-Url': config.url,
+  }),
+  operations: ({ get }) => ({
+    call: get('/call', ({ session, signal, log }) =>
+      action(
+        createEndSystemClient({
+          baseUrl: `${session['X-End-Url']}/api/`,
+          headers: { Authorization: session.Authorization, 'X-Tenant': 'north' },
+          signal,
+          log,
+          retry: { maxDelayMs: 20 },
+        }),
+      ),
+    ),
+  }),
+});
+const handle = createHandler(connector, { logger, egress: TEST_EGRESS });
+
+/** One platform call; the answer's JSON body. */
+async function call(): Promise<{ status: number; json: unknown }> {
+  const headers = await initializeSession(handle, {
+    entries: [{ key: 'url', value: end.url, sensitive: false }],
+  });
+  const response = await handle({ method: 'GET', path: '/sdk/api/1.0/call', headers });
+  return { status: response.status, json: JSON.parse(response.body) as unknown };
+}
+
+beforeAll(async () => {
+  end = await startEndSystem();
+});
+afterAll(() => end.close());
+beforeEach(() => {
+  logger.lines.length = 0;
+  // Echoes what it got, and answers 503 to /api/busy until its third call.
+  end.script((request, response, hit) => {
+    if (request.url?.startsWith('/api/busy') && hit < 3) return json(response, 503, { hit });
+    json(response, 200, {
+      method: request.method,
+      url: request.url,
+      authorization: request.headers.authorization,
+      tenant: request.headers['x-tenant'],
+      extra: request.headers['x-extra'],
+      userAgent: request.headers['user-agent'],
+      hit,
+    });
+  });
+});
+
+const echoed = {
+  authorization: 'Bearer t0ken-of-the-session',
+  tenant: 'north',
+  userAgent: 'connector-sdk',
+};
+
+describe('the client is a ky instance', () => {
+  it('keeps its defaults on a call with no options, with options of its own, and called as a function', async () => {
+    action = async (client) => [
+      await client.get('items').json(),
+      await client
+        .get('items', { searchParams: { q: 'open' }, headers: { 'X-Extra': 'one' } })
+        .json(),
+      await client('items', { method: 'delete' }).json(),
+      await client('items').json(),
+      await client.post('items', { json: { a: 1 } }).json(),
+    ];
+    const { status, json: answers } = await call();
+    expect(status).toBe(200);
+    expect(answers).toEqual([
+      { method: 'GET', url: '/api/items', ...echoed, hit: 1 },
+      { method: 'GET', url: '/api/items?q=open', ...echoed, extra: 'one', hit: 2 },
+      { method: 'DELETE', url: '/api/items', ...echoed, hit: 3 },
+      { method: 'GET', url: '/api/items', ...echoed, hit: 4 },
+      { method: 'POST', url: '/api/items', ...echoed, hit: 5 },
+    ]);
+  });
+
+  it("keeps the SDK's retries and logging on every form of call", async () => {
+    action = async (client) => [
+      await client.get('busy').json(),
+      await client.get('busy', { headers: { 'X-Extra': 'two' } }).json(),
+    ];
+    end.script((request, response, hit) =>
+      hit % 3 === 0 || !request.url?.startsWith('/api/busy')
+        ? json(response, 200, { hit })
+        : json(response, 503, { hit }),
+    );
+    expect(await call()).toEqual({ status: 200, json: [{ hit: 3 }, { hit: 6 }] });
+    // Six attempts, each logged with its status, the session's token nowhere.
+    const attempts = logger.lines.filter((line) => line.message === 'end-system call');
+    expect(attempts.map((line) => (line.fields.endSystem as { status: number }).status)).toEqual([
+      503, 503, 200, 503, 503, 200,
+    ]);
+    expect(JSON.stringify(logger.lines)).not.toContain('t0ken-of-the-session');
+  });
+
+  it('extends with its defaults and the SDK behaviour kept, the parent options passed to a function', async () => {
+    let parentPrefix: unknown;
+    action = async (client) => {
+      const tenantB = client.extend({ headers: { 'X-Tenant': 'south' } });
+      const nested = client.extend((parent) => {
+        parentPrefix = parent.prefixUrl;
+        return { prefixUrl: `${String(parent.prefixUrl)}v2/` };
+      });
+      return [
+        await tenantB.get('items').json(),
+        await nested.get('items', { headers: { 'X-Extra': 'three' } }).json(),
+        await nested
+          .get('missing-one')
+          .json()
+          .catch((error: unknown) => error instanceof HTTPError),
+      ];
+    };
+    end.script((request, response, hit) =>
+      request.url?.includes('missing')
+        ? json(response, 404, { message: 'gone' })
+        : json(response, 200, {
+            url: request.url,
+            tenant: request.headers['x-tenant'],
+            extra: request.headers['x-extra'],
+            authorization: request.headers.authorization,
+            hit,
+          }),
+    );
+    const { json: answers } = await call();
+    expect(parentPrefix).toBe(`${end.url}/api/`);
+    expect(answers).toEqual([
+      { url: '/api/items', tenant: 'south', authorization: echoed.authorization, hit: 1 },
+      {
+        url: '/api/v2/items',
+        tenant: 'north',
+        extra: 'three',
+        authorization: echoed.authorization,
+        hit: 1,
+      },
+      true,
+    ]);
+  });
+
+  it("creates, as ky's create does, an instance with none of the client's defaults", async () => {
+    action = async (client) => {
+      const bare = client.create({ prefixUrl: `${end.url}/api/` });
+      return bare.get('items').json();
+    };
+    const { json: answer } = await call();
+    expect(answer).toMatchObject({ method: 'GET', url: '/api/items', hit: 1 });
+    expect(answer).not.toHaveProperty('authorization');
+    expect(answer).not.toHaveProperty('tenant');
+    expect(answer).not.toMatchObject({ userAgent: 'connector-sdk' });
+  });
+
+  it("has ky's stop and retry markers", () => {
+    const client = createEndSystemClient({ baseUrl: 'https://acme.example/', egress: TEST_EGRESS });
+    expect(client.stop).toBe(ky.stop);
+    expect(client.retry).toBe(ky.retry);
+  });
+});
