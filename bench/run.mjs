@@ -2,7 +2,8 @@
 // side by side in one run; then cold start and memory. Prints a markdown table and writes it to results/.
 // See README.md for what is measured and how to read it.
 //
-//   pnpm bench [--seconds 2] [--warmup 1] [--repeats 5] [--judged-repeats 9] [--connections 16] [--smoke]
+//   pnpm bench [--seconds 2] [--warmup 1] [--warmup-requests 10000] [--repeats 5] [--judged-repeats 9]
+//              [--connections 16] [--smoke]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkBehaviour } from './src/check-behaviour.mjs';
@@ -18,6 +19,7 @@ const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '2' },
     warmup: { type: 'string', default: '1' },
+    'warmup-requests': { type: 'string', default: '10000' },
     repeats: { type: 'string', default: '5' },
     // The floor, the minimal floor and @connector-sdk/node, whose ratios the budgets are judged on.
     'judged-repeats': { type: 'string', default: '9' },
@@ -44,6 +46,7 @@ const settings = args.smoke
   ? {
       seconds: 0.5,
       warmup: 0.2,
+      warmupRequests: 0,
       repeats: 1,
       judgedRepeats: 1,
       connections: 4,
@@ -53,6 +56,7 @@ const settings = args.smoke
   : {
       seconds: positive('seconds'),
       warmup: positive('warmup'),
+      warmupRequests: positive('warmup-requests', true),
       repeats: positive('repeats', true),
       // Never fewer processes for the servers the budgets judge than for the others.
       judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),

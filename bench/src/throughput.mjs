@@ -1,18 +1,40 @@
 // The side-by-side runs. Each repeat starts every server afresh: how V8 happens to optimise a process differs
 // from one process to the next (a later call measured 23 µs in one and 29 µs in another), so the medians are
 // taken over processes, not over runs of one. Each is warmed with all scenarios mixed, as a connector serves
-// them, then with the scenario measured. Servers take turns within a repeat, so that a slow moment of the
+// them, then with the scenario measured, for `warmup / 2` seconds and at least `warmupRequests` requests: V8
+// optimises by calls, not by time, and a scenario served at 2,000 requests a second still spent its first
+// seconds compiling (an end-system call took 1,575 µs of CPU in its first second, 700 in its third and 430
+// from its fifth on; the floor's 1,413, 525 and 350), so a warm-up by time alone measured the JIT, the slower
+// the scenario the more. Servers take turns within a repeat, so that a slow moment of the
 // machine falls on all alike. The servers the budgets are judged on run in more processes than the others.
 // Each server's figures are kept per repeat too (`rounds`), so that a budget can compare two servers within
 // the repeats they shared (see report.mjs).
 import { loadProblem, runLoad } from './load.mjs';
 import { median } from './stats.mjs';
 
+/** The longest a warm-up by requests runs: a server slower than that is measured as it stands. */
+const MAX_WARMUP_SECONDS = 5;
+
+/**
+ * Loads the measured scenario for `seconds`, then on until `requests` requests have been answered in all.
+ *
+ * @param {{ url: string, requests: object[], connections: number }} load
+ * @param {number} seconds
+ * @param {number} requests
+ */
+async function warmUp(load, seconds, requests) {
+  const started = performance.now();
+  let answered = (await runLoad({ ...load, seconds })).requests;
+  while (answered < requests && performance.now() - started < MAX_WARMUP_SECONDS * 1_000)
+    answered += (await runLoad({ ...load, seconds: 1 })).requests;
+}
+
 /**
  * @param {{ servers: { name: string, module: string, judged?: boolean }[],
  *   start: (server: { module: string }) => Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>,
  *   scenarios: { name: string, status: number, method: string, path: string }[],
- *   seconds: number, warmup: number, repeats: number, judgedRepeats: number, connections: number,
+ *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
+ *   connections: number,
  *   progress: (line: string) => void }} options
  * @returns {Promise<Map<string, Map<string, { rps: number, p50: number, p99: number, cpuUs: number, requests: number,
  *   rounds: { rps: number, p99: number, cpuUs: number }[] }>>>}
@@ -24,6 +46,7 @@ export async function measureThroughput({
   scenarios,
   seconds,
   warmup,
+  warmupRequests = 0,
   repeats,
   judgedRepeats = repeats,
   connections,
@@ -61,7 +84,7 @@ export async function measureThroughput({
               served.map((entry) => entry.status),
             );
             if (problem) throw new Error(`warm-up of ${server.name}: ${problem}`);
-            await runLoad({ ...load, seconds: warmup / 2 });
+            await warmUp(load, warmup / 2, warmupRequests);
           }
           const before = await running.stats();
           const result = await runLoad({ ...load, seconds });
