@@ -235,7 +235,7 @@ export function report({ settings, layout, scenarios, servers, throughput, memor
   }
   lines.push(
     '',
-    '## Budgets (issues 18, 31 and 33)',
+    '## Budgets (issues 18, 31, 33 and 35)',
     '',
     '| budget | measured | limit | verdict |',
     '| --- | ---: | ---: | --- |',
