@@ -14,7 +14,7 @@ export interface HandlerOptions {
    *
    * @default silent
    */
-  readonly logger?: Logger;
+  readonly logger?: Logger | null;
   /** Append stack traces to `detail` in error bodies. Keep it off in production. @default false */
   readonly exposeStackTraces?: boolean;
   /** A connector-side rate limit; off unless given. */

@@ -86,6 +86,9 @@ describe('the client is a ky instance', () => {
       await client('items', { method: 'delete' }).json(),
       await client('items').json(),
       await client.post('items', { json: { a: 1 } }).json(),
+      await client.put('items', undefined).json(),
+      await client.patch('items', { json: { b: 2 } }).json(),
+      (await client.head('items')).status,
     ];
     const { status, json: answers } = await call();
     expect(status).toBe(200);
@@ -95,6 +98,9 @@ describe('the client is a ky instance', () => {
       { method: 'DELETE', url: '/api/items', ...echoed, hit: 3 },
       { method: 'GET', url: '/api/items', ...echoed, hit: 4 },
       { method: 'POST', url: '/api/items', ...echoed, hit: 5 },
+      { method: 'PUT', url: '/api/items', ...echoed, hit: 6 },
+      { method: 'PATCH', url: '/api/items', ...echoed, hit: 7 },
+      200,
     ]);
   });
 

@@ -9,7 +9,7 @@ import { checkLogger } from '@connector-sdk/core/internal';
  * @throws TypeError when `inner` cannot log, as `serve` and every other binding refuse it
  * @internal
  */
-export function capturingLogger(lines: string[], inner: Logger | undefined): Logger {
+export function capturingLogger(lines: string[], inner: Logger | null | undefined): Logger {
   const author = checkLogger(inner);
   const method =
     (level: keyof Logger): LogMethod =>
