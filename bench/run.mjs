@@ -31,12 +31,11 @@ const { values: args } = parseArgs({
   },
 });
 /** A positive number given on the command line; anything else stops the run before it starts. */
-function positive(name, integer = false) {
+function positive(name, integer = false, zero = false) {
   const value = Number(args[name]);
-  if (!(value > 0) || (integer && !Number.isInteger(value))) {
-    console.error(
-      `bench: --${name} must be a positive ${integer ? 'integer' : 'number'}, not ${args[name]}`,
-    );
+  if (!(value > 0 || (zero && value === 0)) || (integer && !Number.isInteger(value))) {
+    const what = `${zero ? 'a whole number, 0 or more' : `a positive ${integer ? 'integer' : 'number'}`}`;
+    console.error(`bench: --${name} must be ${what}, not ${args[name]}`);
     process.exit(2);
   }
   return value;
@@ -56,7 +55,8 @@ const settings = args.smoke
   : {
       seconds: positive('seconds'),
       warmup: positive('warmup'),
-      warmupRequests: positive('warmup-requests', true),
+      // 0: the measured scenario warms for half of --warmup only, as before requests were counted.
+      warmupRequests: positive('warmup-requests', true, true),
       repeats: positive('repeats', true),
       // Never fewer processes for the servers the budgets judge than for the others.
       judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),

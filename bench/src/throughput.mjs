@@ -16,17 +16,20 @@ import { median } from './stats.mjs';
 const MAX_WARMUP_SECONDS = 5;
 
 /**
- * Loads the measured scenario for `seconds`, then on until `requests` requests have been answered in all.
+ * Loads the measured scenario for `seconds`, then on until `requests` requests have been answered in all or
+ * {@link MAX_WARMUP_SECONDS} have passed since it began.
  *
  * @param {{ url: string, requests: object[], connections: number }} load
  * @param {number} seconds
  * @param {number} requests
  */
 async function warmUp(load, seconds, requests) {
-  const started = performance.now();
+  const until = performance.now() + Math.max(seconds, MAX_WARMUP_SECONDS) * 1_000;
   let answered = (await runLoad({ ...load, seconds })).requests;
-  while (answered < requests && performance.now() - started < MAX_WARMUP_SECONDS * 1_000)
-    answered += (await runLoad({ ...load, seconds: 1 })).requests;
+  for (let left = until - performance.now(); answered < requests && left >= 100;) {
+    answered += (await runLoad({ ...load, seconds: Math.min(1, left / 1_000) })).requests;
+    left = until - performance.now();
+  }
 }
 
 /**
