@@ -10,9 +10,11 @@ import { bindDefaults } from './bound-client.js';
 import { endSystemKy } from './end-system-ky.js';
 import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
 import { detectExpiry } from './session-expiry.js';
-import { withStallTimeout } from './stall-timeout.js';
+import { bodyTimeoutOf } from './stall-timeout.js';
 
 const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
+/** Shared by the clients that keep them (ky copies what it is given): a client is made per request. */
+const DEFAULT_RETRY_STATUSES = [429, 503];
 
 /**
  * Creates the HTTP client of one end system: a [ky](https://github.com/sindresorhus/ky) instance, so every
@@ -67,19 +69,20 @@ const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
  * ```
  */
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {
-  checkBaseUrl(options.baseUrl);
+  const baseUrl = checkBaseUrl(options.baseUrl);
   const proxy = options.proxy === undefined ? undefined : proxyTarget(options.proxy);
   // The operator's policy (the handler's, through the request's logger, or the environment's), widened or
   // narrowed by the author's own for this client.
   const egress = mergeEgressPolicies(operatorEgressOf(options.log).policy, options.egress);
-  const dispatcher = withStallTimeout(
-    egressDispatcher(egress, { tls: options.tls, proxy }),
-    options.stallTimeoutMs,
-  );
+  const dispatcher = egressDispatcher(egress, {
+    tls: options.tls,
+    proxy,
+    bodyTimeout: bodyTimeoutOf(options.stallTimeoutMs),
+  });
   const log = options.log ?? silentLogger;
   const secrets = secretSinkOf(options.log);
   if (secrets) {
-    registerUrlCredentials(options.baseUrl, secrets);
+    registerUrlCredentials(baseUrl, secrets);
     // Registered before any call: a proxy answer or error that echoes them is scrubbed like any other.
     if (proxy) for (const secret of proxy.secrets) secrets.add(secret);
   }
@@ -103,7 +106,9 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     accept: 'application/json',
     'user-agent': options.userAgent ?? 'connector-sdk',
   };
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
+  const given = options.headers;
+  for (const name in given) {
+    const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
   return bindDefaults(endSystemKy, {
@@ -112,7 +117,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     retry: {
       limit: retry.limit ?? 2,
       methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
-      statusCodes: [...(retry.statusCodes ?? [429, 503])],
+      statusCodes: retry.statusCodes ? [...retry.statusCodes] : DEFAULT_RETRY_STATUSES,
       maxRetryAfter: maxDelayMs,
       backoffLimit: maxDelayMs,
     },

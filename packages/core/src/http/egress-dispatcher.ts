@@ -9,6 +9,7 @@ import { secureContextOf, tlsKeyOf } from './end-system-tls.js';
 import { policedAgent, type TlsConnectOptions, type Undici } from './policed-agent.js';
 import { policedProxy } from './proxy-agent.js';
 import type { ProxyTarget } from './proxy-target.js';
+import { bodyTimeoutOf } from './stall-timeout.js';
 
 export { proxyTarget, type ProxyTarget } from './proxy-target.js';
 
@@ -25,9 +26,14 @@ export type EndSystemDispatcher = Pick<Dispatcher, 'dispatch'>;
 export interface ConnectionOptions {
   readonly tls?: EndSystemTlsOptions | undefined;
   readonly proxy?: ProxyTarget | undefined;
+  /** undici's `bodyTimeout`, from the client's `stallTimeoutMs` (see `bodyTimeoutOf`); 30 s when left out. */
+  readonly bodyTimeout?: number | undefined;
 }
 
-/** Agents by policy, TLS options and proxy: clients are made per request, their connection pools are shared. */
+/**
+ * Agents by policy, TLS options, proxy and stall timeout: clients are made per request, their connection pools
+ * are shared.
+ */
 const agents = new Map<string, Promise<EndSystemDispatcher>>();
 /**
  * A connector has a handful of policies, TLS options and proxies. More at once (a CA per connection, from a
@@ -35,11 +41,12 @@ const agents = new Map<string, Promise<EndSystemDispatcher>>();
  * store included.
  */
 const MAX_AGENTS = 16;
+const DEFAULT_BODY_TIMEOUT = bodyTimeoutOf();
 
 /**
- * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options and proxy, once
- * undici is loaded. Agents are shared by clients whose policies judge alike and whose TLS options and proxy are
- * the same, and by no others: a CA, a client certificate or a proxy never reaches a client that did not ask for
+ * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options, proxy and stall
+ * timeout, once undici is loaded. Agents are shared by clients whose policies judge alike and whose TLS options,
+ * proxy and stall timeout are the same, and by no others: a CA, a client certificate or a proxy never reaches a client that did not ask for
  * it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
  * the least recently used is forgotten.
  *
@@ -51,10 +58,11 @@ export function egressDispatcher(
   policy: EgressPolicy = {},
   connection: ConnectionOptions = {},
 ): Promise<EndSystemDispatcher> {
-  const { tls: tlsOptions, proxy } = connection;
+  const { tls: tlsOptions, proxy, bodyTimeout = bodyTimeoutOf() } = connection;
   let key = egressPolicyKey(policy);
   if (tlsOptions) key += ` tls:${tlsKeyOf(tlsOptions)}`;
   if (proxy) key += ` proxy:${proxy.key}`;
+  if (bodyTimeout !== DEFAULT_BODY_TIMEOUT) key += ` stall:${bodyTimeout}`;
   let agent = agents.get(key);
   if (agent !== undefined) {
     // Used last, forgotten last: an agent every request uses outlives sixteen made once (a CA per connection).
@@ -71,8 +79,8 @@ export function egressDispatcher(
         : {};
     agent = (undici ??= import('undici')).then((loaded) =>
       proxy
-        ? policedProxy(loaded, compiled, proxy, connectTls, proxyTls)
-        : policedAgent(loaded, compiled, connectTls),
+        ? policedProxy(loaded, compiled, proxy, connectTls, proxyTls, bodyTimeout)
+        : policedAgent(loaded, compiled, connectTls, bodyTimeout),
     );
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);

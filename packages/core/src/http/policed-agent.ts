@@ -23,18 +23,21 @@ export type TlsConnectOptions = { readonly secureContext?: SecureContext };
 /**
  * An undici agent whose every connection, redirects included, goes through the policy.
  *
+ * @param bodyTimeout - undici's longest wait between two chunks of an answer (`0`: none)
  * @internal
  */
 export function policedAgent(
   { Agent, buildConnector }: Undici,
   policy: CompiledEgressPolicy,
   tlsOptions: TlsConnectOptions,
+  bodyTimeout: number,
 ): Agent {
   const connect = buildConnector({
     ...tlsOptions,
     lookup: checkedLookup(policy),
   } as buildConnector.BuildOptions);
   return new Agent({
+    bodyTimeout,
     connect(options, callback) {
       const host = options.hostname;
       // An address in the URL is connected to without a lookup: it is judged here, before any byte is sent.

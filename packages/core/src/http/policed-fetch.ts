@@ -107,16 +107,12 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
     );
   const request = input as Request;
   const { client, context } = call;
-  // For log lines and details only: parsed when one is written.
-  let shown: string | undefined;
-  const safe = () => (shown ??= safeUrl(request.url));
   // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
   // hanging up (also while the body is read), or ky (a call's own `signal` or `timeout`). `AbortSignal.any` did
   // this with a signal per source, which on Node 20 cost more than a quarter of the client's time (issue 8).
   const attempt = new AbortController();
   const left = (client.deadlineAt ?? Date.now() + client.deadlineMs) - Date.now();
   const started = performance.now();
-  const durationMs = () => Math.round(performance.now() - started);
   const stream = sendsStream(request);
   try {
     if (client.signal?.aborted) throw client.signal.reason;
@@ -146,9 +142,10 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
         {
           endSystem: {
             method: request.method,
-            url: safe(),
+            // For log lines and details only: parsed when one is written.
+            url: safeUrl(request.url),
             status: response.status,
-            durationMs: durationMs(),
+            durationMs: Math.round(performance.now() - started),
             ...(client.proxy && { proxy: client.proxy.origin }),
           },
         },
@@ -156,7 +153,7 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
       );
     return response;
   } catch (error) {
-    throw failure(error, client, request, safe, durationMs(), stream);
+    throw failure(error, client, request, Math.round(performance.now() - started), stream);
   }
 }
 
@@ -165,10 +162,11 @@ function failure(
   error: unknown,
   client: ClientState,
   request: Request,
-  safe: () => string,
   durationMs: number,
   streamed: boolean,
 ): unknown {
+  let shown: string | undefined;
+  const safe = () => (shown ??= safeUrl(request.url));
   const via = client.proxy && { proxy: client.proxy.origin };
   const { method } = request;
   if (typeof error === 'object' && error !== null) {

@@ -12,6 +12,7 @@ type Connect = buildConnector.connector;
  * The tunnel's connector is undici's, wrapped through the `factory` undici hands it to, so a refusal fails
  * the connection the way a refused connection fails, redirects included.
  *
+ * @param bodyTimeout - undici's longest wait between two chunks of an answer (`0`: none)
  * @internal
  */
 export function policedProxy(
@@ -20,6 +21,7 @@ export function policedProxy(
   proxy: ProxyTarget,
   tlsOptions: TlsConnectOptions,
   proxyTlsOptions: TlsConnectOptions,
+  bodyTimeout: number,
 ): ProxyAgent {
   return new ProxyAgent({
     uri: proxy.href,
@@ -35,7 +37,7 @@ export function policedProxy(
         judgeTarget(policy, connectOptions.hostname, (refused) =>
           refused ? callback(refused, null) : tunnel(connectOptions, callback),
         );
-      return new Pool(origin, { ...options, connect });
+      return new Pool(origin, { ...options, connect, bodyTimeout });
     },
   });
 }

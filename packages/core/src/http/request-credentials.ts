@@ -24,9 +24,10 @@ export function registerCredentials(url: string, headers: Headers, sink: SecretS
  * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
  * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
  *
+ * @returns the base URL, parsed
  * @throws ValidationError with code `INVALID_CONFIGURATION`
  */
-export function checkBaseUrl(baseUrl: string): void {
+export function checkBaseUrl(baseUrl: string): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -47,19 +48,14 @@ export function checkBaseUrl(baseUrl: string): void {
       { code: 'INVALID_CONFIGURATION' },
     );
   }
+  return url;
 }
 
 /**
  * Registers the user name and password of a base URL. Not from each request: a `Request` refuses a URL with
  * credentials, quoting it in the error.
  */
-export function registerUrlCredentials(baseUrl: string, sink: SecretSink): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    return;
-  }
+export function registerUrlCredentials(url: URL, sink: SecretSink): void {
   for (const part of url.password === '' ? [] : [url.password, url.username]) {
     sink.add(part);
     try {
