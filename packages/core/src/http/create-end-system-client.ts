@@ -7,14 +7,10 @@ import { CLIENT, type ClientState } from './client-state.js';
 import { egressDispatcher, proxyTarget } from './egress-dispatcher.js';
 import type { EndSystemClientOptions } from './end-system-client-options.js';
 import { bindDefaults } from './bound-client.js';
-import { endSystemKy } from './end-system-ky.js';
+import { DEFAULT_MAX_DELAY_MS, DEFAULT_RETRY, endSystemKy, IDEMPOTENT } from './end-system-ky.js';
 import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
 import { detectExpiry } from './session-expiry.js';
 import { bodyTimeoutOf } from './stall-timeout.js';
-
-const IDEMPOTENT = ['get', 'head', 'options', 'put', 'delete'];
-/** Shared by the clients that keep them (ky copies what it is given): a client is made per request. */
-const DEFAULT_RETRY_STATUSES = [429, 503];
 
 /**
  * Creates the HTTP client of one end system: a [ky](https://github.com/sindresorhus/ky) instance, so every
@@ -86,8 +82,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     // Registered before any call: a proxy answer or error that echoes them is scrubbed like any other.
     if (proxy) for (const secret of proxy.secrets) secrets.add(secret);
   }
-  const retry = options.retry ?? {};
-  const maxDelayMs = retry.maxDelayMs ?? 5_000;
+  const retry = options.retry;
+  const maxDelayMs = retry?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   const client: ClientState = {
     log,
     logs: log.info !== silentLogger.info,
@@ -102,25 +98,27 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     errors: options.errors ?? {},
     sessionExpired: options.sessionExpired,
   };
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'user-agent': options.userAgent ?? 'connector-sdk',
-  };
+  // What every client sends and how it retries are the SDK instance's defaults; a client passes ky only what it
+  // changes, which each call merges in (a client is made per request, issue 33).
+  let headers: Record<string, string> | undefined;
+  if (options.userAgent !== undefined) headers = { 'user-agent': options.userAgent };
   const given = options.headers;
   for (const name in given) {
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
-    if (value !== undefined) headers[name.toLowerCase()] = value;
+    if (value !== undefined) (headers ??= {})[name.toLowerCase()] = value;
   }
   return bindDefaults(endSystemKy, {
     prefixUrl: options.baseUrl,
-    headers,
-    retry: {
-      limit: retry.limit ?? 2,
-      methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : IDEMPOTENT,
-      statusCodes: retry.statusCodes ? [...retry.statusCodes] : DEFAULT_RETRY_STATUSES,
-      maxRetryAfter: maxDelayMs,
-      backoffLimit: maxDelayMs,
-    },
+    ...(headers && { headers }),
+    ...(retry && {
+      retry: {
+        limit: retry.limit ?? DEFAULT_RETRY.limit,
+        methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : [...IDEMPOTENT],
+        statusCodes: [...(retry.statusCodes ?? DEFAULT_RETRY.statusCodes)],
+        maxRetryAfter: maxDelayMs,
+        backoffLimit: maxDelayMs,
+      },
+    }),
     context: { [CLIENT]: client },
     ...(options.sessionExpired && { hooks: { afterResponse: [detectExpiry] } }),
   });

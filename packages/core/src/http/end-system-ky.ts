@@ -13,10 +13,31 @@ import { shouldRetry, WAIT_STATUSES } from './retry-rules.js';
 const ky: KyInstance =
   (kyExport as unknown as { readonly default?: KyInstance }).default ?? kyExport;
 
+/** The methods retried unless a client's `retry.unsafeMethods` adds POST and PATCH. @internal */
+export const IDEMPOTENT: readonly string[] = Object.freeze([
+  'get',
+  'head',
+  'options',
+  'put',
+  'delete',
+]);
+
+/** The longest wait before a retry, `Retry-After` included, unless a client's `retry.maxDelayMs` says. @internal */
+export const DEFAULT_MAX_DELAY_MS = 5_000;
+
+/** What a client without `retry` options retries, and how often. @internal */
+export const DEFAULT_RETRY = Object.freeze({
+  limit: 2,
+  methods: IDEMPOTENT,
+  statusCodes: Object.freeze([429, 503]),
+  maxRetryAfter: DEFAULT_MAX_DELAY_MS,
+  backoffLimit: DEFAULT_MAX_DELAY_MS,
+});
+
 /**
- * The ky instance every end-system client extends: the SDK's hooks, `fetch`, `parseJson` and retry rules, made
- * once. Each client adds its base URL, headers, retry limits and its state in `context`; the hooks read the
- * state from there. ky's own `timeout` is off: the client's `timeoutMs` and `deadlineMs` bound each attempt in
+ * The ky instance every end-system client extends: the SDK's hooks, `fetch`, `parseJson`, headers and retry
+ * rules, made once. Each client adds its base URL, its state in `context`, and the headers and retry limits it
+ * changes; the hooks read the state from there. ky's own `timeout` is off: the client's `timeoutMs` and `deadlineMs` bound each attempt in
  * its `fetch`, body included.
  *
  * @internal
@@ -26,7 +47,11 @@ export const endSystemKy: KyInstance = ky.create({
   fetch: policedFetch,
   parseJson,
   context: {},
+  headers: { accept: 'application/json', 'user-agent': 'connector-sdk' },
   retry: {
+    ...DEFAULT_RETRY,
+    methods: [...DEFAULT_RETRY.methods],
+    statusCodes: [...DEFAULT_RETRY.statusCodes],
     delay: (attempt) => 200 * 2 ** (attempt - 1),
     jitter: true,
     afterStatusCodes: WAIT_STATUSES,
