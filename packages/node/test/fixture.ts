@@ -3,6 +3,8 @@ import { defineConnector, field, secret, z } from '@connector-sdk/core';
 /** Signals from the slow operation, so tests can watch aborts and in-flight requests. */
 export const probes = {
   started: [] as (() => void)[],
+  /** How many slow calls have started, ever. */
+  startedCount: 0,
   aborted: [] as (() => void)[],
 };
 
@@ -23,6 +25,7 @@ export const connector = defineConnector({
     })),
     // `?pad=N` adds N characters to the answer, for answers that take a while to send.
     slow: get('/slow/:ms', ({ params, query, signal }) => {
+      probes.startedCount++;
       for (const notify of probes.started.splice(0)) notify();
       const answer =
         typeof query.pad === 'string'
