@@ -46,9 +46,9 @@ const DEFAULT_BODY_TIMEOUT = bodyTimeoutOf();
 /**
  * The undici dispatcher that enforces `policy` for the end-system client, with its TLS options, proxy and stall
  * timeout, once undici is loaded. Agents are shared by clients whose policies judge alike and whose TLS options,
- * proxy and stall timeout are the same, and by no others: a CA, a client certificate or a proxy never reaches a client that did not ask for
- * it (nor does a TLS session resumed without the checks its CA made). Past {@link MAX_AGENTS} different keys,
- * the least recently used is forgotten.
+ * proxy and stall timeout are the same, and by no others: a CA, a client certificate or a proxy never reaches a
+ * client that did not ask for it (nor does a TLS session resumed without the checks its CA made). Past
+ * {@link MAX_AGENTS} different keys, the least recently used is forgotten.
  *
  * @throws TypeError, at once, when a range of the policy is not an address or CIDR range, or the TLS options
  * cannot be loaded
