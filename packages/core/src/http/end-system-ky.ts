@@ -37,8 +37,8 @@ export const DEFAULT_RETRY = Object.freeze({
 /**
  * The ky instance every end-system client extends: the SDK's hooks, `fetch`, `parseJson`, headers and retry
  * rules, made once. Each client adds its base URL, its state in `context`, and the headers and retry limits it
- * changes; the hooks read the state from there. ky's own `timeout` is off: the client's `timeoutMs` and `deadlineMs` bound each attempt in
- * its `fetch`, body included.
+ * changes; the hooks read the state from there. ky's own `timeout` is off: the client's `timeoutMs` and
+ * `deadlineMs` bound each attempt in its `fetch`, body included.
  *
  * @internal
  */
