@@ -58,7 +58,7 @@ export function egressDispatcher(
   policy: EgressPolicy = {},
   connection: ConnectionOptions = {},
 ): Promise<EndSystemDispatcher> {
-  const { tls: tlsOptions, proxy, bodyTimeout = bodyTimeoutOf() } = connection;
+  const { tls: tlsOptions, proxy, bodyTimeout = DEFAULT_BODY_TIMEOUT } = connection;
   let key = egressPolicyKey(policy);
   if (tlsOptions) key += ` tls:${tlsKeyOf(tlsOptions)}`;
   if (proxy) key += ` proxy:${proxy.key}`;
