@@ -4,6 +4,7 @@ import { clientOf } from './client-state.js';
 import { mapEndSystemError } from './map-end-system-error.js';
 import { readErrorBody } from './read-error-body.js';
 import { safeUrl } from './safe-url.js';
+import { bodyRead } from './streamed-body.js';
 
 /** Statuses whose responses must not have a body. */
 const NULL_BODY = new Set([204, 205, 304]);
@@ -20,6 +21,7 @@ export const mapHttpError: BeforeErrorHook = async (error) => {
   if (client === undefined) return error;
   const { response, request } = error;
   const body = await readErrorBody(response, client.secrets);
+  bodyRead(response);
   // A `Response` can only be made with a status from 200 to 599; an end system answering 600 or 999 gets
   // its own (already read) response passed on instead of a RangeError that became a 500 (issue 9).
   const replayable = response.status >= 200 && response.status <= 599;

@@ -3,6 +3,7 @@ import { answerOf, clientOf, type Answer } from './client-state.js';
 import { errorFor } from './map-end-system-error.js';
 import type { NotJsonRule } from './not-json-rule.js';
 import { safeUrl } from './safe-url.js';
+import { bodyRead } from './streamed-body.js';
 
 const NOT_JSON = 'The end system answered something that is not JSON';
 
@@ -48,9 +49,12 @@ export function parseJson(
   this: { readonly context?: Readonly<Record<string | symbol, unknown>> } | undefined,
   text: string,
 ): unknown {
+  // ky has read the answer whole: its attempt's timer has nothing left to bound.
+  const answer = answerOf(this);
+  if (answer) bodyRead(answer.response);
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new NotJsonError(answerOf(this), text.length, clientOf(this)?.errors.notJson);
+    throw new NotJsonError(answer, text.length, clientOf(this)?.errors.notJson);
   }
 }
