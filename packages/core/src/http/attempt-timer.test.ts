@@ -23,9 +23,8 @@ async function timersLeftBy(call: () => Promise<unknown>): Promise<number> {
   const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
     callback: () => void,
     ms?: number,
-    ...rest: unknown[]
   ) => {
-    const timer = set(callback, ms, ...rest);
+    const timer = set(callback, ms);
     if (ms === TIMEOUT_MS) started.push(timer);
     return timer;
   }) as typeof setTimeout);
@@ -51,7 +50,7 @@ const client = () =>
   createEndSystemClient({
     baseUrl: end.url,
     timeoutMs: TIMEOUT_MS,
-    retry: 0,
+    retry: { limit: 0 },
     egress: TEST_EGRESS,
   });
 
