@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
-import { isRiskyName, sessionNameProblem } from '../security/header-safety.js';
+import { headerKey, isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/redactor.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
 import type { FieldShape } from './field.js';
@@ -84,7 +84,7 @@ function compileFields(
     const secretInside = !declaredSecret && holdsSecretField(schema);
     return {
       key,
-      lower: key.toLowerCase(),
+      lower: headerKey(key),
       schema,
       secret: declaredSecret || secretInside || (isHeader && looksSecret(key)),
       secretInside,

@@ -2,13 +2,13 @@ import type { SessionCheck } from '../connector/session-check.js';
 import { attachedConnectorError } from '../errors/attached-error.js';
 import { isConnectorError } from '../errors/connector-error.js';
 import { InternalError, UnauthenticatedError } from '../errors/errors.js';
-import { SDK_SESSION_HEADERS } from '../security/header-safety.js';
+import { SDK_SESSION_HEADER_KEYS } from '../security/header-safety.js';
 import type { VerifiedSession } from './read-session.js';
 import { SessionCheckContextImpl, type RequestScope } from './request-scope.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-const MAC_HEADER = SDK_SESSION_HEADERS.mac.toLowerCase();
+const MAC_HEADER = SDK_SESSION_HEADER_KEYS.mac;
 /** Sessions remembered at most; with keys of a fixed size, this bounds the bytes too (under 2 MB). */
 const MAX_SESSIONS = 10_000;
 /** A MAC is 43 characters; anything longer is never remembered, so no entry can grow. */

@@ -2,7 +2,7 @@ import type { CompiledConnector } from '../connector/compile-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import type { Logger } from '../logging/logger.js';
-import { SDK_SESSION_HEADERS } from '../security/header-safety.js';
+import { SDK_SESSION_HEADER_KEYS, SDK_SESSION_HEADERS } from '../security/header-safety.js';
 import { looksSecret, type Redactor } from '../security/redactor.js';
 import { SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { unsealSession, type SessionClaims } from '../security/session-seal.js';
@@ -13,9 +13,11 @@ import { idProblem } from './session-ids.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
-const MAC_HEADER = SDK_SESSION_HEADERS.mac.toLowerCase();
-const SYSTEM_HEADER = SDK_SESSION_HEADERS.systemId.toLowerCase();
-const SESSION_HEADER = SDK_SESSION_HEADERS.sdkSessionId.toLowerCase();
+const {
+  mac: MAC_HEADER,
+  systemId: SYSTEM_HEADER,
+  sdkSessionId: SESSION_HEADER,
+} = SDK_SESSION_HEADER_KEYS;
 
 /** A session whose SDK entry verified: ids and scopes the caller cannot have chosen, and the typed values. */
 export interface VerifiedSession extends SessionClaims {

@@ -105,6 +105,27 @@ export const SDK_SESSION_HEADERS = {
   mac: 'X-Sdk-Session-Mac',
 } as const;
 
+/**
+ * A header name as request headers are keyed (lower case), as the string V8 keys properties by. A name made at
+ * run time (`toLowerCase()`, a concatenation) is a new string each time; V8 looks a property up by its
+ * internalized copy, and Node 24's optimizing compiler checked that the key of a read was the very string it had
+ * seen: a handler reading headers by such a name was deoptimized and compiled again in a loop (issue 35). The keys
+ * of an object literal are internalized, so one made with the name hands back the internalized copy.
+ *
+ * @internal
+ */
+export function headerKey(name: string): string {
+  const lower = name.toLowerCase();
+  return Object.keys({ [lower]: 0 })[0] ?? lower;
+}
+
+/** The names of {@link SDK_SESSION_HEADERS} as request headers are keyed. @internal */
+export const SDK_SESSION_HEADER_KEYS = {
+  systemId: headerKey(SDK_SESSION_HEADERS.systemId),
+  sdkSessionId: headerKey(SDK_SESSION_HEADERS.sdkSessionId),
+  mac: headerKey(SDK_SESSION_HEADERS.mac),
+} as const;
+
 const RESERVED_NAMES = new Set(
   Object.values(SDK_SESSION_HEADERS).map((name) => name.toLowerCase()),
 );
