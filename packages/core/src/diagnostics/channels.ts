@@ -141,8 +141,12 @@ export interface RateLimitRefusal {
 
 /** A failed store operation, on the `storeError` channel. */
 export interface StoreErrorEvent {
-  /** What failed: `get`, `set`, `delete`, `clear` or `increment`. */
-  readonly operation: 'get' | 'set' | 'delete' | 'clear' | 'increment';
+  /**
+   * What failed: `get`, `set`, `delete`, `clear`, `increment`, or the lock of a login shared across instances
+   * (`setIfAbsent`, `deleteIfEquals`).
+   */
+  readonly operation:
+    'get' | 'set' | 'delete' | 'clear' | 'increment' | 'setIfAbsent' | 'deleteIfEquals';
   /** The SDK's error code, such as `SERVICE_UNAVAILABLE`, or the error's name when it has none. */
   readonly code: string;
 }

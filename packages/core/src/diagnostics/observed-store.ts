@@ -12,13 +12,25 @@ import { storeErrorChannel, type StoreErrorEvent } from './channels.js';
  * @internal
  */
 export function observedStore(store: Store): Store {
-  return {
+  const observed: Store = {
     get: (scope, key) => watch('get', store.get(scope, key)),
     set: (scope, key, entry) => watch('set', store.set(scope, key, entry)),
     delete: (scope, key) => watch('delete', store.delete(scope, key)),
     clear: (scope) => watch('clear', store.clear(scope)),
     increment: (key, windowMs) => watch('increment', store.increment(key, windowMs)),
   };
+  // The locks of logins shared across instances, only when the store can lock: their absence is what tells the
+  // handler to share logins within this process alone.
+  const { setIfAbsent, deleteIfEquals } = store;
+  if (setIfAbsent && deleteIfEquals)
+    return {
+      ...observed,
+      setIfAbsent: (scope, key, entry) =>
+        watch('setIfAbsent', setIfAbsent.call(store, scope, key, entry)),
+      deleteIfEquals: (scope, key, value) =>
+        watch('deleteIfEquals', deleteIfEquals.call(store, scope, key, value)),
+    };
+  return observed;
 }
 
 function watch<T>(operation: StoreErrorEvent['operation'], pending: Promise<T>): Promise<T> {

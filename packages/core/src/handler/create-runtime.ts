@@ -6,6 +6,7 @@ import { operatorEgress } from '../security/operator-egress.js';
 import { resolveSessionKeys, SESSION_KEY_ENV, type SessionKeys } from '../security/session-keys.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
+import type { Store } from '../store/store.js';
 import { observedStore } from '../diagnostics/observed-store.js';
 import { BodyBudget, DEFAULT_BODY_LIMITS } from '../body/body-limits.js';
 import { SessionChecks } from './check-session.js';
@@ -24,6 +25,7 @@ import { InitializeFlights } from './initialize-flights.js';
  */
 function initializeFlights(
   options: HandlerOptions,
+  observed: Store,
   context: { readonly keys: SessionKeys; readonly connector: string },
 ): InitializeFlights | undefined {
   const asked = options.singleFlightInitialize;
@@ -33,9 +35,12 @@ function initializeFlights(
     throw new TypeError(
       'singleFlightInitialize.lockTtlMs must be a positive number of milliseconds',
     );
+  // A MemoryStore as given is this process's own; any other is shared, and its failures are observed.
   const store = options.store;
   return new InitializeFlights(
-    store && !(store instanceof MemoryStore) ? { store, lockTtlMs, ...context } : undefined,
+    store && !(store instanceof MemoryStore)
+      ? { store: observed, lockTtlMs, ...context }
+      : undefined,
   );
 }
 
@@ -101,7 +106,7 @@ export function createRuntime(
       store: options.store && store,
       connector: compiled.name,
     }),
-    initializeFlights: initializeFlights(options, { keys, connector: compiled.name }),
+    initializeFlights: initializeFlights(options, store, { keys, connector: compiled.name }),
     maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
     validateAnswers: options.validateAnswers ?? false,
     uploadLimits: {
