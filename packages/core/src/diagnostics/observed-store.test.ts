@@ -10,26 +10,15 @@ import {
   createHandler,
   defineConnector,
   field,
-  type Store,
   type StoreErrorEvent,
 } from '../index.js';
+import { sharedStore } from '../../test/shared-store.js';
 import { observedStore } from './observed-store.js';
 
 const down = () => Promise.reject(new ConnectorError('SERVICE_UNAVAILABLE', 'lock store down'));
 
 /** A shared store (not a MemoryStore itself) whose locking is down. */
-function storeWithBrokenLocks(): Store {
-  const memory = new MemoryStore();
-  return {
-    get: (scope, key) => memory.get(scope, key),
-    set: (scope, key, entry) => memory.set(scope, key, entry),
-    delete: (scope, key) => memory.delete(scope, key),
-    clear: (scope) => memory.clear(scope),
-    increment: (key, windowMs) => memory.increment(key, windowMs),
-    setIfAbsent: down,
-    deleteIfEquals: down,
-  };
-}
+const storeWithBrokenLocks = () => sharedStore({ setIfAbsent: down, deleteIfEquals: down });
 
 let events: StoreErrorEvent[] = [];
 const onStoreError = (message: unknown) => events.push(message as StoreErrorEvent);
@@ -67,14 +56,7 @@ describe('the observed store', () => {
   });
 
   it('offers the locking operations exactly when the store has them', async () => {
-    const plain: Store = new MemoryStore();
-    const withoutLocks: Store = {
-      get: (scope, key) => plain.get(scope, key),
-      set: (scope, key, entry) => plain.set(scope, key, entry),
-      delete: (scope, key) => plain.delete(scope, key),
-      clear: (scope) => plain.clear(scope),
-      increment: (key, windowMs) => plain.increment(key, windowMs),
-    };
+    const withoutLocks = sharedStore({}, { locks: false });
     expect(observedStore(withoutLocks).setIfAbsent).toBeUndefined();
     expect(observedStore(withoutLocks).deleteIfEquals).toBeUndefined();
     const observed = observedStore(storeWithBrokenLocks());

@@ -1,31 +1,11 @@
 // Logins shared across handlers through one store (issue 36), in memory: what a leader publishes when its login
 // fails, and what it cannot publish.
 import { describe, expect, it } from 'vitest';
-import {
-  MemoryStore,
-  UnauthenticatedError,
-  createHandler,
-  defineConnector,
-  field,
-  type Store,
-} from '../index.js';
+import { sharedStore } from '../../test/shared-store.js';
+import { UnauthenticatedError, createHandler, defineConnector, field } from '../index.js';
 
 const base = '/sdk/api/1.0';
 const sessionKey = 'k'.repeat(32);
-
-/** A MemoryStore seen as a shared store: the handler treats a MemoryStore itself as this process's own. */
-function sharedStore(): Store {
-  const memory = new MemoryStore();
-  return {
-    get: (scope, key) => memory.get(scope, key),
-    set: (scope, key, entry) => memory.set(scope, key, entry),
-    delete: (scope, key) => memory.delete(scope, key),
-    clear: (scope) => memory.clear(scope),
-    increment: (key, windowMs) => memory.increment(key, windowMs),
-    setIfAbsent: (scope, key, entry) => memory.setIfAbsent(scope, key, entry),
-    deleteIfEquals: (scope, key, value) => memory.deleteIfEquals(scope, key, value),
-  };
-}
 
 /** `count` handlers, as separate instances would be, sharing logins through one store. */
 function instances(
