@@ -59,6 +59,10 @@ describe('the observed store', () => {
     const withoutLocks = sharedStore({}, { locks: false });
     expect(observedStore(withoutLocks).setIfAbsent).toBeUndefined();
     expect(observedStore(withoutLocks).deleteIfEquals).toBeUndefined();
+    // One of the two is no lock: the handler needs both to share a login, so the store offers neither.
+    const halfLocks = observedStore(sharedStore({ setIfAbsent: down }, { locks: false }));
+    expect(halfLocks.setIfAbsent).toBeUndefined();
+    expect(halfLocks.deleteIfEquals).toBeUndefined();
     const observed = observedStore(storeWithBrokenLocks());
     await expect(observed.deleteIfEquals?.('s', 'k', 'v')).rejects.toThrow('lock store down');
     expect(events).toEqual([{ operation: 'deleteIfEquals', code: 'SERVICE_UNAVAILABLE' }]);

@@ -20,11 +20,13 @@ afterAll(() => end.close());
 async function timersLeftBy(call: () => Promise<unknown>): Promise<number> {
   const started: NodeJS.Timeout[] = [];
   const set = globalThis.setTimeout;
+  // Every argument passed on: undici's own timers in these calls take one (its keep-alive timer's weak ref).
   const setSpy = vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
-    callback: () => void,
+    callback: (...args: unknown[]) => void,
     ms?: number,
+    ...args: unknown[]
   ) => {
-    const timer = set(callback, ms);
+    const timer = set(callback, ms, ...args);
     if (ms === TIMEOUT_MS) started.push(timer);
     return timer;
   }) as typeof setTimeout);
@@ -69,5 +71,30 @@ it('stops the attempt timer once .json() has found the answer is not JSON', asyn
 
 it('stops the attempt timer once an error answer has been read', async () => {
   end.script((_req, res) => json(res, 500, { error: 'down' }));
+  expect(await timersLeftBy(() => client().get('item').json())).toBe(0);
+});
+
+it('stops the timer of each attempt of a retried call', async () => {
+  end.script((_req, res, hit) =>
+    hit === 1 ? json(res, 503, { error: 'busy' }) : json(res, 200, { ok: true }),
+  );
+  const retried = () =>
+    createEndSystemClient({
+      baseUrl: end.url,
+      timeoutMs: TIMEOUT_MS,
+      retry: { limit: 1, maxDelayMs: 1 },
+      egress: TEST_EGRESS,
+    });
+  expect(await timersLeftBy(() => retried().get('item').json())).toBe(0);
+  expect(end.hits('/item')).toBe(2);
+});
+
+it('stops the attempt timer of an answer without a body, and of a failed attempt', async () => {
+  end.script((_req, res) => {
+    res.writeHead(204);
+    res.end();
+  });
+  expect(await timersLeftBy(() => client().delete('item').json())).toBe(0);
+  end.script((req) => req.socket.destroy());
   expect(await timersLeftBy(() => client().get('item').json())).toBe(0);
 });

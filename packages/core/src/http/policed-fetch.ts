@@ -114,12 +114,13 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
   const left = (client.deadlineAt ?? Date.now() + client.deadlineMs) - Date.now();
   const started = performance.now();
   const stream = sendsStream(request);
+  let timer: NodeJS.Timeout | undefined;
   try {
     if (client.signal?.aborted) throw client.signal.reason;
     if (request.signal.aborted) throw request.signal.reason;
     if (left <= 0)
       throw timeoutError(request, `No answer within the deadline of ${client.deadlineMs} ms`);
-    const timer = abortAfter(attempt, Math.min(client.timeoutMs, left), request);
+    timer = abortAfter(attempt, Math.min(client.timeoutMs, left), request);
     if (client.signal) followAbort(client.signal, attempt);
     request.signal.addEventListener('abort', () => attempt.abort(request.signal.reason), {
       once: true,
@@ -153,6 +154,8 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
       );
     return response;
   } catch (error) {
+    // No answer, so no body left to bound.
+    if (timer !== undefined) clearTimeout(timer);
     throw failure(error, client, request, Math.round(performance.now() - started), stream);
   }
 }

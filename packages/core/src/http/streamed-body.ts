@@ -33,9 +33,14 @@ export function boundBody(
   timer: NodeJS.Timeout,
   attempt: AbortController,
 ): void {
-  attemptTimers.set(response, timer);
   const body = bodyOf.call(response);
-  if (body !== null) attemptsOfBodies.set(body, attempt);
+  if (body === null) {
+    // No body (204, 304, HEAD): nothing is left for the timer to bound.
+    clearTimeout(timer);
+    return;
+  }
+  attemptTimers.set(response, timer);
+  attemptsOfBodies.set(body, attempt);
 }
 
 /**

@@ -110,7 +110,8 @@ export const SDK_SESSION_HEADERS = {
  * run time (`toLowerCase()`, a concatenation) is a new string each time; V8 looks a property up by its
  * internalized copy, and Node 24's optimizing compiler checked that the key of a read was the very string it had
  * seen: a handler reading headers by such a name was deoptimized and compiled again in a loop (issue 35). The keys
- * of an object literal are internalized, so one made with the name hands back the internalized copy.
+ * of an object literal are internalized, so one made with the name hands back the internalized copy (a name that
+ * reads as an array index, such as `123`, comes back equal but not interned: V8 reads such a key as an element).
  *
  * @internal
  */
