@@ -305,5 +305,10 @@ describe('create-connector (the command)', () => {
       status: 0,
       out: expect.stringMatching(/Usage: create-connector[\s\S]*minimal: [\s\S]*issue-tracker: /),
     });
+    // The install line users meet everywhere else is npm's; npm passes options on only after `--`.
+    expect(cli('--help').out).toContain(
+      'npm create @connector-sdk/connector <directory> -- --template <name>',
+    );
+    expect(cli('--help').out).not.toContain('pnpm create');
   });
 });

@@ -28,7 +28,8 @@ ${TEMPLATE_LIST}
                          from the SDK's repository, the default is its .packs/
   --help                 show this help
 
-With pnpm: pnpm create @connector-sdk/connector <directory>`;
+With npm: npm create @connector-sdk/connector <directory> -- --template <name>
+(npm passes options on only after --)`;
 
 /**
  * Runs the scaffolder's command line.
