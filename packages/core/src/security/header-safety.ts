@@ -127,9 +127,7 @@ export const SDK_SESSION_HEADER_KEYS = {
   mac: headerKey(SDK_SESSION_HEADERS.mac),
 } as const;
 
-const RESERVED_NAMES = new Set(
-  Object.values(SDK_SESSION_HEADERS).map((name) => name.toLowerCase()),
-);
+const RESERVED_NAMES = new Set<string>(Object.values(SDK_SESSION_HEADER_KEYS));
 
 /**
  * Why a name cannot be a session header, or `undefined` when it can.
