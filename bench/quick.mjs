@@ -1,7 +1,7 @@
 // pnpm bench:quick: one server, one scenario, a few fresh processes, in a minute. For an A/B while working on a
 // change (run it before and after, or against the floor); the budgets are judged by `pnpm bench` only.
 //
-//   pnpm bench:quick [--server sdk-node] [--scenario later-call] [--warmup-mix all] [--runs 3] [--node-flags '…']
+//   pnpm bench:quick [--server sdk-node] [--scenario later-call] [--warmup-mix all] [--runs 3] [--node-flags='…']
 //
 // Each run starts the server afresh, warms it for 0.5 s with the mix (`all` scenarios, a comma-separated list,
 // or `none`) and 0.5 s with the scenario, then measures 2 s. `--node-flags` go to the server's node, such as

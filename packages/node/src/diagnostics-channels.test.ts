@@ -135,15 +135,30 @@ afterAll(async () => {
 });
 
 /** Every event published, in order, with a copy of its context as it was then. */
-type Event = { readonly name: string; readonly context: Record<string, unknown> };
+type Event = {
+  readonly name: string;
+  readonly context: Record<string, unknown>;
+  /** The context itself, whose links (`request`, `parent`) name the traces it ran in. */
+  readonly raw: Record<string, unknown>;
+};
 let events: Event[] = [];
 /** For each end-system attempt, the request trace it ran in (through a store bound to the request's start). */
 let parents: unknown[] = [];
 const requests = new AsyncLocalStorage<RequestTrace>();
-const copy = (context: unknown) => JSON.parse(JSON.stringify(context)) as Record<string, unknown>;
+/** A copy without the links to other traces, which the tests compare by identity. */
+const copy = (context: unknown) =>
+  JSON.parse(
+    JSON.stringify(context, (key, value: unknown) =>
+      key === 'parent' || key === 'request' ? undefined : value,
+    ),
+  ) as Record<string, unknown>;
 const record = (channel: string) => {
   const on = (event: string) => (context: unknown) => {
-    events.push({ name: `${channel}:${event}`, context: copy(context) });
+    events.push({
+      name: `${channel}:${event}`,
+      context: copy(context),
+      raw: context as Record<string, unknown>,
+    });
     if (channel === 'end-system' && event === 'start') parents.push(requests.getStore());
   };
   return {
@@ -165,9 +180,17 @@ const handlers = {
   login: record('login'),
 };
 const onRefusal = (message: unknown) =>
-  events.push({ name: 'rate-limited', context: copy(message) });
+  events.push({
+    name: 'rate-limited',
+    context: copy(message),
+    raw: message as Record<string, unknown>,
+  });
 const onStoreError = (message: unknown) =>
-  events.push({ name: 'store-error', context: copy(message) });
+  events.push({
+    name: 'store-error',
+    context: copy(message),
+    raw: message as Record<string, unknown>,
+  });
 
 beforeEach(() => {
   events = [];
@@ -205,6 +228,7 @@ const initialize = async () => {
 
 const names = () => events.map((event) => event.name);
 const last = (name: string) => events.findLast((event) => event.name === name)?.context;
+const lastRaw = (name: string) => events.findLast((event) => event.name === name)?.raw;
 
 describe('diagnostics channels', () => {
   it('publishes an initialize, its login and the login’s end-system call, nested', async () => {
@@ -251,6 +275,11 @@ describe('diagnostics channels', () => {
     });
     expect(parents).toHaveLength(1);
     expect(parents[0]).toMatchObject({ operation: 'initialize' });
+    // Each context names what it ran in, so a subscriber nests spans without async context (issue 35).
+    const request = lastRaw('request:asyncEnd');
+    const login = lastRaw('login:asyncEnd');
+    expect(login?.request).toBe(request);
+    expect(lastRaw('end-system:asyncEnd')?.parent).toBe(login);
   });
 
   it('publishes an operation with two end-system calls and a retry, each inside the request', async () => {
@@ -277,6 +306,8 @@ describe('diagnostics channels', () => {
     expect(names().filter((name) => name.startsWith('end-system:start'))).toHaveLength(3);
     expect(parents).toHaveLength(3);
     for (const parent of parents) expect(parent).toMatchObject({ operation: 'getItem' });
+    const request = lastRaw('request:asyncEnd');
+    for (const call of calls) expect(call.raw.parent).toBe(request);
     expect(last('request:asyncEnd')).toEqual({
       connector: 'traced',
       connectorVersion: '2.1.0',
@@ -345,6 +376,7 @@ describe('diagnostics channels', () => {
     expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
     const refusal = last('rate-limited');
     expect(refusal).toMatchObject({
+      connector: 'traced',
       operation: 'limited',
       systemId: 'sys-1',
       limit: 1,

@@ -1,23 +1,22 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { EndSystemTrace } from '@connector-sdk/core';
 import {
   SpanKind,
   SpanStatusCode,
   context,
-  trace as traceApi,
   type Attributes,
   type Histogram,
   type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
-import { Scope } from './scope.js';
+import type { ScopeOf } from './scope.js';
 import { ATTR } from './semantic-conventions.js';
 
 /** What the end-system observer records to. @internal */
 export interface EndSystemInstruments {
   readonly tracer: Tracer;
-  readonly storage: AsyncLocalStorage<Scope>;
+  /** The scope of the request or login an attempt names as its parent. */
+  readonly scopeOf: ScopeOf;
   readonly clientDuration: Histogram;
   readonly recordQueryValues: boolean;
 }
@@ -36,11 +35,11 @@ interface Live {
  * @internal
  */
 export function endSystemObserver(instruments: EndSystemInstruments) {
-  const { tracer, storage, clientDuration, recordQueryValues } = instruments;
+  const { tracer, scopeOf, clientDuration, recordQueryValues } = instruments;
   const live = new WeakMap<object, Live>();
 
-  const start = (attempt: EndSystemTrace): Scope => {
-    const outer = storage.getStore();
+  const start = (attempt: EndSystemTrace): void => {
+    const outer = scopeOf(attempt.parent);
     const parent = outer?.context ?? context.active();
     const method = httpMethod(attempt.method);
     const attributes: Attributes = { [ATTR.httpRequestMethod]: method };
@@ -68,7 +67,6 @@ export function endSystemObserver(instruments: EndSystemInstruments) {
       parent,
     );
     live.set(attempt, { span, started: performance.now(), attributes });
-    return new Scope(traceApi.setSpan(parent, span), request);
   };
 
   const end = (attempt: EndSystemTrace): void => {

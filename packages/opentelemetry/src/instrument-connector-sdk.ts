@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import {
   DIAGNOSTICS_CHANNELS,
@@ -18,7 +17,6 @@ import {
 import { endSystemObserver } from './end-system-observer.js';
 import { logCorrelation } from './log-correlation.js';
 import { requestObserver } from './request-observer.js';
-import type { Scope } from './scope.js';
 import { ATTR, DURATION_BUCKETS, METRIC } from './semantic-conventions.js';
 
 /** Options of {@link instrumentConnectorSdk}. */
@@ -96,10 +94,8 @@ export function instrumentConnectorSdk(
       unit: 's',
       advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     });
-  const storage = new AsyncLocalStorage<Scope>();
   const requests = requestObserver({
     tracer,
-    storage,
     serverDuration: duration(METRIC.serverDuration, 'Duration of platform requests.'),
     initializations: meter.createCounter(METRIC.initializations, {
       description: 'Initialize requests answered, by outcome.',
@@ -108,7 +104,7 @@ export function instrumentConnectorSdk(
   });
   const endSystem = endSystemObserver({
     tracer,
-    storage,
+    scopeOf: requests.scopeOf,
     clientDuration: duration(METRIC.clientDuration, 'Duration of end-system requests.'),
     recordQueryValues: options.recordQueryValues ?? false,
   });
@@ -125,17 +121,16 @@ export function instrumentConnectorSdk(
   const login = tracingChannel<unknown, LoginTrace>(DIAGNOSTICS_CHANNELS.login);
   const attempt = tracingChannel<unknown, EndSystemTrace>(DIAGNOSTICS_CHANNELS.endSystemRequest);
   const handlers = {
-    request: traced<RequestTrace>(requests.endRequest),
-    login: traced<LoginTrace>(requests.endLogin),
-    attempt: traced<EndSystemTrace>(endSystem.end),
+    request: traced<RequestTrace>(requests.startRequest, requests.endRequest),
+    login: traced<LoginTrace>(requests.startLogin, requests.endLogin),
+    attempt: traced<EndSystemTrace>(endSystem.start, endSystem.end),
   };
   const onRefusal = (message: unknown): void => {
     const refusal = message as RateLimitRefusal;
-    const name = storage.getStore()?.request?.connector;
     refusals.add(1, {
       [ATTR.connectorOperation]: refusal.operation,
       [ATTR.connectorSystemId]: refusal.systemId,
-      ...(name === undefined ? {} : { [ATTR.connectorName]: name }),
+      [ATTR.connectorName]: refusal.connector,
     });
   };
   const onStoreError = (message: unknown): void => {
@@ -146,13 +141,10 @@ export function instrumentConnectorSdk(
     });
   };
   const onLogLine = (message: unknown): void =>
-    logCorrelation(storage, (message as LogLineFields).fields);
+    logCorrelation(requests.scopeOf, message as LogLineFields);
 
-  // Spans start in the stores' transforms: they run before `start`, and what they return is the store the
-  // SDK's work runs in, so the calls a request makes find its span.
-  request.start.bindStore(storage, requests.startRequest);
-  login.start.bindStore(storage, requests.startLogin);
-  attempt.start.bindStore(storage, endSystem.start);
+  // Spans start at `start`, which runs in the context the work was started in; what runs within a request or
+  // login finds its span through the trace it names, not through async context (see `Scope`).
   request.subscribe(handlers.request);
   login.subscribe(handlers.login);
   attempt.subscribe(handlers.attempt);
@@ -165,9 +157,6 @@ export function instrumentConnectorSdk(
     disable() {
       if (!enabled) return;
       enabled = false;
-      request.start.unbindStore(storage);
-      login.start.unbindStore(storage);
-      attempt.start.unbindStore(storage);
       request.unsubscribe(handlers.request);
       login.unsubscribe(handlers.login);
       attempt.unsubscribe(handlers.attempt);
@@ -178,7 +167,13 @@ export function instrumentConnectorSdk(
   };
 }
 
-/** Tracing channel handlers that record at `asyncEnd`, the one event after which a context changes no more. */
-function traced<C extends object>(asyncEnd: (context: C) => void): Handlers<C> {
-  return { start: noop, end: noop, asyncStart: noop, asyncEnd, error: noop } as Handlers<C>;
+/**
+ * Tracing channel handlers that start a span at `start` and record at `asyncEnd`, the one event after which a
+ * context changes no more.
+ */
+function traced<C extends object>(
+  start: (context: C) => void,
+  asyncEnd: (context: C) => void,
+): Handlers<C> {
+  return { start, end: noop, asyncStart: noop, asyncEnd, error: noop } as Handlers<C>;
 }

@@ -1,6 +1,6 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import { TraceFlags, isSpanContextValid, trace } from '@opentelemetry/api';
-import type { Scope } from './scope.js';
+import type { LogLineFields } from '@connector-sdk/core';
+import type { ScopeOf } from './scope.js';
 
 /**
  * Adds the trace and span ids of the span a log line was written in to its fields, under the names the
@@ -9,12 +9,10 @@ import type { Scope } from './scope.js';
  *
  * @internal
  */
-export function logCorrelation(
-  storage: AsyncLocalStorage<Scope>,
-  fields: Record<string, string>,
-): void {
-  const scope = storage.getStore();
-  const span = scope === undefined ? trace.getActiveSpan() : trace.getSpan(scope.context);
+export function logCorrelation(scopeOf: ScopeOf, line: LogLineFields): void {
+  const { fields } = line;
+  const scope = scopeOf(line.trace);
+  const span = scope === undefined ? trace.getActiveSpan() : scope.span;
   if (span === undefined) return;
   const ids = span.spanContext();
   if (!isSpanContextValid(ids)) return;

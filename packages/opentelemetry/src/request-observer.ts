@@ -1,4 +1,3 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoginTrace, RequestTrace } from '@connector-sdk/core';
 import {
   SpanKind,
@@ -12,38 +11,43 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
-import { Scope } from './scope.js';
+import { Scope, type ScopeOf } from './scope.js';
 import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
 
-/** A platform request's span while it runs, and whether the instrumentation made it (and so ends it). */
+/**
+ * A platform request's or login's span while it runs, whether the instrumentation made it (and so ends it), and
+ * the scope what runs within it nests under.
+ */
 class Live {
   readonly started = performance.now();
   constructor(
     readonly span: Span,
     readonly owned: boolean,
+    readonly scope: Scope,
   ) {}
 }
 
 /** What the request and login observers record to. @internal */
 export interface RequestInstruments {
   readonly tracer: Tracer;
-  readonly storage: AsyncLocalStorage<Scope>;
   readonly serverDuration: Histogram;
   readonly initializations: Counter;
 }
 
 /**
- * The handlers of the `request` and `login` tracing channels: the store transforms that start a span (they
- * run before the `start` event, within the context the platform request arrived in) and the `asyncEnd`
- * handlers that record the outcome.
+ * The handlers of the `request` and `login` tracing channels: the `start` handlers that start a span (a
+ * request's within the OpenTelemetry context it arrived in, a login's under its request), the `asyncEnd`
+ * handlers that record the outcome, and the scope of each request and login while it runs.
  *
  * @internal
  */
 export function requestObserver(instruments: RequestInstruments) {
-  const { tracer, storage, serverDuration, initializations } = instruments;
+  const { tracer, serverDuration, initializations } = instruments;
   const live = new WeakMap<object, Live>();
 
-  const startRequest = (request: RequestTrace): Scope => {
+  const scopeOf: ScopeOf = (trace) => (trace === undefined ? undefined : live.get(trace)?.scope);
+
+  const startRequest = (request: RequestTrace): void => {
     const parent = context.active();
     const active = traceApi.getSpan(parent);
     const attributes: Attributes = {
@@ -53,14 +57,13 @@ export function requestObserver(instruments: RequestInstruments) {
     // An HTTP server instrumentation already made the request's span: add to it rather than nest a second one.
     if (active !== undefined && isServerSpan(active)) {
       active.setAttributes(attributes);
-      live.set(request, new Live(active, false));
-      return new Scope(parent, request);
+      live.set(request, new Live(active, false, new Scope(parent, undefined, request)));
+      return;
     }
     const method = httpMethod(request.method);
     attributes[ATTR.httpRequestMethod] = method;
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
-    live.set(request, new Live(span, true));
-    return new Scope(traceApi.setSpan(parent, span), request);
+    live.set(request, new Live(span, true, new Scope(parent, span, request)));
   };
 
   const endRequest = (request: RequestTrace): void => {
@@ -113,8 +116,8 @@ export function requestObserver(instruments: RequestInstruments) {
     }
   };
 
-  const startLogin = (login: LoginTrace): Scope => {
-    const outer = storage.getStore();
+  const startLogin = (login: LoginTrace): void => {
+    const outer = scopeOf(login.request);
     const parent = outer?.context ?? context.active();
     const span = tracer.startSpan(
       'connector login',
@@ -127,8 +130,7 @@ export function requestObserver(instruments: RequestInstruments) {
       },
       parent,
     );
-    live.set(login, new Live(span, true));
-    return new Scope(traceApi.setSpan(parent, span), outer?.request);
+    live.set(login, new Live(span, true, new Scope(parent, span, outer?.request ?? login.request)));
   };
 
   const endLogin = (login: LoginTrace): void => {
@@ -142,7 +144,7 @@ export function requestObserver(instruments: RequestInstruments) {
     state.span.end();
   };
 
-  return { startRequest, endRequest, startLogin, endLogin };
+  return { startRequest, endRequest, startLogin, endLogin, scopeOf };
 }
 
 /** Whether a span is a server span; the API does not say, the SDK's spans do (`kind`). */

@@ -21,8 +21,14 @@ import { channel, tracingChannel, type TracingChannel } from 'node:diagnostics_c
  * - `rateLimited` ({@link RateLimitRefusal}): each call the connector's rate limit refuses with a 403.
  * - `storeError` ({@link StoreErrorEvent}): each operation of the handler's store that failed.
  * - `logLine` ({@link LogLineFields}): each line written through a request's logger (the `log` of a context and
- *   the request's outcome line), published before it is written, in the request's async context: what a
- *   subscriber adds to `fields` (such as `trace_id` and `span_id`) is written with the line.
+ *   the request's outcome line), published before it is written, in the request's async context, with the
+ *   trace it was written in: what a subscriber adds to `fields` (such as `trace_id` and `span_id`) is written
+ *   with the line.
+ *
+ * Each context names the one it happened in (`LoginTrace.request`, `EndSystemTrace.parent`, `LogLineFields.trace`),
+ * so a subscriber can nest spans without an `AsyncLocalStorage`, which on Node 20 makes every promise of the
+ * process run a hook. The events are also published within the stores bound to `start`, for subscribers that
+ * prefer async context.
  *
  * @example
  * ```ts
@@ -94,6 +100,12 @@ export interface RequestTrace {
 
 /** The context of one attempt of an end-system call on the `endSystemRequest` tracing channel. */
 export interface EndSystemTrace {
+  /**
+   * What the attempt was made in: the login while the connector's `initialize` code runs, else the platform
+   * request, of the request whose `log` the client was given. `undefined` for a client made without a request's
+   * `log`, or when neither channel has a subscriber.
+   */
+  readonly parent: RequestTrace | LoginTrace | undefined;
   /** The HTTP method. */
   readonly method: string;
   /** The URL without user info, query or fragment, with every secret the request knows replaced. */
@@ -115,6 +127,12 @@ export interface EndSystemTrace {
 
 /** The context of one run of the connector's `initialize` code on the `login` tracing channel. */
 export interface LoginTrace {
+  /**
+   * The platform request the login runs for (for a shared login, the request that started it), so that a
+   * subscriber can nest the login under it without tracking async context; `undefined` when the `request`
+   * channel has no subscriber.
+   */
+  readonly request: RequestTrace | undefined;
   /** The connector's name. */
   readonly connector: string;
   /** The platform's system id. */
@@ -127,6 +145,8 @@ export interface LoginTrace {
 
 /** A call refused by the rate limit, on the `rateLimited` channel. */
 export interface RateLimitRefusal {
+  /** The connector's name. */
+  readonly connector: string;
   /** `initialize`, `cleanup` or the operation's name. */
   readonly operation: string;
   /** The platform's system id. */
@@ -155,6 +175,11 @@ export interface StoreErrorEvent {
 export interface LogLineFields {
   /** Fields written with the line, after the SDK's own and before those of the call. */
   readonly fields: Record<string, string>;
+  /**
+   * What the line was written in: the login while the connector's `initialize` code runs, else the platform
+   * request; `undefined` when neither channel has a subscriber.
+   */
+  readonly trace: RequestTrace | LoginTrace | undefined;
 }
 
 /** @internal */

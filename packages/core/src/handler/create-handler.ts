@@ -223,6 +223,7 @@ export function createHandler(
   ): Promise<ConnectorResponse> {
     const started = logger === silentLogger ? 0 : performance.now();
     const state = new RequestScope(services, request);
+    if (trace !== undefined) state.requestTrace = state.trace = trace;
     let response: ConnectorResponse;
     let failure: ConnectorError | undefined;
     try {

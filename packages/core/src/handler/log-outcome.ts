@@ -29,7 +29,7 @@ export function logOutcome(
     systemId: state.tenant?.systemId,
     status,
     durationMs: Math.round((performance.now() - outcome.started) * 100) / 100,
-    ...logLineFields(),
+    ...logLineFields(state.trace),
   };
   if (request.signal?.aborted) fields.aborted = true;
   if (error) {

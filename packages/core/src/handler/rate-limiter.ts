@@ -41,6 +41,7 @@ export function createRateLimiter(
     if (hit.count > rateLimit.limit) {
       if (rateLimitedChannel.hasSubscribers)
         rateLimitedChannel.publish({
+          connector: shared.connector,
           operation: input.operation,
           systemId: input.systemId,
           limit: rateLimit.limit,

@@ -1,4 +1,5 @@
 import type { ParameterEntry } from '../contract/schemas.js';
+import type { LoginTrace, RequestTrace } from '../diagnostics/channels.js';
 import type { Logger } from '../logging/logger.js';
 import { Redactor } from '../security/redactor.js';
 import type { Cache } from '../store/cache.js';
@@ -35,6 +36,10 @@ export class RequestScope {
    * limit and log fields use nothing else (issue 15).
    */
   tenant: Tenant | undefined = undefined;
+  /** The request's trace, when the `request` channel has a subscriber (issue 35). */
+  requestTrace: RequestTrace | undefined = undefined;
+  /** The innermost trace the request's work runs in: its login while `initialize` runs, else its trace. */
+  trace: RequestTrace | LoginTrace | undefined = undefined;
   readonly redactor = new Redactor();
   readonly #services: ScopeServices;
   readonly #request: ConnectorRequest;

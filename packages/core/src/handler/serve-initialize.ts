@@ -74,9 +74,12 @@ export async function serveInitialize(
         ))().then(undefined, (error: unknown) => {
         throw refusedLogin(error);
       });
-    return traceLogin(run, { connector: compiled.name, systemId, redactor: state.redactor }).then(
-      (result: unknown) => new LoggedIn(result, sdkSessionId, sessionWrites),
-    );
+    return traceLogin(run, {
+      connector: compiled.name,
+      systemId,
+      redactor: state.redactor,
+      scope: state,
+    }).then((result: unknown) => new LoggedIn(result, sdkSessionId, sessionWrites));
   };
 
   let shared: SharedLogin;

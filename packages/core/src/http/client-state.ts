@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger.js';
+import type { TraceSource } from '../diagnostics/trace-source.js';
 import type { SecretSink } from '../security/secret-sink.js';
 import type { EndSystemDispatcher } from './egress-dispatcher.js';
 import type { ErrorMappingOptions } from './map-end-system-error.js';
@@ -18,6 +19,8 @@ export interface ClientState {
   /** Whether `log` writes anything: a silent logger costs no log line's work, not even the safe URL. */
   readonly logs: boolean;
   readonly secrets: SecretSink | undefined;
+  /** What the request is in when an attempt is sent, for the attempt's trace. */
+  readonly traces: TraceSource | undefined;
   /** The platform request's signal. */
   readonly signal: AbortSignal | undefined;
   readonly dispatcher: Promise<EndSystemDispatcher>;

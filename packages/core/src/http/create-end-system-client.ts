@@ -3,6 +3,7 @@ import { silentLogger } from '../logging/logger.js';
 import { mergeEgressPolicies } from '../security/egress-policy.js';
 import { operatorEgressOf } from '../security/operator-egress.js';
 import { secretSinkOf } from '../security/secret-sink.js';
+import { traceSourceOf } from '../diagnostics/trace-source.js';
 import { CLIENT, type ClientState } from './client-state.js';
 import { egressDispatcher, proxyTarget } from './egress-dispatcher.js';
 import type { EndSystemClientOptions } from './end-system-client-options.js';
@@ -88,6 +89,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     log,
     logs: log.info !== silentLogger.info,
     secrets,
+    traces: traceSourceOf(options.log),
     signal: options.signal,
     dispatcher,
     proxy,

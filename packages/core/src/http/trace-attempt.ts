@@ -1,7 +1,9 @@
 import {
   endSystemChannel,
   type EndSystemTrace,
+  type LoginTrace,
   type PublishedError,
+  type RequestTrace,
 } from '../diagnostics/channels.js';
 import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
@@ -37,6 +39,7 @@ export function traceAttempt(
     attempts.set(call.context, attempt + 1);
   }
   const trace = new PublishedAttempt(
+    call?.client.traces?.trace,
     input.method,
     bareUrl(input.url, redact),
     attempt,
@@ -60,6 +63,7 @@ export function traceAttempt(
 
 /** An attempt's trace, made with `new` and with every member from the start (see core's `PublishedRequest`). */
 class PublishedAttempt implements EndSystemTrace {
+  readonly parent: RequestTrace | LoginTrace | undefined;
   readonly method: string;
   readonly url: string;
   readonly attempt: number;
@@ -67,7 +71,14 @@ class PublishedAttempt implements EndSystemTrace {
   status?: number = undefined;
   code?: string = undefined;
   error?: PublishedError = undefined;
-  constructor(method: string, url: string, attempt: number, query: string | undefined) {
+  constructor(
+    parent: RequestTrace | LoginTrace | undefined,
+    method: string,
+    url: string,
+    attempt: number,
+    query: string | undefined,
+  ) {
+    this.parent = parent;
     this.method = method;
     this.url = url;
     this.attempt = attempt;

@@ -2,11 +2,15 @@ import type { Redactor } from '../security/redactor.js';
 import { SECRET_SINK } from '../security/secret-sink.js';
 import { OPERATOR_EGRESS, type OperatorEgress } from '../security/operator-egress.js';
 import { logLineFields } from '../diagnostics/log-line-fields.js';
+import type { LoginTrace, RequestTrace } from '../diagnostics/channels.js';
+import { TRACE_SOURCE, type TraceSource } from '../diagnostics/trace-source.js';
 import { silentLogger, type LogMethod, type Logger } from './logger.js';
 
 /** What a request's logger reads from its request when it writes a line. */
 export interface LoggedRequest {
   readonly operation: string;
+  /** The innermost trace the request's work runs in, when it is traced (issue 35). */
+  readonly trace: RequestTrace | LoginTrace | undefined;
   readonly tenant: { readonly sdkSessionId: string; readonly systemId: string } | undefined;
   readonly redactor: Redactor;
 }
@@ -43,6 +47,7 @@ class RequestLogger {
   readonly error: LogMethod;
   readonly [SECRET_SINK]: Redactor;
   readonly [OPERATOR_EGRESS]: OperatorEgress;
+  readonly [TRACE_SOURCE]: TraceSource;
 
   constructor(target: Logger, request: LoggedRequest, egress: OperatorEgress) {
     if (target === silentLogger) {
@@ -58,6 +63,7 @@ class RequestLogger {
     }
     this[SECRET_SINK] = request.redactor;
     this[OPERATOR_EGRESS] = egress;
+    this[TRACE_SOURCE] = request;
   }
 }
 
@@ -72,7 +78,7 @@ function redacting(target: Logger, method: LogMethod, request: LoggedRequest): L
         operation: request.operation,
         sdkSessionId: tenant?.sdkSessionId,
         systemId: tenant?.systemId,
-        ...logLineFields(),
+        ...logLineFields(request.trace),
         ...safe,
       },
       message === undefined ? undefined : redactor.redact(message),
