@@ -62,8 +62,13 @@ export class Redactor {
    * a text long enough to hold one is first redacted, and only once.
    */
   #pending = new Map<string, number>();
-  /** The least floor of the pending secrets. */
+  /** The least floor of the pending secrets whose floor is known. */
   #pendingFloor = Infinity;
+  /**
+   * Secrets added since the last redaction, whose floors are not known yet: most requests redact nothing, so a
+   * floor is found when a text is first redacted, not when its secret is added.
+   */
+  #unfloored: Set<string> | undefined;
   /** The longest secret: no text form of one is longer. */
   #longestSecret = 0;
   #anywhere: Set<string> | undefined;
@@ -96,10 +101,19 @@ export class Redactor {
       return;
     }
     this.#secrets.add(value);
-    const floor = formFloor(value);
-    this.#pending.set(value, floor);
-    if (floor < this.#pendingFloor) this.#pendingFloor = floor;
+    (this.#unfloored ??= new Set()).add(value);
     if (value.length > this.#longestSecret) this.#longestSecret = value.length;
+  }
+
+  /** Finds the floors of the secrets added since the last redaction. */
+  #floorAdded(): void {
+    const added = this.#unfloored as Set<string>;
+    this.#unfloored = undefined;
+    for (const value of added) {
+      const floor = formFloor(value);
+      this.#pending.set(value, floor);
+      if (floor < this.#pendingFloor) this.#pendingFloor = floor;
+    }
   }
 
   /** Counts what making forms cost; past the budget, drops every form. */
@@ -116,6 +130,7 @@ export class Redactor {
     this.#secrets.add(value);
     this.#pending = new Map();
     this.#pendingFloor = Infinity;
+    this.#unfloored = undefined;
     this.#anywhere = undefined;
     this.#forms = NO_FORMS as string[];
     this.#matcher = undefined;
@@ -138,6 +153,7 @@ export class Redactor {
    * its cost stays bounded by what it sends (issues 16 and 31).
    */
   #makeForms(length: number): void {
+    if (this.#unfloored !== undefined) this.#floorAdded();
     if (length < this.#pendingFloor) return;
     const pending = this.#pending;
     this.#pending = new Map();
