@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
 import { headerKey, isRiskyName, sessionNameProblem } from '../security/header-safety.js';
-import { looksSecret } from '../security/redactor.js';
+import { looksSecret } from '../security/secret-names.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';
 import type { FieldShape } from './field.js';
 import { fieldKind } from './field-kind.js';

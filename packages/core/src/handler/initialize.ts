@@ -7,7 +7,8 @@ import {
   headerValueProblem,
   sessionNameProblem,
 } from '../security/header-safety.js';
-import { looksSecret, type Redactor } from '../security/redactor.js';
+import type { Redactor } from '../security/redactor.js';
+import { looksSecret } from '../security/secret-names.js';
 import { isSecret } from '../security/secret.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';

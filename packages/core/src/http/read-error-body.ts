@@ -1,4 +1,5 @@
-import { REDACTED, looksSecret } from '../security/redactor.js';
+import { REDACTED } from '../security/redactor.js';
+import { looksSecret } from '../security/secret-names.js';
 import type { SecretSink } from '../security/secret-sink.js';
 
 /** Most bytes of an error response read; the rest is cancelled. */

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors/errors.js';
-import { looksSecret } from '../security/redactor.js';
+import { looksSecret } from '../security/secret-names.js';
 import type { SecretSink } from '../security/secret-sink.js';
 
 // What the end-system client checks and registers before it sends anything.

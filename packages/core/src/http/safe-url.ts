@@ -1,4 +1,5 @@
-import { looksSecret, REDACTED } from '../security/redactor.js';
+import { REDACTED } from '../security/redactor.js';
+import { looksSecret } from '../security/secret-names.js';
 
 const SECRET_PARAMS =
   /^(?:sig|signature|code|key|access[-_]?key|client[-_]?secret|x-amz-(?:signature|credential|security-token)|session[-_]?id|sid|jwt|auth)$/i;

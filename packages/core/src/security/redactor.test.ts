@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { REDACTED, Redactor, looksSecret } from './redactor.js';
+import { REDACTED, Redactor } from './redactor.js';
+import { looksSecret } from './secret-names.js';
 import { secret } from './secret.js';
 import { inspect } from 'node:util';
 

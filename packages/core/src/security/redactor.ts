@@ -10,33 +10,6 @@ import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT } from './text-views.js';
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
 
-/** Header names whose values are treated as secret whatever the connector declares. */
-const SECRET_HEADER_NAME = /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential/i;
-
-/**
- * Names already judged by {@link looksSecret}: every request has its header names and entry keys judged, and
- * they are nearly always the same few (issue 8). Clients choose the names, so only short ones are kept, and
- * only so many: at most 1,024 × 64 characters.
- */
-const judgedNames = new Map<string, boolean>();
-const MAX_JUDGED_NAMES = 1_024;
-const MAX_JUDGED_NAME_LENGTH = 64;
-
-/**
- * Whether a header or parameter name looks like it carries a credential.
- *
- * @internal
- */
-export function looksSecret(name: string): boolean {
-  if (name.length > MAX_JUDGED_NAME_LENGTH) return SECRET_HEADER_NAME.test(name);
-  let secret = judgedNames.get(name);
-  if (secret === undefined) {
-    secret = SECRET_HEADER_NAME.test(name);
-    if (judgedNames.size < MAX_JUDGED_NAMES) judgedNames.set(name, secret);
-  }
-  return secret;
-}
-
 /** The matcher of a request without short secrets: shared, since making one per request cost more than a 401. */
 const NO_STANDALONE_FORMS = new StandaloneMatcher([]);
 /** The forms of a request none were made for yet: shared, never written to (see {@link Redactor}). */
