@@ -2,15 +2,15 @@ import type { Redactor } from '../security/redactor.js';
 import { SECRET_SINK } from '../security/secret-sink.js';
 import { OPERATOR_EGRESS, type OperatorEgress } from '../security/operator-egress.js';
 import { logLineFields } from '../diagnostics/log-line-fields.js';
-import type { LoginTrace, RequestTrace } from '../diagnostics/channels.js';
 import { TRACE_SOURCE, type TraceSource } from '../diagnostics/trace-source.js';
 import { silentLogger, type LogMethod, type Logger } from './logger.js';
 
-/** What a request's logger reads from its request when it writes a line. */
-export interface LoggedRequest {
+/**
+ * What a request's logger reads from its request when it writes a line; the request is also the trace source
+ * the logger hands the end-system client (issue 35).
+ */
+export interface LoggedRequest extends TraceSource {
   readonly operation: string;
-  /** The innermost trace the request's work runs in, when it is traced (issue 35). */
-  readonly trace: RequestTrace | LoginTrace | undefined;
   readonly tenant: { readonly sdkSessionId: string; readonly systemId: string } | undefined;
   readonly redactor: Redactor;
 }
@@ -19,8 +19,8 @@ export interface LoggedRequest {
  * A logger for one request: adds the request's fields to every line and redacts the request's secrets from
  * fields and message. Connector code receives it as `log`, so logging a token by mistake logs `[REDACTED]`.
  * Its methods are its own properties, so `const { info } = log` works, and it carries, as symbol properties,
- * the request's secret sink and the operator's egress policy, which the end-system client reads from the `log`
- * it is given (issue 16, issue 31). Made for every context, so it costs a few closures and no
+ * the request's secret sink, the operator's egress policy and the request's trace source, which the end-system
+ * client reads from the `log` it is given (issues 16, 31 and 35). Made for every context, so it costs a few closures and no
  * `defineProperty`; a silent handler's keeps the silent methods, so the client can tell it does no work.
  *
  * @internal
