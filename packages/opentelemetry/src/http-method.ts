@@ -17,6 +17,7 @@ const KNOWN = new Set([
  * @internal
  */
 export function httpMethod(method: string): string {
+  if (KNOWN.has(method)) return method;
   const upper = method.toUpperCase();
   return KNOWN.has(upper) ? upper : '_OTHER';
 }

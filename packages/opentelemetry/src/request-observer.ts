@@ -14,19 +14,6 @@ import { httpMethod } from './http-method.js';
 import { Scope, type ScopeOf } from './scope.js';
 import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
 
-/**
- * A platform request's or login's span while it runs, whether the instrumentation made it (and so ends it), and
- * the scope what runs within it nests under.
- */
-class Live {
-  readonly started = performance.now();
-  constructor(
-    readonly span: Span,
-    readonly owned: boolean,
-    readonly scope: Scope,
-  ) {}
-}
-
 /** What the request and login observers record to. @internal */
 export interface RequestInstruments {
   readonly tracer: Tracer;
@@ -43,9 +30,9 @@ export interface RequestInstruments {
  */
 export function requestObserver(instruments: RequestInstruments) {
   const { tracer, serverDuration, initializations } = instruments;
-  const live = new WeakMap<object, Live>();
+  const live = new WeakMap<object, Scope>();
 
-  const scopeOf: ScopeOf = (trace) => (trace === undefined ? undefined : live.get(trace)?.scope);
+  const scopeOf: ScopeOf = (trace) => (trace === undefined ? undefined : live.get(trace));
 
   const startRequest = (request: RequestTrace): void => {
     const parent = context.active();
@@ -57,20 +44,20 @@ export function requestObserver(instruments: RequestInstruments) {
     // An HTTP server instrumentation already made the request's span: add to it rather than nest a second one.
     if (active !== undefined && isServerSpan(active)) {
       active.setAttributes(attributes);
-      live.set(request, new Live(active, false, new Scope(parent, undefined, request)));
+      live.set(request, new Scope(parent, undefined, request));
       return;
     }
     const method = httpMethod(request.method);
     attributes[ATTR.httpRequestMethod] = method;
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
-    live.set(request, new Live(span, true, new Scope(parent, span, request)));
+    live.set(request, new Scope(parent, span, request));
   };
 
   const endRequest = (request: RequestTrace): void => {
-    const state = live.get(request);
-    if (state === undefined) return;
+    const scope = live.get(request);
+    if (scope === undefined) return;
     live.delete(request);
-    const seconds = (performance.now() - state.started) / 1000;
+    const seconds = (performance.now() - scope.started) / 1000;
     const method = httpMethod(request.method);
     const attributes: Attributes = {
       [ATTR.httpRequestMethod]: method,
@@ -83,8 +70,9 @@ export function requestObserver(instruments: RequestInstruments) {
       attributes[ATTR.errorType] = request.code ?? OTHER_ERROR;
     serverDuration.record(seconds, attributes);
 
-    const { span } = state;
-    if (span.isRecording()) {
+    // The span an HTTP server instrumentation made, or ours.
+    const span = scope.span;
+    if (span !== undefined && span.isRecording()) {
       // The method and connector name were set at the start (on a span of ours).
       if (request.route !== undefined) span.setAttribute(ATTR.httpRoute, request.route);
       if (request.operation !== undefined)
@@ -102,7 +90,7 @@ export function requestObserver(instruments: RequestInstruments) {
       if (request.status !== undefined && request.status >= 500)
         span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    if (state.owned) span.end();
+    scope.own?.end();
 
     if (request.operation === 'initialize') {
       const outcome: Attributes = {
@@ -130,18 +118,18 @@ export function requestObserver(instruments: RequestInstruments) {
       },
       parent,
     );
-    live.set(login, new Live(span, true, new Scope(parent, span, outer?.request ?? login.request)));
+    live.set(login, new Scope(parent, span, outer?.request ?? login.request));
   };
 
   const endLogin = (login: LoginTrace): void => {
-    const state = live.get(login);
-    if (state === undefined) return;
+    const span = live.get(login)?.own;
+    if (span === undefined) return;
     live.delete(login);
     if (login.code !== undefined) {
-      state.span.setAttribute(ATTR.errorType, login.code);
-      state.span.setStatus({ code: SpanStatusCode.ERROR });
+      span.setAttribute(ATTR.errorType, login.code);
+      span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    state.span.end();
+    span.end();
   };
 
   return { startRequest, endRequest, startLogin, endLogin, scopeOf };

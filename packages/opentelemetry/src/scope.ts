@@ -13,6 +13,8 @@ import { trace as traceApi, type Context, type Span } from '@opentelemetry/api';
  * @internal
  */
 export class Scope {
+  /** When the request or login started, by `performance.now()`. */
+  readonly started = performance.now();
   readonly #parent: Context;
   readonly #span: Span | undefined;
   #context: Context | undefined;
@@ -38,6 +40,11 @@ export class Scope {
   /** The scope's span: the one made for it, else the span it started in. */
   get span(): Span | undefined {
     return this.#span ?? traceApi.getSpan(this.#parent);
+  }
+
+  /** The span the instrumentation made for this scope, which it ends; `undefined` if it made none. */
+  get own(): Span | undefined {
+    return this.#span;
   }
 }
 

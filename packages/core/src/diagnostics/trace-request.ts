@@ -2,12 +2,14 @@ import type { ConnectorError } from '../errors/connector-error.js';
 import type { Redactor } from '../security/redactor.js';
 import type { ConnectorRequest, ConnectorResponse } from '../contract/connector-request.js';
 import { requestChannel, type PublishedError, type RequestTrace } from './channels.js';
-import { publishedError, traceAsync } from './trace-async.js';
+import { publishedError } from './trace-async.js';
 
 /**
  * Answers a platform request on the `request` tracing channel; called only when the channel has a subscriber.
- * The handler fills in the operation and route while routing (before `end`) and the outcome with
- * {@link settleRequestTrace} before it resolves.
+ * The handler fills in the operation and route while routing (before `end`), and calls
+ * {@link finishRequestTrace} just before its answer resolves, which publishes `asyncStart` and `asyncEnd` as
+ * `TracingChannel.tracePromise` would. Unlike `traceAsync`, no promise is chained for the trace: the handler
+ * never rejects, and the response it resolves to is not published (it may hold the session).
  *
  * @internal
  */
@@ -17,11 +19,14 @@ export function traceRequest(
   answer: (request: ConnectorRequest, trace: RequestTrace) => Promise<ConnectorResponse>,
 ): Promise<ConnectorResponse> {
   const trace = new PublishedRequest(connector, request.method);
-  // The handler never rejects, and the response it resolves to is not published: it may hold the session.
-  return traceAsync(requestChannel, trace, () => answer(request, trace), noop);
+  return requestChannel.start.runStores(trace, () => {
+    try {
+      return answer(request, trace);
+    } finally {
+      requestChannel.end.publish(trace);
+    }
+  });
 }
-
-function noop(): void {}
 
 /**
  * A request's trace, made with `new` and with every member from the start: it lives as long as its request (see
@@ -46,11 +51,12 @@ class PublishedRequest implements RequestTrace {
 }
 
 /**
- * Copies a request's outcome into its trace: status, system id, and for a failure its code.
+ * Copies a request's outcome into its trace (status, system id, and for a failure its code), then publishes
+ * `error` for a failure, `asyncStart` and `asyncEnd`. The handler calls it last, before its answer resolves.
  *
  * @internal
  */
-export function settleRequestTrace(
+export function finishRequestTrace(
   trace: RequestTrace,
   outcome: {
     readonly status: number;
@@ -62,9 +68,13 @@ export function settleRequestTrace(
   const { failure, redactor } = outcome;
   trace.status = outcome.status;
   if (outcome.systemId !== undefined) trace.systemId = redactor.redact(outcome.systemId);
-  if (failure === undefined) return;
-  trace.code = failure.code;
-  trace.error = publishedError(failure);
-  const { retryAfterMs } = failure as { readonly retryAfterMs?: unknown };
-  if (typeof retryAfterMs === 'number') trace.retryAfterMs = retryAfterMs;
+  if (failure !== undefined) {
+    trace.code = failure.code;
+    trace.error = publishedError(failure);
+    const { retryAfterMs } = failure as { readonly retryAfterMs?: unknown };
+    if (typeof retryAfterMs === 'number') trace.retryAfterMs = retryAfterMs;
+    requestChannel.error.publish(trace);
+  }
+  requestChannel.asyncStart.publish(trace);
+  requestChannel.asyncEnd.publish(trace);
 }

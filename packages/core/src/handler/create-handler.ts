@@ -3,7 +3,7 @@ import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { stackless } from '../errors/stackless.js';
 import { requestChannel, type RequestTrace } from '../diagnostics/channels.js';
-import { settleRequestTrace, traceRequest } from '../diagnostics/trace-request.js';
+import { finishRequestTrace, traceRequest } from '../diagnostics/trace-request.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { checkLogger, silentLogger } from '../logging/logger.js';
 import { headerNameProblem } from '../security/header-safety.js';
@@ -244,7 +244,7 @@ export function createHandler(
     if (logger !== silentLogger)
       logOutcome(logger, state, request, { status: response.status, started, error: failure });
     if (trace !== undefined)
-      settleRequestTrace(trace, {
+      finishRequestTrace(trace, {
         status: response.status,
         failure,
         redactor: state.redactor,
