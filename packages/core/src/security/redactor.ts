@@ -32,16 +32,14 @@ export class Redactor {
   readonly #secrets = new Set<string>();
   /**
    * Secrets whose forms are not made yet, and the length no form of each is shorter than: forms are made when
-   * a text long enough to hold one is first redacted, and only once.
+   * a text long enough to hold one is first redacted, and only once. The floor is `NaN` for a secret added since
+   * the last redaction: most requests redact nothing, so it is found when a text is first redacted.
    */
-  #pending = new Map<string, number>();
+  #pending: Map<string, number> | undefined;
   /** The least floor of the pending secrets whose floor is known. */
   #pendingFloor = Infinity;
-  /**
-   * Secrets added since the last redaction, whose floors are not known yet: most requests redact nothing, so a
-   * floor is found when a text is first redacted, not when its secret is added.
-   */
-  #unfloored: Set<string> | undefined;
+  /** Whether a pending secret's floor is not found yet. */
+  #unfloored = false;
   /** The longest secret: no text form of one is longer. */
   #longestSecret = 0;
   #anywhere: Set<string> | undefined;
@@ -74,17 +72,18 @@ export class Redactor {
       return;
     }
     this.#secrets.add(value);
-    (this.#unfloored ??= new Set()).add(value);
+    (this.#pending ??= new Map()).set(value, NaN);
+    this.#unfloored = true;
     if (value.length > this.#longestSecret) this.#longestSecret = value.length;
   }
 
   /** Finds the floors of the secrets added since the last redaction. */
-  #floorAdded(): void {
-    const added = this.#unfloored as Set<string>;
-    this.#unfloored = undefined;
-    for (const value of added) {
+  #floorAdded(pending: Map<string, number>): void {
+    this.#unfloored = false;
+    for (const [value, known] of pending) {
+      if (!Number.isNaN(known)) continue;
       const floor = formFloor(value);
-      this.#pending.set(value, floor);
+      pending.set(value, floor);
       if (floor < this.#pendingFloor) this.#pendingFloor = floor;
     }
   }
@@ -101,9 +100,9 @@ export class Redactor {
     this.#overwhelmed = true;
     this.#secrets.clear();
     this.#secrets.add(value);
-    this.#pending = new Map();
+    this.#pending = undefined;
     this.#pendingFloor = Infinity;
-    this.#unfloored = undefined;
+    this.#unfloored = false;
     this.#anywhere = undefined;
     this.#forms = NO_FORMS as string[];
     this.#matcher = undefined;
@@ -126,10 +125,11 @@ export class Redactor {
    * its cost stays bounded by what it sends (issues 16 and 31).
    */
   #makeForms(length: number): void {
-    if (this.#unfloored !== undefined) this.#floorAdded();
-    if (length < this.#pendingFloor) return;
     const pending = this.#pending;
-    this.#pending = new Map();
+    if (pending === undefined) return;
+    if (this.#unfloored) this.#floorAdded(pending);
+    if (length < this.#pendingFloor) return;
+    this.#pending = undefined;
     this.#pendingFloor = Infinity;
     const anywhere = (this.#anywhere ??= new Set());
     const standaloneForms = (this.#standaloneForms ??= new Set());
@@ -137,7 +137,7 @@ export class Redactor {
     if (this.#forms === NO_FORMS) this.#forms = [];
     for (const [value, floor] of pending) {
       if (floor > length) {
-        this.#pending.set(value, floor);
+        (this.#pending ??= new Map()).set(value, floor);
         if (floor < this.#pendingFloor) this.#pendingFloor = floor;
         continue;
       }
@@ -170,6 +170,11 @@ export class Redactor {
   #makeByteForms(): boolean {
     const work = this.#bytes.make();
     return work === 0 || this.#spend(work, this.#secrets.values().next().value as string, false);
+  }
+
+  /** Whether no form is made yet: every secret's forms are longer than any text redacted so far. */
+  #holdsNoForm(): boolean {
+    return this.#forms.length === 0 && this.#standalone.isEmpty && this.#bytes === NO_BYTE_FORMS;
   }
 
   /** Where forms occur in a text (or a view of one): form by form when short, else in one pass. */
@@ -213,7 +218,7 @@ export class Redactor {
     if (this.#secrets.size === 0 || text === '') return text;
     this.#makeForms(text.length);
     if (this.#overwhelmed) return REDACTED;
-    if (text.length < this.#shortest) return text;
+    if (text.length < this.#shortest || this.#holdsNoForm()) return text;
     const ranges = this.#ranges(text);
     if (this.#overwhelmed) return REDACTED;
     if (ranges.length === 0) return text;
