@@ -9,6 +9,7 @@ import {
   ConnectorError,
   MemoryRateLimitStore,
   ValidationError,
+  createHandler,
   defineConnector,
   field,
   secret,
@@ -96,6 +97,7 @@ let endUrl = '';
 beforeAll(async () => {
   context.setGlobalContextManager(contextManager);
   instrumentation = instrumentConnectorSdk(telemetry);
+  telemetry.flushing(instrumentation);
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
   running = await serve(connector, {
@@ -371,6 +373,7 @@ describe('instrumentConnectorSdk', () => {
     const headers = await initialize();
     const withQueries = instrumentConnectorSdk({ ...telemetry, recordQueryValues: true });
     instrumentation.disable();
+    telemetry.flushing(withQueries);
     try {
       telemetry.reset();
       await fetch(`${running.url}/sdk/api/1.0/items/8`, { headers });
@@ -379,6 +382,43 @@ describe('instrumentConnectorSdk', () => {
     } finally {
       withQueries.disable();
       instrumentation = instrumentConnectorSdk(telemetry);
+      telemetry.flushing(instrumentation);
+    }
+  });
+
+  it('records the requests of a turn of the event loop at its end, with the times each started and ended', async () => {
+    const handle = createHandler(connector, { egress: { allow: ['127.0.0.1'] } });
+    const discover = () => handle({ method: 'GET', path: '/sdk/api/1.0/discover', headers: {} });
+    const servers = () => telemetry.exported().filter((span) => span.kind === SpanKind.SERVER);
+    const epochMs = ([seconds, nanos]: readonly [number, number]) => seconds * 1e3 + nanos / 1e6;
+
+    const before = performance.timeOrigin + performance.now();
+    expect((await discover()).status).toBe(200);
+    const after = performance.timeOrigin + performance.now();
+    // Answered within this turn: recorded at its end, not between this request's work and the next one's.
+    expect(servers()).toEqual([]);
+    await new Promise(setImmediate);
+    const span = only(servers());
+    expect(span.name).toBe('GET /sdk/api/1.0/discover');
+    // The times the request started and ended, not the time it was recorded (the clocks may differ by 1 ms).
+    expect(epochMs(span.startTime)).toBeGreaterThanOrEqual(before - 1);
+    expect(epochMs(span.endTime)).toBeLessThanOrEqual(after + 1);
+    expect(epochMs(span.endTime)).toBeGreaterThanOrEqual(epochMs(span.startTime));
+
+    // flush() records at once, for a test that reads its exporter right after a response.
+    telemetry.reset();
+    await discover();
+    instrumentation.flush();
+    expect(servers()).toHaveLength(1);
+    // disable() records what has ended before it stops.
+    telemetry.reset();
+    await discover();
+    instrumentation.disable();
+    try {
+      expect(servers()).toHaveLength(1);
+    } finally {
+      instrumentation = instrumentConnectorSdk(telemetry);
+      telemetry.flushing(instrumentation);
     }
   });
 
@@ -392,6 +432,7 @@ describe('instrumentConnectorSdk', () => {
       expect(lines.some((line) => 'trace_id' in line)).toBe(false);
     } finally {
       instrumentation = instrumentConnectorSdk(telemetry);
+      telemetry.flushing(instrumentation);
     }
   });
 });

@@ -11,8 +11,16 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
-import { Scope, type ScopeOf } from './scope.js';
+import { Scope, type OpenSpan, type ScopeOf } from './scope.js';
 import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
+
+/** A request that has ended, and when, by `performance.now()`. */
+class Ended {
+  constructor(
+    readonly scope: Scope,
+    readonly at: number,
+  ) {}
+}
 
 /** What the request and login observers record to. @internal */
 export interface RequestInstruments {
@@ -34,30 +42,64 @@ export function requestObserver(instruments: RequestInstruments) {
 
   const scopeOf: ScopeOf = (trace) => (trace === undefined ? undefined : live.get(trace));
 
+  /** Makes a request's span, with the time it started, when something first needs it (see `Scope`). */
+  const openRequestSpan: OpenSpan = (scope) => {
+    const request = scope.request as RequestTrace;
+    const method = httpMethod(request.method);
+    return tracer.startSpan(
+      request.route === undefined ? method : `${method} ${request.route}`,
+      {
+        kind: SpanKind.SERVER,
+        startTime: scope.started,
+        attributes: {
+          [ATTR.connectorName]: request.connector,
+          [ATTR.connectorVersion]: request.connectorVersion,
+          [ATTR.httpRequestMethod]: method,
+        },
+      },
+      scope.parent,
+    );
+  };
+
   const startRequest = (request: RequestTrace): void => {
     const parent = context.active();
     const active = traceApi.getSpan(parent);
-    const attributes: Attributes = {
-      [ATTR.connectorName]: request.connector,
-      [ATTR.connectorVersion]: request.connectorVersion,
-    };
     // An HTTP server instrumentation already made the request's span: add to it rather than nest a second one.
     if (active !== undefined && isServerSpan(active)) {
-      active.setAttributes(attributes);
+      active.setAttributes({
+        [ATTR.connectorName]: request.connector,
+        [ATTR.connectorVersion]: request.connectorVersion,
+      });
       live.set(request, new Scope(parent, undefined, request));
       return;
     }
-    const method = httpMethod(request.method);
-    attributes[ATTR.httpRequestMethod] = method;
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
-    live.set(request, new Scope(parent, span, request));
+    live.set(request, new Scope(parent, openRequestSpan, request));
+  };
+
+  /** Requests that ended in this turn of the event loop, recorded together at its end. */
+  let ended: Ended[] = [];
+  const recordEnded = (): void => {
+    const batch = ended;
+    ended = [];
+    for (const { scope, at } of batch) recordRequest(scope, at);
   };
 
   const endRequest = (request: RequestTrace): void => {
     const scope = live.get(request);
     if (scope === undefined) return;
     live.delete(request);
-    const seconds = (performance.now() - scope.started) / 1000;
+    const at = performance.now();
+    // A span an HTTP server instrumentation made ends with the response: it is added to now.
+    if (!scope.owns) return recordRequest(scope, at);
+    // Ours are recorded after the turn's other requests have been answered: the OpenTelemetry SDK's work
+    // then runs once per batch, its code and data warm, rather than between each request's own work. The span
+    // keeps the times the request started and ended.
+    if (ended.length === 0) setImmediate(recordEnded);
+    ended.push(new Ended(scope, at));
+  };
+
+  const recordRequest = (scope: Scope, at: number): void => {
+    const request = scope.request as RequestTrace;
     const method = httpMethod(request.method);
     const attributes: Attributes = {
       [ATTR.httpRequestMethod]: method,
@@ -68,12 +110,12 @@ export function requestObserver(instruments: RequestInstruments) {
     if (request.status !== undefined) attributes[ATTR.httpResponseStatusCode] = request.status;
     if (request.status !== undefined && request.status >= 400)
       attributes[ATTR.errorType] = request.code ?? OTHER_ERROR;
-    serverDuration.record(seconds, attributes);
+    serverDuration.record((at - scope.started) / 1000, attributes);
 
-    // The span an HTTP server instrumentation made, or ours.
+    // The span an HTTP server instrumentation made, or ours (made now if nothing nested under it).
     const span = scope.span;
     if (span !== undefined && span.isRecording()) {
-      // The method and connector name were set at the start (on a span of ours).
+      // The method and connector name were set at the start.
       if (request.route !== undefined) span.setAttribute(ATTR.httpRoute, request.route);
       if (request.operation !== undefined)
         span.setAttribute(ATTR.connectorOperation, request.operation);
@@ -90,7 +132,7 @@ export function requestObserver(instruments: RequestInstruments) {
       if (request.status !== undefined && request.status >= 500)
         span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    scope.own?.end();
+    scope.own?.end(at);
 
     if (request.operation === 'initialize') {
       const outcome: Attributes = {
@@ -132,7 +174,7 @@ export function requestObserver(instruments: RequestInstruments) {
     span.end();
   };
 
-  return { startRequest, endRequest, startLogin, endLogin, scopeOf };
+  return { startRequest, endRequest, startLogin, endLogin, scopeOf, recordEnded };
 }
 
 /** Whether a span is a server span; the API does not say, the SDK's spans do (`kind`). */

@@ -15,38 +15,67 @@ import { trace as traceApi, type Context, type Span } from '@opentelemetry/api';
 export class Scope {
   /** When the request or login started, by `performance.now()`. */
   readonly started = performance.now();
-  readonly #parent: Context;
-  readonly #span: Span | undefined;
-  #context: Context | undefined;
+  /** The context the request or login started in. */
+  readonly parent: Context;
   readonly request: RequestTrace | undefined;
+  #span: Span | undefined;
+  #open: OpenSpan | undefined;
+  #context: Context | undefined;
 
   /**
    * @param parent - the context the request or login started in
-   * @param span - the span the instrumentation made for it, if it made one (else `parent` holds the request's)
+   * @param span - the span the instrumentation made for it, or what makes it when something first needs it;
+   *   `undefined` if it makes none (then `parent` holds the request's)
    * @param request - the platform request
    */
-  constructor(parent: Context, span: Span | undefined, request: RequestTrace | undefined) {
-    this.#parent = parent;
-    this.#span = span;
+  constructor(
+    parent: Context,
+    span: Span | OpenSpan | undefined,
+    request: RequestTrace | undefined,
+  ) {
+    this.parent = parent;
+    if (typeof span === 'function') this.#open = span;
+    else this.#span = span;
     this.request = request;
+  }
+
+  /** The span made for this scope, made now if it is made lazily; `undefined` if the scope makes none. */
+  #opened(): Span | undefined {
+    const open = this.#open;
+    if (open !== undefined) {
+      this.#open = undefined;
+      this.#span = open(this);
+    }
+    return this.#span;
   }
 
   /** The context with this scope's span, made when something nests under it (most requests make nothing). */
   get context(): Context {
-    return (this.#context ??=
-      this.#span === undefined ? this.#parent : traceApi.setSpan(this.#parent, this.#span));
+    if (this.#context === undefined) {
+      const own = this.#opened();
+      this.#context = own === undefined ? this.parent : traceApi.setSpan(this.parent, own);
+    }
+    return this.#context;
   }
 
-  /** The scope's span: the one made for it, else the span it started in. */
+  /** The scope's span: the one made for it (made now if it is made lazily), else the span it started in. */
   get span(): Span | undefined {
-    return this.#span ?? traceApi.getSpan(this.#parent);
+    return this.#opened() ?? traceApi.getSpan(this.parent);
   }
 
-  /** The span the instrumentation made for this scope, which it ends; `undefined` if it made none. */
+  /** The span made for this scope so far, which the instrumentation ends; does not make a lazy one. */
   get own(): Span | undefined {
     return this.#span;
   }
+
+  /** Whether the scope has a span of its own, made or still to be made. */
+  get owns(): boolean {
+    return this.#span !== undefined || this.#open !== undefined;
+  }
 }
+
+/** Makes a scope's own span when something first needs it: a child, or a log line's ids. @internal */
+export type OpenSpan = (scope: Scope) => Span;
 
 /** The scope of a request or login trace while it runs. @internal */
 export type ScopeOf = (trace: object | undefined) => Scope | undefined;

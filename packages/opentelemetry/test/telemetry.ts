@@ -41,12 +41,28 @@ export function inMemoryTelemetry() {
   });
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
+  // The instrumentation records the requests of a turn of the event loop at its end: every read first has it
+  // record what has ended, as a user's test would with `flush()`.
+  let flush = (): void => {};
   return {
     tracerProvider,
     meterProvider,
-    finished: (): ReadableSpan[] => spans.getFinishedSpans(),
-    reset: () => spans.reset(),
+    /** Has every read and reset call the instrumentation's `flush()` first. */
+    flushing(instrumentation: { flush(): void }) {
+      flush = () => instrumentation.flush();
+    },
+    /** The spans exported so far, without a `flush()` first. */
+    exported: (): ReadableSpan[] => spans.getFinishedSpans(),
+    finished: (): ReadableSpan[] => {
+      flush();
+      return spans.getFinishedSpans();
+    },
+    reset: () => {
+      flush();
+      spans.reset();
+    },
     async points(): Promise<Point[]> {
+      flush();
       const { resourceMetrics } = await reader.collect();
       return resourceMetrics.scopeMetrics.flatMap((scope) =>
         scope.metrics.flatMap((metric) =>
