@@ -39,6 +39,8 @@ export interface CompiledConnector {
   readonly name: string;
   readonly version: string;
   readonly configFields: readonly CompiledField[];
+  /** The config fields by key: the order a configuration is fingerprinted in, sorted once here. */
+  readonly configFieldsByKey: readonly CompiledField[];
   readonly sessionFields: readonly CompiledField[];
   /** The lower-cased names of the session fields that hold secrets. */
   readonly secretSessionNames: ReadonlySet<string>;
@@ -145,10 +147,14 @@ export function compileConnector(definition: Definition): CompiledConnector {
     routes.push(route);
   }
 
+  const configFields = compileFields(definition.config, false);
   return {
     name,
     version,
-    configFields: compileFields(definition.config, false),
+    configFields,
+    configFieldsByKey: [...configFields].sort((a, b) =>
+      a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    ),
     sessionFields,
     secretSessionNames: new Set(sessionFields.filter((f) => f.secret).map((f) => f.lower)),
     allowedRiskyNames,

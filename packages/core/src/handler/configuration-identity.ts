@@ -25,7 +25,8 @@ export function configurationIdentity(
     readonly config: Readonly<Record<string, unknown>>;
   },
 ): readonly IdentityEntry[] {
-  const fields = connector.configFields;
+  // By key, so that the fingerprint finds them in order and need not sort them.
+  const fields = connector.configFieldsByKey;
   if (fields.length === 0) return input.entries;
   const identity: IdentityEntry[] = [];
   for (const field of fields) {

@@ -72,9 +72,10 @@ export function configurationFingerprint(
   connector: string,
   entries: readonly SealedEntry[],
 ): string {
-  const sorted = entries
-    .map((entry) => [entry.key, entry.value])
-    .sort((a, b) =>
+  const sorted = entries.map((entry) => [entry.key, entry.value]);
+  // The handler's identity comes in key order already: sorted only when it is not.
+  if (!inKeyOrder(entries))
+    sorted.sort((a, b) =>
       (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
     );
   return nodeCrypto()
@@ -83,6 +84,12 @@ export function configurationFingerprint(
     .digest()
     .subarray(0, FINGERPRINT_BYTES)
     .toString('base64url');
+}
+
+function inKeyOrder(entries: readonly SealedEntry[]): boolean {
+  for (let i = 1; i < entries.length; i++)
+    if ((entries[i - 1] as SealedEntry).key > (entries[i] as SealedEntry).key) return false;
+  return true;
 }
 
 /**
