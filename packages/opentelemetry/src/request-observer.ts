@@ -14,14 +14,6 @@ import { httpMethod } from './http-method.js';
 import { Scope, type OpenSpan, type ScopeOf } from './scope.js';
 import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
 
-/** A request that has ended, and when, by `performance.now()`. */
-class Ended {
-  constructor(
-    readonly scope: Scope,
-    readonly at: number,
-  ) {}
-}
-
 /** What the request and login observers record to. @internal */
 export interface RequestInstruments {
   readonly tracer: Tracer;
@@ -77,25 +69,25 @@ export function requestObserver(instruments: RequestInstruments) {
   };
 
   /** Requests that ended in this turn of the event loop, recorded together at its end. */
-  let ended: Ended[] = [];
+  let ended: Scope[] = [];
   const recordEnded = (): void => {
     const batch = ended;
     ended = [];
-    for (const { scope, at } of batch) recordRequest(scope, at);
+    for (const scope of batch) recordRequest(scope, scope.ended);
   };
 
   const endRequest = (request: RequestTrace): void => {
     const scope = live.get(request);
     if (scope === undefined) return;
     live.delete(request);
-    const at = performance.now();
+    const at = (scope.ended = performance.now());
     // A span an HTTP server instrumentation made ends with the response: it is added to now.
     if (!scope.owns) return recordRequest(scope, at);
     // Ours are recorded after the turn's other requests have been answered: the OpenTelemetry SDK's work
     // then runs once per batch, its code and data warm, rather than between each request's own work. The span
     // keeps the times the request started and ended.
     if (ended.length === 0) setImmediate(recordEnded);
-    ended.push(new Ended(scope, at));
+    ended.push(scope);
   };
 
   const recordRequest = (scope: Scope, at: number): void => {

@@ -15,6 +15,8 @@ import { trace as traceApi, type Context, type Span } from '@opentelemetry/api';
 export class Scope {
   /** When the request or login started, by `performance.now()`. */
   readonly started = performance.now();
+  /** When the request ended, by `performance.now()`; `NaN` until it has. */
+  ended = NaN;
   /** The context the request or login started in. */
   readonly parent: Context;
   readonly request: RequestTrace | undefined;

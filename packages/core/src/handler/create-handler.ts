@@ -100,6 +100,10 @@ export function createHandler(
     throw new TypeError('defaultRetryAfterMs must be a number of milliseconds, 0 or more');
   const { runtime, services } = createRuntime(connector, options, logger);
   const base = `${prefix}/`;
+  // Each route's template as the `request` channel publishes it, made once rather than on every traced request.
+  const routeTemplates = new Map(
+    compiled.routes.map((route) => [route, `${base}${API_VERSION}${route.pattern}`]),
+  );
 
   const allowedHosts = options.allowedHosts?.map((host) => {
     if (typeof host !== 'string' || host.trim() === '' || /[\s/]/.test(host.trim()))
@@ -168,7 +172,8 @@ export function createHandler(
     state.operation = target.kind === 'operation' ? target.name : target.kind;
     if (trace !== undefined) {
       trace.operation = state.operation;
-      trace.route = `${base}${API_VERSION}${match.route.pattern}`;
+      trace.route =
+        routeTemplates.get(match.route) ?? `${base}${API_VERSION}${match.route.pattern}`;
     }
     switch (target.kind) {
       case 'discover':
