@@ -62,6 +62,8 @@ function forms(value: string): string[] {
 function strings(value: unknown, out: string[] = []): string[] {
   if (typeof value === 'string') out.push(value);
   else if (value instanceof Error) strings([value.message, value.stack, value.cause], out);
+  // An array's indices are not printed text (a one-character secret `0` matched one: see the node binding's).
+  else if (Array.isArray(value)) for (const item of value) strings(item, out);
   else if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
       out.push(key);
