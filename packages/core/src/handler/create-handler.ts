@@ -172,8 +172,7 @@ export function createHandler(
     state.operation = target.kind === 'operation' ? target.name : target.kind;
     if (trace !== undefined) {
       trace.operation = state.operation;
-      trace.route =
-        routeTemplates.get(match.route) ?? `${base}${API_VERSION}${match.route.pattern}`;
+      trace.route = routeTemplates.get(match.route);
     }
     switch (target.kind) {
       case 'discover':
