@@ -262,18 +262,27 @@ describe.each(bindings)('$name: tenant isolation (issue 15)', (binding) => {
   });
 
   it('7. callers that join a shared login get sessions with their own ids', async () => {
+    // The login waits until all three callers have arrived: each caller's configuration is checked (the
+    // refinement below) and, with nothing awaited in between, it joins the login in flight at once. No
+    // sleep decides who is late, so a slow machine cannot make a caller start a login of its own.
+    let arrived = 0;
+    let allArrived = Promise.resolve();
     let release: () => void = () => undefined;
-    let gate = Promise.resolve();
     const runs = { embedding: 0, plain: 0 };
     const slow = (embed: boolean) =>
       defineConnector({
         name: embed ? 'embeds-id' : 'plain',
         version: '1',
-        config: { user: field.string() },
+        config: {
+          user: field.string().refine(() => {
+            if (++arrived === 3) release();
+            return true;
+          }),
+        },
         session: { 'X-User': field.string(), 'X-Session': field.string().optional() },
         async initialize({ config, sdkSessionId }) {
           runs[embed ? 'embedding' : 'plain']++;
-          await gate;
+          await allArrived;
           return embed
             ? { 'X-User': config.user, 'X-Session': sdkSessionId }
             : { 'X-User': config.user };
@@ -284,14 +293,12 @@ describe.each(bindings)('$name: tenant isolation (issue 15)', (binding) => {
       });
     const body = [{ key: 'user', value: 'alice', sensitive: false }];
     for (const embed of [true, false]) {
-      gate = new Promise<void>((resolve) => (release = resolve));
+      arrived = 0;
+      allArrived = new Promise<void>((resolve) => (release = resolve));
       const shared = await start({ singleFlightInitialize: true }, slow(embed) as never);
-      const pending = ['first', 'second', 'third'].map((id) =>
-        initialize(shared, id, 'sys-7', body),
+      const sessions = await Promise.all(
+        ['first', 'second', 'third'].map((id) => initialize(shared, id, 'sys-7', body)),
       );
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      release();
-      const sessions = await Promise.all(pending);
       for (const [index, id] of ['first', 'second', 'third'].entries()) {
         const session = sessions[index] as Headers;
         expect(session['x-sdk-session-id']).toBe(id);

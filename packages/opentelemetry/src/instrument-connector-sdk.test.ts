@@ -22,7 +22,7 @@ import { SpanKind, SpanStatusCode, context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { Histogram } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { inMemoryTelemetry } from '../test/telemetry.js';
 import { instrumentConnectorSdk, type ConnectorSdkInstrumentation } from './index.js';
 
@@ -387,24 +387,56 @@ describe('instrumentConnectorSdk', () => {
   });
 
   it('records the requests of a turn of the event loop at its end, with the times each started and ended', async () => {
-    const handle = createHandler(connector, { egress: { allow: ['127.0.0.1'] } });
-    const discover = () => handle({ method: 'GET', path: '/sdk/api/1.0/discover', headers: {} });
+    // A clock of the test's own, so that nothing here measures time: the login takes 250 ms of it and the
+    // request is recorded 10 s of it later. Date.now() moves with performance.now(), as OpenTelemetry's span
+    // converts one into the other.
+    let now = performance.now();
+    const origin = performance.timeOrigin;
+    const clocks = [
+      vi.spyOn(performance, 'now').mockImplementation(() => now),
+      vi.spyOn(Date, 'now').mockImplementation(() => origin + now),
+    ];
+    const timed = defineConnector({
+      name: 'timed',
+      version: '1.0.0',
+      config: {},
+      session: { 'X-Timed': field.string() },
+      initialize() {
+        now += 250;
+        return { 'X-Timed': 'yes' };
+      },
+      operations: ({ get }) => ({ nothing: get('/nothing', () => ({})) }),
+    });
+    const handle = createHandler(timed);
     const servers = () => telemetry.exported().filter((span) => span.kind === SpanKind.SERVER);
     const epochMs = ([seconds, nanos]: readonly [number, number]) => seconds * 1e3 + nanos / 1e6;
+    try {
+      const started = origin + now;
+      const answer = await handle({
+        method: 'POST',
+        path: '/sdk/api/1.0/initialize/s-timed',
+        query: { systemId: 'sys-timed' },
+        headers: {},
+        body: [],
+      });
+      expect(answer.status, answer.body).toBe(200);
+      now += 10_000;
+      // Answered within this turn: recorded at its end, not between this request's work and the next one's.
+      expect(servers()).toEqual([]);
+      await new Promise(setImmediate);
+      const span = only(servers());
+      expect(span.name).toBe('POST /sdk/api/1.0/initialize/:sdkSessionId');
+      // The times the request started and ended, not the time it was recorded (the conversion to
+      // OpenTelemetry's time rounds to well under a millisecond).
+      expect(epochMs(span.startTime)).toBeCloseTo(started, 0);
+      expect(epochMs(span.endTime)).toBeCloseTo(started + 250, 0);
+    } finally {
+      for (const clock of clocks) clock.mockRestore();
+    }
 
-    const before = performance.timeOrigin + performance.now();
-    expect((await discover()).status).toBe(200);
-    const after = performance.timeOrigin + performance.now();
-    // Answered within this turn: recorded at its end, not between this request's work and the next one's.
-    expect(servers()).toEqual([]);
-    await new Promise(setImmediate);
-    const span = only(servers());
-    expect(span.name).toBe('GET /sdk/api/1.0/discover');
-    // The times the request started and ended, not the time it was recorded (the clocks may differ by 1 ms).
-    expect(epochMs(span.startTime)).toBeGreaterThanOrEqual(before - 1);
-    expect(epochMs(span.endTime)).toBeLessThanOrEqual(after + 1);
-    expect(epochMs(span.endTime)).toBeGreaterThanOrEqual(epochMs(span.startTime));
-
+    const handleDiscover = createHandler(connector, { egress: { allow: ['127.0.0.1'] } });
+    const discover = () =>
+      handleDiscover({ method: 'GET', path: '/sdk/api/1.0/discover', headers: {} });
     // flush() records at once, for a test that reads its exporter right after a response.
     telemetry.reset();
     await discover();

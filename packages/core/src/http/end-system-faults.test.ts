@@ -9,11 +9,18 @@ import { createEndSystemClient } from './index.js';
 import { TEST_EGRESS } from './fixtures/client-harness.js';
 
 // The end system behind the connector misbehaving at the TCP level: each test scripts what a raw socket
-// answers to one HTTP request, and checks the platform's answer (docs/end-system-client.md) and its deadline.
-const TIMEOUT_MS = 300;
-const DEADLINE_MS = 1_500;
-/** Slack for a loaded CI machine: answers must come well before the next stage of the deadline. */
-const SLACK_MS = 1_500;
+// answers to one HTTP request, and checks the platform's answer (docs/end-system-client.md).
+//
+// Nothing here measures time. An end system that answers at once is called with timeouts no loaded machine
+// reaches, so its answer cannot turn into a timeout; one that never finishes answering is called with short
+// ones, and the call ending at all shows the deadline at work, however slow the machine.
+interface Timing {
+  readonly timeoutMs: number;
+  readonly deadlineMs: number;
+}
+const PATIENT: Timing = { timeoutMs: 60_000, deadlineMs: 120_000 };
+const SHORT: Timing = { timeoutMs: 300, deadlineMs: 1_500 };
+let timing = PATIENT;
 
 type Fault = (socket: Socket, request: string) => void;
 let fault: Fault = (socket) => socket.end(ok('{"ok":true}'));
@@ -51,8 +58,8 @@ const connector = defineConnector({
       createEndSystemClient({
         baseUrl: endUrl,
         headers: { Authorization: session.Authorization },
-        timeoutMs: TIMEOUT_MS,
-        deadlineMs: DEADLINE_MS,
+        timeoutMs: timing.timeoutMs,
+        deadlineMs: timing.deadlineMs,
         retry: { limit: 2, maxDelayMs: 20 },
         signal,
         log,
@@ -66,11 +73,10 @@ const handle = createHandler(connector, { egress: TEST_EGRESS });
 
 async function call() {
   const headers = await initializeSession(handle);
-  const started = Date.now();
   const response = await handle({ method: 'GET', path: '/sdk/api/1.0/item', headers });
   expectContractResponse(response, [200, 400, 401, 403, 404, 502, 504]);
   const { errors } = JSON.parse(response.body) as { errors?: { code: string } };
-  return { status: response.status, code: errors?.code, ms: Date.now() - started };
+  return { status: response.status, code: errors?.code };
 }
 
 beforeAll(async () => {
@@ -83,25 +89,31 @@ afterAll(async () => {
 });
 afterEach(async () => {
   // Whatever the last fault was, the connector keeps serving.
+  timing = PATIENT;
   fault = (socket) => socket.end(ok('{"ok":true}'));
   expect(await call()).toMatchObject({ status: 200 });
 });
 
 describe('end-system faults through the end-system client', () => {
-  it.each<[string, Fault, number, string]>([
-    ['no answer at all', () => undefined, 504, 'END_SYSTEM_TIMEOUT'],
+  it.each<[string, Fault]>([
+    ['no answer at all', () => undefined],
     [
-      'headers, then a body dripping a byte at a time',
+      'headers, then a body dripping a byte at a time, never to end',
       (socket) => {
         socket.write(
-          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n',
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000000000\r\n\r\n',
         );
         const timer = setInterval(() => socket.write(' '), 50);
         socket.on('close', () => clearInterval(timer));
       },
-      504,
-      'END_SYSTEM_TIMEOUT',
     ],
+  ])('%s: 504 END_SYSTEM_TIMEOUT once the deadline passes', async (_name, script) => {
+    timing = SHORT;
+    fault = script;
+    expect(await call()).toMatchObject({ status: 504, code: 'END_SYSTEM_TIMEOUT' });
+  });
+
+  it.each<[string, Fault, number, string]>([
     [
       'a reset before any answer',
       (socket) => socket.resetAndDestroy(),
@@ -187,11 +199,9 @@ describe('end-system faults through the end-system client', () => {
       401,
       'SESSION_EXPIRED',
     ],
-  ])('%s: the documented answer within the deadline', async (_name, script, status, code) => {
+  ])('%s: the documented answer', async (_name, script, status, code) => {
     fault = script;
-    const answer = await call();
-    expect(answer).toMatchObject({ status, code });
-    expect(answer.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
+    expect(await call()).toMatchObject({ status, code });
   });
 
   it('answers 502 END_SYSTEM_UNREACHABLE when the connection is refused', async () => {
