@@ -46,7 +46,7 @@ export function attachmentOperations(platform: PlatformBuilders<TrackerSession>)
   return {
     // #region upload
     createAttachment: platform.createAttachment(async ({ params, body, ...call }) => {
-      // The platform's file goes on to the tracker while it arrives, as an upload of the tracker's own.
+      // The platform's file goes on to the tracker as an upload of the tracker's own, sent with its size.
       const upload = multipartBody([
         {
           name: 'file',
@@ -77,8 +77,6 @@ export function attachmentOperations(platform: PlatformBuilders<TrackerSession>)
         .put(`attachments/${encodeURIComponent(query.attachmentId)}`, {
           body: upload.body,
           headers: { 'content-type': upload.contentType },
-          // A streamed body is sent once: a retry would have nothing to send.
-          retry: 0,
         })
         .json<TrackerAttachment>();
       return asAttachment(stored);

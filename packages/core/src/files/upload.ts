@@ -28,7 +28,8 @@ export interface UploadedFile {
   readonly contentType: string;
   /**
    * The file's bytes as they arrive, decoded when the part says `Content-Transfer-Encoding: base64`. Read it
-   * once: pass it on to the end system (as a request body) rather than holding the file in memory.
+   * once: pass it on to the end system (as a request body, or in a `multipartBody`) rather than holding the
+   * file in memory. The end-system client sends it with its `Content-Length` (see its `chunkedUploads`).
    */
   readonly stream: ReadableStream<Uint8Array>;
   /**

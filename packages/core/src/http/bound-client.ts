@@ -1,4 +1,5 @@
 import type { Input, KyInstance, Options } from 'ky';
+import { holdingStreams, sendSized } from './held-upload.js';
 
 // A ky instance with a request's defaults bound to it, written by hand because ky has no cheaper way to make one.
 // A client is made per platform request, and `ky.extend(defaults)` merges every default of the SDK's instance
@@ -17,25 +18,37 @@ const METHODS = ['get', 'post', 'put', 'patch', 'head', 'delete'] as const;
  *
  * @param base - the SDK's instance every client extends
  * @param defaults - the client's own defaults
+ * @param chunked - whether a body given as a stream is sent as it is (else it is sent with its size, see
+ * `held-upload.ts`), here and in the instances `extend` makes
  * @returns a ky instance: called, or through `get`…`delete`, with `base`'s defaults and `defaults`; `extend`
  * keeps both; `create`, `stop` and `retry` are ky's own, as on any instance
  * @internal
  */
-export function bindDefaults(base: KyInstance, defaults: Options): KyInstance {
+export function bindDefaults(base: KyInstance, defaults: Options, chunked: boolean): KyInstance {
   let extended: KyInstance | undefined;
   const full = (): KyInstance => (extended ??= base.extend(defaults));
   const client: Record<string, unknown> = {};
   for (const method of METHODS)
-    client[method] = (input: Input, options?: Options) =>
-      options === undefined ? base[method](input, defaults) : full()[method](input, options);
+    client[method] = chunked
+      ? (input: Input, options?: Options) =>
+          options === undefined ? base[method](input, defaults) : full()[method](input, options)
+      : (input: Input, options?: Options) =>
+          options === undefined
+            ? base[method](input, defaults)
+            : sendSized(full()[method], input, options);
   return Object.assign(
     (input: Input, options?: Options) =>
-      options === undefined ? base(input, defaults) : full()(input, options),
+      options === undefined
+        ? base(input, defaults)
+        : chunked
+          ? full()(input, options)
+          : sendSized(full(), input, options),
     client,
     {
       // ky's `create` starts from nothing, whichever instance it is called on.
       create: base.create,
-      extend: (options: Parameters<KyInstance['extend']>[0]) => full().extend(options),
+      extend: (options: Parameters<KyInstance['extend']>[0]) =>
+        chunked ? full().extend(options) : holdingStreams(full().extend(options)),
       stop: base.stop,
       retry: base.retry,
     },

@@ -60,6 +60,12 @@ export function bindRequest(request: Request, options: WithContext): void {
   if (options.context) contexts.set(request, options.context);
 }
 
+/** Gives `to`, a copy of `from` with another body, the call's context of `from`. @internal */
+export function rebindRequest(from: Request, to: Request): void {
+  const context = contexts.get(from);
+  if (context) contexts.set(to, context);
+}
+
 /** The client state of a request ky is about to send, and its call's context. @internal */
 export function requestContext(
   request: Request,

@@ -109,19 +109,23 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     const value = Object.hasOwn(given, name) ? given[name] : undefined;
     if (value !== undefined) (headers ??= {})[name.toLowerCase()] = value;
   }
-  return bindDefaults(endSystemKy, {
-    prefixUrl: options.baseUrl,
-    ...(headers && { headers }),
-    ...(retry && {
-      retry: {
-        limit: retry.limit ?? DEFAULT_RETRY.limit,
-        methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : [...IDEMPOTENT],
-        statusCodes: [...(retry.statusCodes ?? DEFAULT_RETRY.statusCodes)],
-        maxRetryAfter: maxDelayMs,
-        backoffLimit: maxDelayMs,
-      },
-    }),
-    context: { [CLIENT]: client },
-    ...(options.sessionExpired && { hooks: { afterResponse: [detectExpiry] } }),
-  });
+  return bindDefaults(
+    endSystemKy,
+    {
+      prefixUrl: options.baseUrl,
+      ...(headers && { headers }),
+      ...(retry && {
+        retry: {
+          limit: retry.limit ?? DEFAULT_RETRY.limit,
+          methods: retry.unsafeMethods ? [...IDEMPOTENT, 'post', 'patch'] : [...IDEMPOTENT],
+          statusCodes: [...(retry.statusCodes ?? DEFAULT_RETRY.statusCodes)],
+          maxRetryAfter: maxDelayMs,
+          backoffLimit: maxDelayMs,
+        },
+      }),
+      context: { [CLIENT]: client },
+      ...(options.sessionExpired && { hooks: { afterResponse: [detectExpiry] } }),
+    },
+    options.chunkedUploads === true,
+  );
 }

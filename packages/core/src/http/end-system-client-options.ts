@@ -92,6 +92,17 @@ export interface EndSystemClientOptions {
    * ```
    */
   readonly stallTimeoutMs?: number;
+  /**
+   * Send a body given as a stream (`body.file.stream`, a `multipartBody`, a download's `response.body`) as it
+   * arrives, `Transfer-Encoding: chunked`, never retried. By default the client reads such a body to its end
+   * first (in memory up to 1 MiB, beyond that in a temporary file it removes once the call has its answer)
+   * and sends it with a `Content-Length`, retried like any other body: some servers (Ruby's `thin`, Python's
+   * `wsgiref`) do not decode a chunked request body and store its framing as the file. Turn this on only for
+   * an end system known to read chunked bodies, when a file must not touch the disk.
+   *
+   * @default false
+   */
+  readonly chunkedUploads?: boolean;
   /** The `User-Agent` sent. @default 'connector-sdk' */
   readonly userAgent?: string;
   /** Retry rules. */

@@ -2,7 +2,8 @@ import { attachConnectorError } from '../errors/attached-error.js';
 import { EndSystemError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
 import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
-import { keepAnswer, requestContext, type ClientState } from './client-state.js';
+import { keepAnswer, rebindRequest, requestContext, type ClientState } from './client-state.js';
+import { holdsBody, withHeldBody } from './held-upload.js';
 import { proxyFailure } from './proxy-failure.js';
 import { noRetry, sendsStream } from './request-hooks.js';
 import { safeUrl } from './safe-url.js';
@@ -35,6 +36,7 @@ export function failedCall(error: unknown) {
  * @internal
  */
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  if (input instanceof Request && holdsBody(input)) return sendHeld(input, init);
   // A test kit's tap (issue 37) sees the attempt first; without one, an attempt pays this lookup.
   const tap = currentTap();
   if (tap !== undefined && input instanceof Request) {
@@ -42,6 +44,20 @@ export function policedFetch(input: string | URL | Request, init?: RequestInit):
     ignoredTap(input);
   }
   return sendTraced(input, init);
+}
+
+/** Sends a request whose streamed body was held, once it has been read to its end (see `held-upload.ts`). */
+async function sendHeld(request: Request, init: RequestInit | undefined): Promise<Response> {
+  let sized: Request;
+  try {
+    sized = await withHeldBody(request);
+  } catch (error) {
+    // The body could not be read (the platform's upload failed or went away): sending again cannot help.
+    if (typeof error === 'object' && error !== null) noRetry.add(error);
+    throw error;
+  }
+  rebindRequest(request, sized);
+  return policedFetch(sized, init);
 }
 
 let warnedOfTap = false;

@@ -1,5 +1,6 @@
 import type { BeforeRequestHook } from 'ky';
 import { bindRequest, clientOf } from './client-state.js';
+import { noteHeldBody } from './held-upload.js';
 import { registerCredentials } from './request-credentials.js';
 
 // The `beforeRequest` hook of every end-system client: what is done before each attempt is sent.
@@ -34,4 +35,5 @@ export const prepareRequest: BeforeRequestHook = (request, options) => {
   if (client.secrets) registerCredentials(request.url, request.headers, client.secrets);
   bindRequest(request, options);
   if ((options.body as unknown) instanceof ReadableStream) streamed.add(request);
+  else if (options.body instanceof Blob) noteHeldBody(request, options.body);
 };
