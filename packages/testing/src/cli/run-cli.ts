@@ -55,6 +55,8 @@ Options:
   --project-id <id>            the project the platform checks read history in (conformance; default: the
                                first the connector lists)
   --entity-type-id <id>        the entity type they read history of (conformance; default: the first listed)
+  --entity-id <id>             an entity the read checks read (conformance; default: the one of the first
+                               revision of that history)
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
   --retry-after-header <name>  the header a rate-limit 403 announces its wait in (default Retry-After)
@@ -114,6 +116,7 @@ function readArgs(argv: readonly string[]) {
         'platform-operations': { type: 'string', multiple: true },
         'project-id': { type: 'string' },
         'entity-type-id': { type: 'string' },
+        'entity-id': { type: 'string' },
         'system-id': { type: 'string' },
         prefix: { type: 'string' },
         'retry-after-header': { type: 'string' },
@@ -167,6 +170,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'platform-operations',
             'project-id',
             'entity-type-id',
+            'entity-id',
           ]
         : ['call', 'max-wait-ms', 'cleanup-global-cache'];
     for (const option of foreign)
@@ -219,6 +223,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         ...(values['entity-type-id'] === undefined
           ? {}
           : { entityTypeId: values['entity-type-id'] }),
+        ...(values['entity-id'] === undefined ? {} : { entityId: values['entity-id'] }),
       };
       try {
         return await conformanceCommand(

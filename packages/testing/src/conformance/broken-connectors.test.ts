@@ -375,6 +375,8 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.history-order',
         'platform.parameters',
         'platform.uploads',
+        'platform.expired-reads',
+        'platform.history-identity',
         'platform.entity-types',
       ].map((id) => ({
         id,
@@ -449,5 +451,22 @@ describe('the kit on connectors of other shapes', () => {
       { only: ['session.missing', 'session.wrong-credential', 'operation'] },
     );
     expect(results.map((result) => result.status)).toEqual(['passed', 'passed', 'passed']);
+  });
+});
+
+describe('the kit when every initialize fails', () => {
+  it('blames the configuration, not suppressNotification', async () => {
+    const [result] = await runConformance(
+      {
+        target: createHandler(recordsConnector, { egress: LOOPBACK_EGRESS }),
+        config: recordsConfig(fake.url, 'not the password'),
+      },
+      { only: ['initialize.suppress-notification'] },
+    );
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toContain(
+      'Initialize fails without suppressNotification too (401 AUTHENTICATION_FAILED): check that the configuration in the test reaches a working end system.',
+    );
+    expect(result?.message).not.toContain('do not declare it as a field');
   });
 });

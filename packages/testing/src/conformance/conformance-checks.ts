@@ -4,6 +4,7 @@ import type { ConformanceCheck } from './check-helpers.js';
 import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
 import { endSystemLogCheck } from './logging-checks.js';
+import { meaningChecks } from './meaning-checks.js';
 import { sessionChecks } from './session-checks.js';
 
 export type { ConformanceCheck } from './check-helpers.js';
@@ -18,6 +19,7 @@ export const conformanceChecks: readonly ConformanceCheck[] = [
   ...initializeChecks,
   ...sessionChecks,
   ...catalogChecks,
+  ...meaningChecks,
   entityTypeCheck,
   endSystemLogCheck,
   secretsCheck,

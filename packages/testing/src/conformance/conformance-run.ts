@@ -84,6 +84,11 @@ export interface ConformanceOptions {
      */
     readonly entityTypeId?: string;
     /**
+     * An entity the read checks read (its record and comments), such as one the expiry check must see refused.
+     * @default the entity of the first revision of the entity type's history
+     */
+    readonly entityId?: string;
+    /**
      * The platform operations the connector serves, by catalog name (`PLATFORM_OPERATIONS` of
      * `@connector-sdk/core`), for a target the kit cannot read them from: a URL or a handler. With the list,
      * the platform checks run as they do for a connector the kit serves; without it, they are skipped and

@@ -77,3 +77,49 @@ describe('session.foreign-id', () => {
     });
   });
 });
+
+/**
+ * A correct connector written without the SDK that ignores a `systemId` on later operations (the platform sends
+ * none there), or, when `leaks`, one that answers another system's data for it.
+ */
+function ignoringSystemId(leaks = false): ConnectorHandler {
+  const handle = createHandler(recordsConnector, { egress: LOOPBACK_EGRESS });
+  return async (request: ConnectorRequest) => {
+    if (/\/(initialize|cleanup)\//.test(request.path)) return handle(request);
+    const query = new URLSearchParams(request.query as string | undefined);
+    const other = query.get('systemId');
+    query.delete('systemId');
+    const response = await handle({ ...request, query: query.toString() });
+    // The simulator sends its own system id on every call; another one is what a leaking connector serves.
+    return leaks && response.status === 200 && other !== null && other !== 'system-1'
+      ? { ...response, body: JSON.stringify([{ id: 'other', title: `from ${other}` }]) }
+      : response;
+  };
+}
+
+describe('session.foreign-id on the operation, for a connector the kit does not serve', () => {
+  const judge = async (target: ConnectorHandler) =>
+    (
+      await runConformance(
+        {
+          target,
+          config: recordsConfig(fake.url),
+          operation: { method: 'GET', path: '/records' },
+        },
+        { only: ['session.foreign-id'] },
+      )
+    )[0];
+
+  it('passes one that ignores the systemId, which changes nothing', async () => {
+    expect(await judge(ignoringSystemId())).toMatchObject({ status: 'passed' });
+  });
+
+  it('fails one whose answer changes with the systemId', async () => {
+    expect(await judge(ignoringSystemId(true))).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining(
+        'the operation with another systemId in the query answered 200, and not what the same call answers without it',
+      ),
+    });
+  });
+});

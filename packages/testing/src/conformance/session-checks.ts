@@ -1,4 +1,5 @@
 import { readWaitMs } from '../contract-rules.js';
+import type { ConformanceRun } from './conformance-run.js';
 import type { SimulatorResponse } from '../simulator-types.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import {
@@ -15,6 +16,55 @@ interface Probe {
   readonly expect: readonly number[];
   readonly unchanged?: string | undefined;
   readonly send: () => Promise<SimulatorResponse>;
+}
+
+const FOREIGN_FIX =
+  'Take ids only from the verified session (the SDK does), never from the path, query or headers alone.';
+
+/**
+ * The operation with another `systemId` in its query. The platform puts no `systemId` on later operations, so
+ * a connector may ignore one: for a connector the kit serves (the SDK checks the query against the session)
+ * it must be refused; for one it does not serve, it must be refused or change nothing, judged against the same
+ * call without it.
+ *
+ * @returns why it was not judged, or `undefined` when it was
+ */
+async function foreignSystemQuery(
+  run: ConformanceRun,
+  session: Readonly<Record<string, string>>,
+): Promise<string | undefined> {
+  const operation = run.options.operation;
+  if (operation === undefined) return undefined;
+  const platform = run.simulator();
+  const what = 'the operation with another systemId in the query';
+  const send = (systemId?: string) =>
+    platform.request({
+      method: operation.method ?? 'GET',
+      path: operation.path,
+      query: { ...operation.query, ...(systemId === undefined ? {} : { systemId }) },
+      headers: {
+        ...(operation.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...session,
+      },
+      ...(operation.body === undefined ? {} : { body: JSON.stringify(operation.body) }),
+    });
+  const foreign = await send('conformance-other-system');
+  if (foreign.status === 400 || foreign.status === 401) return undefined;
+  if (run.servesConnector) {
+    run.expectStatus(foreign, [400, 401], what, FOREIGN_FIX);
+    return undefined;
+  }
+  const own = operation.query?.systemId;
+  const [first, second] = [await send(own), await send(own)];
+  const same = (a: SimulatorResponse, b: SimulatorResponse) =>
+    a.status === b.status && a.text === b.text;
+  if (!same(first, second))
+    return `${what} (the operation answers differently each time, so the kit cannot tell whether the systemId was ignored)`;
+  if (!same(foreign, first))
+    throw new ConformanceFailure(
+      `${what} answered ${foreign.status}, and not what the same call answers without it: refuse it (400/401) or ignore it. ${FOREIGN_FIX}`,
+    );
+  return undefined;
 }
 
 /** Later calls: sessions, the operation, cleanup, routing and the rate limit. */
@@ -135,29 +185,6 @@ export const sessionChecks: readonly ConformanceCheck[] = [
               ),
             ),
         },
-        ...(operation === undefined
-          ? []
-          : [
-              {
-                what: 'the operation with another systemId in the query',
-                expect: [400, 401],
-                send: () =>
-                  platform.request({
-                    method: operation.method ?? 'GET',
-                    path: operation.path,
-                    query: { ...operation.query, systemId: 'conformance-other-system' },
-                    headers: {
-                      ...(operation.body === undefined
-                        ? {}
-                        : { 'content-type': 'application/json' }),
-                      ...session,
-                    },
-                    ...(operation.body === undefined
-                      ? {}
-                      : { body: JSON.stringify(operation.body) }),
-                  }),
-              },
-            ]),
       ];
       const notRun: string[] = [];
       for (const probe of probes as readonly Probe[]) {
@@ -165,12 +192,11 @@ export const sessionChecks: readonly ConformanceCheck[] = [
           notRun.push(`${probe.what} (${probe.unchanged})`);
           continue;
         }
-        run.expectStatus(
-          await probe.send(),
-          probe.expect,
-          probe.what,
-          'Take ids only from the verified session (the SDK does), never from the path, query or headers alone.',
-        );
+        run.expectStatus(await probe.send(), probe.expect, probe.what, FOREIGN_FIX);
+      }
+      if (operation !== undefined) {
+        const skipped = await foreignSystemQuery(run, session);
+        if (skipped !== undefined) notRun.push(skipped);
       }
       return notRun.length === 0 ? undefined : { note: `not run: ${notRun.join('; ')}` };
     },
