@@ -31,7 +31,12 @@ export function notesApi(
     errors: {
       rules: [
         // A wrong password at login is not an expired session: the user must fix the configuration.
-        { status: 401, body: { code: 'bad-credentials' }, code: 'AUTHENTICATION_FAILED' },
+        {
+          status: 401,
+          body: { code: 'bad-credentials' },
+          code: 'AUTHENTICATION_FAILED',
+          message: 'Wrong user name or password: the end system refused the login',
+        },
         // At login, "no such route" means the URL is not the API's: without this rule the user would see the
         // other server's own 404 code, which reads like a missing record.
         ...(login

@@ -70,3 +70,17 @@ it("says the URL is wrong when it is not the API, rather than passing on that se
     body: { errors: { message: "'url' has no notes API login: check the URL" } },
   });
 });
+
+it('tells the user a refused login is a wrong user name or password, not an expired session', async () => {
+  const platform = createPlatformSimulator({
+    target: notesConnector,
+    config: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
+  });
+  expect(await platform.initialize()).toMatchObject({
+    status: 401,
+    code: 'AUTHENTICATION_FAILED',
+    body: {
+      errors: { message: 'Wrong user name or password: the end system refused the login' },
+    },
+  });
+});

@@ -34,7 +34,11 @@ export function endSystemApi(
         ? [
             // A refused login is not an expired session: initializing again with the same password cannot
             // help, the user must fix the configuration.
-            { status: [401, 403], code: 'AUTHENTICATION_FAILED' },
+            {
+              status: [401, 403],
+              code: 'AUTHENTICATION_FAILED',
+              message: 'Wrong user name or password: the end system refused the login',
+            },
             // "No such route" at login means the URL is not the API's, not that a record is missing.
             {
               status: [404, 405, 501],

@@ -59,6 +59,14 @@ describe('the simulator drives the platform operations', () => {
     ).rejects.toThrow("platform.getEntity answered what the platform cannot read: 'answer.fields'");
   });
 
+  it('takes numbers in the query where the handler receives numbers, written as the platform writes them', async () => {
+    const platform = simulator();
+    const { answer } = await platform.callOperation('projects', {
+      query: { startIndex: 3, maxResults: 2 },
+    });
+    expect(answer).toEqual(PROJECTS.slice(3, 5));
+  });
+
   it('reads a whole list window by window, as the platform pages', async () => {
     expect(await simulator().readAll('projects', {}, { pageSize: 4 })).toEqual(PROJECTS);
     await expect(

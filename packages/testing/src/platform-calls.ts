@@ -19,8 +19,11 @@ export type PlatformParams<K extends PlatformOperationName> = PathParams<
  * its path has some), the query as text, a body.
  */
 export type PlatformCallInput<K extends PlatformOperationName> = {
-  /** The query as the platform writes it: text values (`startIndex: '0'`, `entityTypeId: 'null'`). */
-  readonly query?: Readonly<Record<string, string>>;
+  /**
+   * The query. The platform writes it as text (`startIndex=0`, `entityTypeId=null`); numbers and booleans are
+   * written as `String` writes them, so `{ startIndex: 0 }` is the platform's `startIndex=0`.
+   */
+  readonly query?: Readonly<Record<string, string | number | boolean>>;
   /** The JSON body of the operations that take one; a `FormData` for an attachment upload. */
   readonly body?: unknown;
   /** Where the connector serves it, when it moved the catalog's path. */
@@ -84,6 +87,10 @@ function pathFor(
   });
 }
 
+/** A query as the platform writes it: every value as text. */
+const asText = (query: Readonly<Record<string, string | number | boolean>>) =>
+  Object.fromEntries(Object.entries(query).map(([name, value]) => [name, String(value)]));
+
 /**
  * Calls one of the platform's documented operations as the platform does, with the session, and checks the
  * answer against the catalog's shape.
@@ -100,7 +107,7 @@ export async function callPlatform<K extends PlatformOperationName>(
   const response = await call({
     method: entry.method,
     path: pathFor(name, input as PlatformCallInput<PlatformOperationName>),
-    ...(input.query === undefined ? {} : { query: input.query }),
+    ...(input.query === undefined ? {} : { query: asText(input.query) }),
     ...(input.body === undefined ? {} : { body: input.body }),
   });
   const schema = (entry as { readonly answer?: z.ZodType }).answer;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { CassetteRecorder, readRequest } from './cassette-recorder.js';
 import type { CassetteServer } from './replay-server.js';
+import { announceReplayedCall, passOnFrom, stopPassingOn } from './replayed-calls.js';
 
 // A cassette recorded over HTTP, for a connector running in another process (the CLI's `--record`): a proxy on
 // 127.0.0.1 that the configuration's end-system URL is pointed at, which passes each request on to the end
@@ -58,6 +59,8 @@ export async function startRecordingProxy(
         redirect: 'manual',
       });
       const recorded = readRequest(request.clone());
+      // The connector called the proxy, and logged that: the kit counts the call at the proxy's origin.
+      announceReplayedCall(method, `${url}${message.url ?? '/'}`);
       const response = await fetch(request);
       recorder.record(recorded, response.clone());
       const answer: Record<string, string | string[]> = {};
@@ -70,6 +73,7 @@ export async function startRecordingProxy(
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  passOnFrom(url, upstream);
   let stopped: Promise<void> | undefined;
   return {
     mode: 'record',
@@ -81,6 +85,7 @@ export async function startRecordingProxy(
     takeMismatches: () => [],
     stop: () =>
       (stopped ??= new Promise<void>((done) => {
+        stopPassingOn(url, upstream);
         server.close(() => done());
         server.closeAllConnections();
       }).then(() => recorder.write(file))),

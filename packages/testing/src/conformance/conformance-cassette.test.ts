@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
@@ -140,4 +140,56 @@ it('fails the check whose call the cassette does not hold, naming the closest re
     /No recorded exchange of test "[\w.-]+" in .* matches POST \/records/,
   );
   expect(failed[0]?.message).toContain('Closest recorded');
+  // Once: the logging check, which makes the same call again, does not fail on it with a hint of its own.
+  expect(failed.map((result) => result.id)).toEqual(['operation']);
+  expect(results.find((result) => result.id === 'logging.end-system-calls')).toMatchObject({
+    status: 'skipped',
+    message: expect.stringMatching(
+      /^the cassette could not answer every call of the lifecycle, so its log was not judged: No recorded exchange/,
+    ),
+  });
+});
+
+it('counts the calls a CLI recording passes on where the connector made and logged them (--record with --log-file)', async () => {
+  const fake = await startFakeEndSystem({ users: { alice: 'cli-password-78' } });
+  const config = join(dir, 'logged-config.json');
+  writeFileSync(config, JSON.stringify(recordsConfig(fake.url, 'cli-password-78')));
+  const log = join(dir, 'logged.log');
+  writeFileSync(log, '');
+  const logged = await serve(recordsConnector, {
+    port: 0,
+    host: '127.0.0.1',
+    egress: LOOPBACK_EGRESS,
+    logger: {
+      info: (fields: object) => appendFileSync(log, `${JSON.stringify(fields)}\n`),
+      warn: () => undefined,
+      error: () => undefined,
+      debug: () => undefined,
+    },
+  });
+  const lines: string[] = [];
+  const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+  try {
+    const status = await runCli(
+      [
+        'conformance',
+        '--url',
+        logged.url,
+        '--config',
+        config,
+        '--operation',
+        'GET /records',
+        '--log-file',
+        log,
+        '--record',
+        join(dir, 'logged-cassette.json'),
+      ],
+      io,
+    );
+    expect(lines).toContain('✓ every end-system call the connector makes is logged');
+    expect(status, lines.join('\n')).toBe(0);
+  } finally {
+    await logged.close();
+    await fake.close();
+  }
 });

@@ -1,5 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { REPLAYED_CALLS } from '../cassette/replayed-calls.js';
+import { REPLAYED_CALLS, passedOnTo } from '../cassette/replayed-calls.js';
 
 // What the connector sends to its end system while it serves one platform request, seen through undici's
 // diagnostics channels (and a cassette's, for the calls it replays): every fetch in this process (the SDK's
@@ -38,6 +38,11 @@ export function watchEndSystemCalls(ownOrigin: string | undefined): {
   const calls: EndSystemCall[] = [];
   const redirected = new WeakSet<object>();
   let afterRedirect = 0;
+  const fromUndici = (message: unknown) => {
+    const origin = String((message as { request?: UndiciRequest }).request?.origin ?? '');
+    // A call through a recording proxy: the proxy announces it, once, at its own origin.
+    if (!passedOnTo(origin.replace(/\/+$/, ''))) onCreate(message);
+  };
   const onCreate = (message: unknown) => {
     const request = (message as { request?: UndiciRequest }).request;
     if (request === undefined) return;
@@ -59,13 +64,13 @@ export function watchEndSystemCalls(ownOrigin: string | undefined): {
     redirected.add(request);
     afterRedirect++;
   };
-  subscribe('undici:request:create', onCreate);
+  subscribe('undici:request:create', fromUndici);
   subscribe(REPLAYED_CALLS, onCreate);
   subscribe('undici:request:headers', onHeaders);
   return {
     calls,
     stop: () => {
-      unsubscribe('undici:request:create', onCreate);
+      unsubscribe('undici:request:create', fromUndici);
       unsubscribe(REPLAYED_CALLS, onCreate);
       unsubscribe('undici:request:headers', onHeaders);
     },
