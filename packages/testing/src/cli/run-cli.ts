@@ -7,6 +7,7 @@ import { parseCall } from './parse-call.js';
 import { parsePlatformOperations } from './parse-platform-operations.js';
 import { cliCassette } from './cli-cassette.js';
 import { readConfigFile } from './read-config-file.js';
+import { readRoundTripFile } from './read-round-trip-file.js';
 import { shellExpireSession } from './shell-expire-session.js';
 import { simulateCommand } from './simulate-command.js';
 import { UsageError } from './usage-error.js';
@@ -57,6 +58,8 @@ Options:
   --entity-type-id <id>        the entity type they read history of (conformance; default: the first listed)
   --entity-id <id>             an entity the read checks read (conformance; default: the one of the first
                                revision of that history)
+  --round-trip <file>          lets the round-trip checks write to the end system: a JSON file
+                               { "create": { fields }, "update": { fields } } (conformance; use a test project)
   --system-id <id>             the end system's id (default system-1)
   --prefix <path>              what comes before /1.0 (default /sdk/api)
   --retry-after-header <name>  the header a rate-limit 403 announces its wait in (default Retry-After)
@@ -117,6 +120,7 @@ function readArgs(argv: readonly string[]) {
         'project-id': { type: 'string' },
         'entity-type-id': { type: 'string' },
         'entity-id': { type: 'string' },
+        'round-trip': { type: 'string' },
         'system-id': { type: 'string' },
         prefix: { type: 'string' },
         'retry-after-header': { type: 'string' },
@@ -171,6 +175,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
             'project-id',
             'entity-type-id',
             'entity-id',
+            'round-trip',
           ]
         : ['call', 'max-wait-ms', 'cleanup-global-cache'];
     for (const option of foreign)
@@ -224,6 +229,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ? {}
           : { entityTypeId: values['entity-type-id'] }),
         ...(values['entity-id'] === undefined ? {} : { entityId: values['entity-id'] }),
+        ...(values['round-trip'] === undefined
+          ? {}
+          : { roundTrip: await readRoundTripFile(values['round-trip']) }),
       };
       try {
         return await conformanceCommand(

@@ -2,6 +2,7 @@ import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@con
 import { SessionMasker } from '../session-masker.js';
 import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
+import type { RoundTripOptions } from './round-trip-options.js';
 import { ConformanceCassette } from './conformance-cassette.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import { declaredOperations, type DeclaredOperations } from './declared-operations.js';
@@ -88,6 +89,19 @@ export interface ConformanceOptions {
      * @default the entity of the first revision of the entity type's history
      */
     readonly entityId?: string;
+    /**
+     * Lets the round-trip checks write to the end system, in the project and entity type the platform checks
+     * read: they create an entity with `create` (unless `entityId` names one), attach a file to it and read it
+     * back byte for byte, change it with `update` and look for the change in its history under the integration
+     * user's name, then delete the attachment and the entity they made. Use a test project.
+     *
+     * @default none: the round-trip checks are skipped, and say why
+     * @example
+     * ```ts
+     * platform: { projectId: 'SANDBOX', roundTrip: { create: { subject: 'conformance' }, update: { subject: 'changed' } } }
+     * ```
+     */
+    readonly roundTrip?: RoundTripOptions;
     /**
      * The platform operations the connector serves, by catalog name (`PLATFORM_OPERATIONS` of
      * `@connector-sdk/core`), for a target the kit cannot read them from: a URL or a handler. With the list,

@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { z } from '@connector-sdk/core';
+import type { RoundTripOptions } from '../conformance/round-trip-options.js';
+import { UsageError } from './usage-error.js';
+
+const RoundTripSchema = z.strictObject({
+  create: z.record(z.string(), z.unknown()),
+  update: z.record(z.string(), z.unknown()),
+  idField: z.string().min(1).optional(),
+  deletionType: z.literal(['SOFT_DELETE', 'ARCHIVE']).optional(),
+});
+
+/**
+ * Reads the file of `--round-trip`: what the round-trip checks may write, as `platform.roundTrip` takes it.
+ *
+ * @param path - the file
+ * @returns the round trip's options
+ * @throws {@link UsageError} naming the file and what is wrong, never its values
+ */
+export async function readRoundTripFile(path: string): Promise<RoundTripOptions> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${path} is not valid JSON`);
+  }
+  const parsed = RoundTripSchema.safeParse(json);
+  if (parsed.success) return parsed.data as RoundTripOptions;
+  throw new UsageError(
+    `${path} must hold { "create": { fields }, "update": { fields } }, with "idField" and "deletionType" ("SOFT_DELETE" or "ARCHIVE") if needed (${parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `'${issue.path.join('.') || 'the file'}': ${issue.message}`)
+      .join('; ')})`,
+  );
+}

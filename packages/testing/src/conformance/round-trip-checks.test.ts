@@ -1,0 +1,200 @@
+import {
+  UnauthenticatedError,
+  defineConnector,
+  field,
+  formatJavaDate,
+  readWindow,
+  secret,
+} from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  needsPython,
+  startWsgiFileStore,
+  type WsgiFileStore,
+} from '../../../core/test/wsgi-file-store.js';
+import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
+import type { ConformanceOptions } from './conformance-run.js';
+import { runConformance, type ConformanceResult } from './run-conformance.js';
+
+// The round trips against a tracker connector whose files go to a real server that does not decode chunked
+// request bodies (Python's wsgiref, as Redmine under Ruby's thin): the connector as a new user wrote it, with
+// the defects the kit used to pass, each re-created.
+
+interface Flaws {
+  /** Send uploads chunked, as Node's fetch sends a stream (the end system stores the framing). */
+  readonly chunked?: boolean;
+  /** History names users by display name. */
+  readonly displayNames?: boolean;
+}
+
+const HISTORY_DATE = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+
+function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
+  const entities = new Map<string, Record<string, unknown>>();
+  const revisions: { entityId: string; revisionId: string; at: number; by: string }[] = [];
+  let next = 0;
+  const connector = defineConnector({
+    name: 'round-trips',
+    version: '1.0.0',
+    config: { url: field.url(), username: field.string(), password: field.secret() },
+    session: { Authorization: field.secret() },
+    initialize({ config }) {
+      if (config.username !== 'alice' || config.password !== 'wonderland-42')
+        throw new UnauthenticatedError('Wrong user name or password', {
+          code: 'AUTHENTICATION_FAILED',
+        });
+      return { Authorization: secret('Bearer t-round-trip') };
+    },
+    operations: ({ platform }) => ({
+      serverInfo: platform.serverInfo(() => ({
+        maxResults: 100,
+        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+      })),
+      projects: platform.projects(({ query }) =>
+        readWindow(query, { all: () => [{ id: 'SANDBOX', name: 'Sandbox' }] }),
+      ),
+      entityTypes: platform.entityTypes(() => [
+        { id: 'issue', name: 'Issue', direction: 'BOTH', pollerType: 'ENTITY_WISE_HISTORY' },
+      ]),
+      entityType: platform.entityType(() => ({
+        history: { revisionDateFormat: HISTORY_DATE },
+        attachments: {
+          fieldNameInfo: { idFieldName: 'attachmentId', contentUriFieldName: 'contentUri' },
+        },
+      })),
+      createEntity: platform.createEntity(({ body }) => {
+        const id = `I-${++next}`;
+        entities.set(id, { ...body.fields, id });
+        return { fields: { ...body.fields, id } };
+      }),
+      updateEntity: platform.updateEntity(({ params, body }) => {
+        const entity = { ...entities.get(params.entityId), ...body.fields };
+        entities.set(params.entityId, entity);
+        revisions.push({
+          entityId: params.entityId,
+          revisionId: String(revisions.length + 1),
+          at: Date.now(),
+          by: flaws.displayNames === true ? 'Alice Liddell' : 'alice',
+        });
+        return { fields: entity };
+      }),
+      deleteEntity: platform.deleteEntity(({ params }) => {
+        entities.delete(params.entityId);
+      }),
+      entityHistory: platform.entityHistory(({ query }) => ({
+        nextPageLinkSupported: false,
+        revisions: revisions
+          .filter(
+            (revision) => query.entityId === undefined || revision.entityId === query.entityId,
+          )
+          .map((revision) => ({
+            entityId: revision.entityId,
+            revisionId: revision.revisionId,
+            updatedBy: revision.by,
+            revisionDateTime: formatJavaDate(revision.at, HISTORY_DATE, 'UTC'),
+            revisionType: 'UPDATE' as const,
+          })),
+      })),
+      // The platform's file passed on as it came, as a connector for Redmine's uploads.json does.
+      createAttachment: platform.createAttachment(async ({ params, body, signal, log }) => {
+        const name = `${params.entityId}-${++next}`;
+        await createEndSystemClient({
+          baseUrl: store.url,
+          egress: LOOPBACK_EGRESS,
+          signal,
+          log,
+          chunkedUploads: flaws.chunked === true,
+        })
+          .put(`files/${encodeURIComponent(name)}`, { body: body.file.stream })
+          .json();
+        return { attachmentId: name, contentUri: name, fileName: body.fileName };
+      }),
+      attachmentContent: platform.attachmentContent(async ({ query, signal, log }) => {
+        const response = await createEndSystemClient({
+          baseUrl: store.url,
+          egress: LOOPBACK_EGRESS,
+          signal,
+          log,
+        }).get(`files/${encodeURIComponent(query.contentUri)}`);
+        return response.body ?? new Uint8Array(0);
+      }),
+    }),
+  });
+  return { connector, entities };
+}
+
+const CONFIG = {
+  url: 'https://tracker.example',
+  username: 'alice',
+  password: { value: 'wonderland-42', sensitive: true },
+};
+const ROUND_TRIP = { create: { subject: 'conformance' }, update: { subject: 'changed' } };
+const ONLY = ['platform.attachment-round-trip', 'platform.own-change-identity'];
+
+describe(needsPython('round trips through a real end system'), () => {
+  let store: WsgiFileStore;
+  beforeAll(async () => {
+    store = await startWsgiFileStore();
+  });
+  afterAll(() => store?.stop());
+
+  async function judge(flaws: Flaws, options: Partial<ConformanceOptions> = {}) {
+    const { connector, entities } = trackerConnector(store, flaws);
+    const results = await runConformance(
+      {
+        target: connector,
+        config: CONFIG,
+        handlerOptions: { egress: LOOPBACK_EGRESS },
+        platform: { roundTrip: ROUND_TRIP },
+        ...options,
+      },
+      { only: ONLY },
+    );
+    return {
+      results: Object.fromEntries(results.map((result) => [result.id, result])) as Record<
+        string,
+        ConformanceResult
+      >,
+      entities,
+    };
+  }
+
+  it('passes a connector that stores files whole and names its own changes by user name', async () => {
+    const { results, entities } = await judge({});
+    expect(results['platform.attachment-round-trip']).toMatchObject({ status: 'passed' });
+    expect(results['platform.own-change-identity']).toMatchObject({ status: 'passed' });
+    // What the checks created, they deleted.
+    expect(entities.size).toBe(0);
+  });
+
+  it('fails one whose end system stores the upload with its chunked framing, naming the first differing byte', async () => {
+    const { results } = await judge({ chunked: true });
+    const result = results['platform.attachment-round-trip'];
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toMatch(
+      /^The uploaded file \(100003 bytes, every byte value\) read back as \d+ bytes, different from byte 0 on/,
+    );
+    expect(result?.message).toContain('chunkedUploads');
+  });
+
+  it("fails one whose history names the integration user's own change by display name", async () => {
+    const { results } = await judge({ displayNames: true });
+    const result = results['platform.own-change-identity'];
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toContain(
+      "as made by 'Alice Liddell', not by the integration user ('alice'",
+    );
+    expect(result?.message).toContain('notUpdatedByUser');
+  });
+
+  it('writes nothing unless told where and what', async () => {
+    const { results, entities } = await judge({}, { platform: {} });
+    for (const id of ONLY)
+      expect(results[id]).toMatchObject({
+        status: 'skipped',
+        message: expect.stringContaining('the kit writes to the end system only when told'),
+      });
+    expect(entities.size).toBe(0);
+  });
+});
