@@ -377,6 +377,7 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.uploads',
         'platform.expired-reads',
         'platform.history-identity',
+        'platform.entity-round-trip',
         'platform.attachment-round-trip',
         'platform.own-change-identity',
         'platform.entity-types',

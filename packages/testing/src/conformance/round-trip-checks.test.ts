@@ -26,6 +26,8 @@ interface Flaws {
   readonly chunked?: boolean;
   /** History names users by display name. */
   readonly displayNames?: boolean;
+  /** An update replaces the entity with the fields sent, dropping the others. */
+  readonly replacesOnUpdate?: boolean;
 }
 
 const HISTORY_DATE = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
@@ -33,6 +35,7 @@ const HISTORY_DATE = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
 function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
   const entities = new Map<string, Record<string, unknown>>();
   const revisions: { entityId: string; revisionId: string; at: number; by: string }[] = [];
+  const comments: { entityId: string; text: string }[] = [];
   let next = 0;
   const connector = defineConnector({
     name: 'round-trips',
@@ -62,6 +65,21 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
         attachments: {
           fieldNameInfo: { idFieldName: 'attachmentId', contentUriFieldName: 'contentUri' },
         },
+        comments: { fieldNameInfo: { bodyFieldName: 'text' } },
+        fields: [{ id: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' }],
+      })),
+      getEntity: platform.getEntity(({ params }) => ({
+        fields: entities.get(params.entityId) ?? {},
+      })),
+      addComment: platform.addComment(({ params, body }) => {
+        comments.push({ entityId: params.entityId, text: String(body.text) });
+        return { id: String(comments.length) };
+      }),
+      getComments: platform.getComments(({ params }) => ({
+        nextPageLinkSupported: false,
+        comments: comments
+          .filter((comment) => comment.entityId === params.entityId)
+          .map((comment) => ({ text: comment.text })),
       })),
       createEntity: platform.createEntity(({ body }) => {
         const id = `I-${++next}`;
@@ -69,7 +87,10 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
         return { fields: { ...body.fields, id } };
       }),
       updateEntity: platform.updateEntity(({ params, body }) => {
-        const entity = { ...entities.get(params.entityId), ...body.fields };
+        const entity =
+          flaws.replacesOnUpdate === true
+            ? { ...body.fields, id: params.entityId }
+            : { ...entities.get(params.entityId), ...body.fields };
         entities.set(params.entityId, entity);
         revisions.push({
           entityId: params.entityId,
@@ -129,8 +150,15 @@ const CONFIG = {
   username: 'alice',
   password: { value: 'wonderland-42', sensitive: true },
 };
-const ROUND_TRIP = { create: { subject: 'conformance' }, update: { subject: 'changed' } };
-const ONLY = ['platform.attachment-round-trip', 'platform.own-change-identity'];
+const ROUND_TRIP = {
+  create: { subject: 'conformance', due: '2026-12-24', labels: ['b', 'a'] },
+  update: { subject: 'changed' },
+};
+const ONLY = [
+  'platform.entity-round-trip',
+  'platform.attachment-round-trip',
+  'platform.own-change-identity',
+];
 
 describe(needsPython('round trips through a real end system'), () => {
   let store: WsgiFileStore;
@@ -162,8 +190,9 @@ describe(needsPython('round trips through a real end system'), () => {
 
   it('passes a connector that stores files whole and names its own changes by user name', async () => {
     const { results, entities } = await judge({});
-    expect(results['platform.attachment-round-trip']).toMatchObject({ status: 'passed' });
-    expect(results['platform.own-change-identity']).toMatchObject({ status: 'passed' });
+    for (const id of ONLY)
+      expect(results[id]).toEqual(expect.objectContaining({ status: 'passed' }));
+    expect(results['platform.entity-round-trip']?.message).toBeUndefined();
     // What the checks created, they deleted.
     expect(entities.size).toBe(0);
   });
@@ -176,6 +205,15 @@ describe(needsPython('round trips through a real end system'), () => {
       /^The uploaded file \(100003 bytes, every byte value\) read back as \d+ bytes, different from byte 0 on/,
     );
     expect(result?.message).toContain('chunkedUploads');
+  });
+
+  it('fails one whose update drops the fields it was not sent', async () => {
+    const { results } = await judge({ replacesOnUpdate: true });
+    const result = results['platform.entity-round-trip'];
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toContain(
+      `'due': sent "2026-12-24", read nothing (not sent with the change); 'labels': sent ["b","a"], read nothing (not sent with the change)`,
+    );
   });
 
   it("fails one whose history names the integration user's own change by display name", async () => {

@@ -1,4 +1,4 @@
-import { formatJavaDate, type PlatformOperationName } from '@connector-sdk/core';
+import { formatJavaDate, parseJavaDate, type PlatformOperationName } from '@connector-sdk/core';
 import type { PlatformSimulator } from '../platform-simulator.js';
 import type { ConformanceCheck } from './check-helpers.js';
 import { ConformanceFailure } from './conformance-failure.js';
@@ -120,6 +120,63 @@ async function withEntity<T>(
   }
 }
 
+/** A field the entity type declares: its id, data type and date pattern. */
+interface DeclaredField {
+  readonly id?: unknown;
+  readonly internalName?: unknown;
+  readonly dataType?: unknown;
+  readonly dateFormat?: unknown;
+}
+
+/**
+ * Whether a value came back as it was sent: dates by the instant they name (in the field's declared pattern),
+ * lists as the same items in any order, numbers and their text alike, everything else as JSON.
+ */
+function sameValue(
+  sent: unknown,
+  back: unknown,
+  field: DeclaredField | undefined,
+  timeZone: string,
+) {
+  if (sent === back) return true;
+  const pattern = typeof field?.dateFormat === 'string' ? field.dateFormat : undefined;
+  if (pattern !== undefined && typeof sent === 'string' && typeof back === 'string') {
+    try {
+      return (
+        parseJavaDate(sent, pattern, timeZone).getTime() ===
+        parseJavaDate(back, pattern, timeZone).getTime()
+      );
+    } catch {
+      return false;
+    }
+  }
+  if (Array.isArray(sent) && Array.isArray(back))
+    return (
+      sent.length === back.length &&
+      [...sent].map(String).sort().join('\u0000') === [...back].map(String).sort().join('\u0000')
+    );
+  if (typeof sent === 'number' || typeof back === 'number') return String(sent) === String(back);
+  return JSON.stringify(sent) === JSON.stringify(back);
+}
+
+/** The fields of `sent` that came back otherwise, as "'field': sent … read …". */
+function differences(
+  sent: Readonly<Record<string, unknown>>,
+  back: Readonly<Record<string, unknown>>,
+  input: { readonly type: Readonly<Record<string, unknown>>; readonly timeZone: string },
+): string[] {
+  const declared = Array.isArray(input.type.fields) ? (input.type.fields as DeclaredField[]) : [];
+  return Object.entries(sent)
+    .filter(([name, value]) => {
+      const field = declared.find((item) => item.id === name || item.internalName === name);
+      return !sameValue(value, back[name], field, input.timeZone);
+    })
+    .map(
+      ([name, value]) =>
+        `'${name}': sent ${JSON.stringify(value)}, read ${back[name] === undefined ? 'nothing' : JSON.stringify(back[name])}`,
+    );
+}
+
 /** The first offset where two byte arrays differ, or -1 when they are equal. */
 function firstDifference(a: Uint8Array, b: Uint8Array): number {
   const length = Math.min(a.length, b.length);
@@ -155,6 +212,106 @@ async function prepare(
 
 /** The checks that write to the end system and read back what they wrote. */
 export const roundTripChecks: readonly ConformanceCheck[] = [
+  {
+    id: 'platform.entity-round-trip',
+    name: 'an entity created, changed and commented on reads back as it was written',
+    async run(run) {
+      const ready = await prepare(run, ['createEntity', 'getEntity', 'updateEntity']);
+      if ('skipped' in ready) return ready;
+      const { platform, declared, place, roundTrip } = ready;
+      if (run.options.platform?.entityId !== undefined)
+        return {
+          skipped: 'platform.entityId names an entity: the round trip creates one of its own',
+        };
+      const infoRoute = declared.get('serverInfo');
+      const timeZone =
+        infoRoute === undefined
+          ? 'UTC'
+          : ((
+              expectShape('serverInfo', await callDeclared(platform, infoRoute)) as {
+                timeZone?: string;
+              }
+            ).timeZone ?? 'UTC');
+      const read = async (entityId: string) =>
+        (
+          expectShape(
+            'getEntity',
+            await callDeclared(
+              platform,
+              declared.get('getEntity') as DeclaredOperation,
+              { projectId: place.projectId, entityTypeId: place.entityTypeId },
+              { entityId },
+            ),
+          ) as { fields: Record<string, unknown> }
+        ).fields;
+      const notRun: string[] = [];
+      const outcome = await withEntity(run, platform, ready, async (entityId) => {
+        const created = differences(roundTrip.create, await read(entityId), { ...place, timeZone });
+        if (created.length > 0)
+          throw new ConformanceFailure(
+            `Entity '${entityId}', just created, reads back otherwise: ${created.join('; ')}. Map each field both ways with the same rules (ids, dates in the declared dateFormat, lists).`,
+          );
+        const update = declared.get('updateEntity') as DeclaredOperation;
+        expectShape(
+          'updateEntity',
+          await platform.call({
+            method: update.method,
+            path: pathOf(update.pattern, { entityTypeId: place.entityTypeId, entityId }),
+            query: { projectId: place.projectId },
+            body: { fields: roundTrip.update },
+          }),
+        );
+        const after = await read(entityId);
+        // The platform sends only what changed: what it did not send must stay as it was.
+        const kept = Object.fromEntries(
+          Object.entries(roundTrip.create).filter(([name]) => !(name in roundTrip.update)),
+        );
+        const changed = [
+          ...differences(roundTrip.update, after, { ...place, timeZone }),
+          ...differences(kept, after, { ...place, timeZone }).map(
+            (difference) => `${difference} (not sent with the change)`,
+          ),
+        ];
+        if (changed.length > 0)
+          throw new ConformanceFailure(
+            `Entity '${entityId}', just changed, reads back otherwise: ${changed.join('; ')}. Set only the fields the platform sends, each mapped as it is read.`,
+          );
+        const add = declared.get('addComment');
+        const list = declared.get('getComments');
+        if (add === undefined || list === undefined) {
+          notRun.push('the comment (it needs platform.addComment and platform.getComments)');
+          return undefined;
+        }
+        const bodyName = declaredName(place.type, 'comments', 'bodyFieldName') ?? 'body';
+        const text = `conformance comment ${entityId} ✓`;
+        expectShape(
+          'addComment',
+          await platform.call({
+            method: add.method,
+            path: pathOf(add.pattern, { entityTypeId: place.entityTypeId, entityId }),
+            query: { projectId: place.projectId },
+            body: { [bodyName]: text },
+          }),
+        );
+        const comments = expectShape(
+          'getComments',
+          await callDeclared(
+            platform,
+            list,
+            { projectId: place.projectId, startIndex: '0', maxResults: '100', afterTime: 'null' },
+            { entityTypeId: place.entityTypeId, entityId },
+          ),
+        ) as { comments: Record<string, unknown>[] };
+        if (!comments.comments.some((comment) => comment[bodyName] === text))
+          throw new ConformanceFailure(
+            `A comment added to entity '${entityId}' under '${bodyName}' (the entity type's comments.fieldNameInfo.bodyFieldName) is not among its comments read back (${comments.comments.length} read): answer comments under the declared names, and the body as it was sent.`,
+          );
+        return undefined;
+      });
+      if (typeof outcome === 'string') return { skipped: outcome };
+      return notRun.length === 0 ? undefined : { note: `not run: ${notRun.join('; ')}` };
+    },
+  },
   {
     id: 'platform.attachment-round-trip',
     name: 'an uploaded attachment reads back byte for byte',
