@@ -379,6 +379,7 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.history-identity',
         'platform.entity-round-trip',
         'platform.attachment-round-trip',
+        'platform.history-polling',
         'platform.own-change-identity',
         'platform.entity-types',
       ].map((id) => ({

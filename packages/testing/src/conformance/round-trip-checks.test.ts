@@ -3,6 +3,7 @@ import {
   defineConnector,
   field,
   formatJavaDate,
+  parseJavaDate,
   readWindow,
   secret,
 } from '@connector-sdk/core';
@@ -28,6 +29,11 @@ interface Flaws {
   readonly displayNames?: boolean;
   /** An update replaces the entity with the fields sent, dropping the others. */
   readonly replacesOnUpdate?: boolean;
+  /**
+   * History windows cut by offset from the end system's newest-first list, then sorted oldest first: one
+   * window of everything is in order, but a change between windows shifts every offset.
+   */
+  readonly newestFirstPaging?: boolean;
 }
 
 const HISTORY_DATE = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
@@ -103,20 +109,33 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
       deleteEntity: platform.deleteEntity(({ params }) => {
         entities.delete(params.entityId);
       }),
-      entityHistory: platform.entityHistory(({ query }) => ({
-        nextPageLinkSupported: false,
-        revisions: revisions
-          .filter(
-            (revision) => query.entityId === undefined || revision.entityId === query.entityId,
-          )
-          .map((revision) => ({
-            entityId: revision.entityId,
-            revisionId: revision.revisionId,
-            updatedBy: revision.by,
-            revisionDateTime: formatJavaDate(revision.at, HISTORY_DATE, 'UTC'),
-            revisionType: 'UPDATE' as const,
-          })),
-      })),
+      entityHistory: platform.entityHistory(async ({ query }) => {
+        const since = parseJavaDate(query.since, HISTORY_DATE, 'UTC').getTime();
+        const asRevision = (revision: (typeof revisions)[number]) => ({
+          entityId: revision.entityId,
+          revisionId: revision.revisionId,
+          updatedBy: revision.by,
+          revisionDateTime: formatJavaDate(revision.at, HISTORY_DATE, 'UTC'),
+          revisionType: 'UPDATE' as const,
+        });
+        const matching = revisions.filter(
+          (revision) =>
+            revision.at >= since &&
+            (query.entityId === undefined || revision.entityId === query.entityId),
+        );
+        if (flaws.newestFirstPaging === true) {
+          const newestFirst = [...matching].reverse();
+          const window = newestFirst.slice(query.startIndex, query.startIndex + query.maxResults);
+          return {
+            nextPageLinkSupported: false,
+            revisions: window.reverse().map(asRevision),
+          };
+        }
+        return {
+          nextPageLinkSupported: false,
+          revisions: await readWindow(query, { all: () => matching.map(asRevision) }),
+        };
+      }),
       // The platform's file passed on as it came, as a connector for Redmine's uploads.json does.
       createAttachment: platform.createAttachment(async ({ params, body, signal, log }) => {
         const name = `${params.entityId}-${++next}`;
@@ -156,6 +175,7 @@ const ROUND_TRIP = {
 };
 const ONLY = [
   'platform.entity-round-trip',
+  'platform.history-polling',
   'platform.attachment-round-trip',
   'platform.own-change-identity',
 ];
@@ -214,6 +234,13 @@ describe(needsPython('round trips through a real end system'), () => {
     expect(result?.message).toContain(
       `'due': sent "2026-12-24", read nothing (not sent with the change); 'labels': sent ["b","a"], read nothing (not sent with the change)`,
     );
+  });
+
+  it('fails one whose history windows are cut by offset from a newest-first list', async () => {
+    const { results } = await judge({ newestFirstPaging: true });
+    const result = results['platform.history-polling'];
+    expect(result?.status).toBe('failed');
+    expect(result?.message).toMatch(/gave revision '\d+'(, '\d+')* twice in one walk/);
   });
 
   it("fails one whose history names the integration user's own change by display name", async () => {
