@@ -26,7 +26,7 @@ export { scanCassette } from './cassette/scan-cassette.js';
 export { startCassette, type Cassette, type CassetteOptions } from './cassette/start-cassette.js';
 export { ConformanceFailure } from './conformance/conformance-failure.js';
 export type { ConformanceOptions } from './conformance/conformance-run.js';
-export type { RoundTripOptions } from './conformance/round-trip-options.js';
+export type { RoundTripOptions } from './conformance/round-trips/round-trip-options.js';
 export {
   runConformance,
   type ConformanceResult,

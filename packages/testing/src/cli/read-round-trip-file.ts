@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from '@connector-sdk/core';
-import type { RoundTripOptions } from '../conformance/round-trip-options.js';
+import type { RoundTripOptions } from '../conformance/round-trips/round-trip-options.js';
 import { UsageError } from './usage-error.js';
 
 const RoundTripSchema = z.strictObject({

@@ -2,7 +2,7 @@ import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@con
 import { SessionMasker } from '../session-masker.js';
 import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
-import type { RoundTripOptions } from './round-trip-options.js';
+import type { RoundTripOptions } from './round-trips/round-trip-options.js';
 import { ConformanceCassette } from './conformance-cassette.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import { declaredOperations, type DeclaredOperations } from './declared-operations.js';

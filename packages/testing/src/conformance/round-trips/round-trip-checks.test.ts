@@ -13,10 +13,10 @@ import {
   needsPython,
   startWsgiFileStore,
   type WsgiFileStore,
-} from '../../../core/test/wsgi-file-store.js';
-import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import type { ConformanceOptions } from './conformance-run.js';
-import { runConformance, type ConformanceResult } from './run-conformance.js';
+} from '../../../../core/test/wsgi-file-store.js';
+import { LOOPBACK_EGRESS } from '../../../test/records-connector.js';
+import type { ConformanceOptions } from '../conformance-run.js';
+import { runConformance, type ConformanceResult } from '../run-conformance.js';
 
 // The round trips against a tracker connector whose files go to a real server that does not decode chunked
 // request bodies (Python's wsgiref, as Redmine under Ruby's thin): the connector as a new user wrote it, with

@@ -1,0 +1,13 @@
+import type { ConformanceCheck } from '../check-helpers.js';
+import { attachmentRoundTrip } from './attachment-round-trip.js';
+import { entityRoundTrip } from './entity-round-trip.js';
+import { historyPolling } from './history-polling.js';
+import { ownChangeIdentity } from './own-change-identity.js';
+
+/** The checks that write to the end system and read back what they wrote, in the order they run. */
+export const roundTripChecks: readonly ConformanceCheck[] = [
+  entityRoundTrip,
+  attachmentRoundTrip,
+  historyPolling,
+  ownChangeIdentity,
+];

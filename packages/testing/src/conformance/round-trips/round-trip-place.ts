@@ -1,0 +1,149 @@
+import type { PlatformOperationName } from '@connector-sdk/core';
+import type { PlatformSimulator } from '../../platform-simulator.js';
+import { ConformanceFailure } from '../conformance-failure.js';
+import type { ConformanceRun } from '../conformance-run.js';
+import type { DeclaredOperation } from '../declared-operations.js';
+import {
+  UNLISTED,
+  callDeclared,
+  expectShape,
+  noneServed,
+  pathOf,
+  scope,
+} from '../platform-check-helpers.js';
+import type { RoundTripOptions } from './round-trip-options.js';
+
+// Where the round-trip checks write and what they need: only with `platform.roundTrip`, which says where
+// they may write and what. A connector can answer every operation in the documented shape and still store a
+// file corrupted or change other fields than it was sent; only a round trip shows it.
+
+const NOT_ALLOWED =
+  'the kit writes to the end system only when told where and what: give platform: { roundTrip: { create, update } } (--round-trip <file> in the CLI), in a test project';
+
+/** Where the round trip writes: a project, an entity type, and the entity type's metadata. */
+export interface Place {
+  readonly projectId: string;
+  readonly entityTypeId: string;
+  readonly type: Readonly<Record<string, unknown>>;
+}
+
+export type Declared = ReadonlyMap<PlatformOperationName, DeclaredOperation>;
+
+/** What the round trip needs, or why it cannot run. */
+async function placeOf(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  declared: Declared,
+): Promise<Place | string> {
+  const where = await scope(run, platform, declared);
+  if (where === undefined)
+    return 'no project and entity type to write in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes';
+  const typeRoute = declared.get('entityType');
+  const type =
+    typeRoute === undefined
+      ? {}
+      : (expectShape(
+          'entityType',
+          await callDeclared(
+            platform,
+            typeRoute,
+            { projectId: where.projectId },
+            { entityTypeId: where.entityTypeId },
+          ),
+        ) as Record<string, unknown>);
+  return { ...where, type };
+}
+
+/** A name the entity type declares in `<part>.fieldNameInfo`, or the documented default. */
+export function declaredName(type: Readonly<Record<string, unknown>>, part: string, name: string) {
+  const info = (type[part] as { fieldNameInfo?: Record<string, unknown> } | undefined)
+    ?.fieldNameInfo;
+  const value = info?.[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/**
+ * Runs `use` with an entity to write on: `platform.entityId`, else one the kit creates from
+ * `roundTrip.create` and deletes afterwards, whatever `use` did.
+ */
+export async function withEntity<T>(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  input: {
+    readonly declared: Declared;
+    readonly place: Place;
+    readonly roundTrip: RoundTripOptions;
+  },
+  use: (entityId: string) => Promise<T>,
+): Promise<T | string> {
+  const { declared, place, roundTrip } = input;
+  const given = run.options.platform?.entityId;
+  if (given !== undefined) return use(given);
+  const create = declared.get('createEntity');
+  if (create === undefined)
+    return noneServed(run, 'no platform.createEntity, and no platform.entityId is given');
+  const created = await platform.call({
+    method: create.method,
+    path: pathOf(create.pattern, { entityTypeId: place.entityTypeId }),
+    query: { projectId: place.projectId },
+    body: { fields: roundTrip.create },
+  });
+  const entity = expectShape('createEntity', created) as { fields: Record<string, unknown> };
+  const idField =
+    roundTrip.idField ?? declaredName(place.type, 'fieldNameInfo', 'idFieldName') ?? 'id';
+  const id = entity.fields[idField];
+  if (typeof id !== 'string' && typeof id !== 'number')
+    throw new ConformanceFailure(
+      `platform.createEntity answered no id under '${idField}' (the fields it answered: ${Object.keys(entity.fields).join(', ') || 'none'}): answer the new entity's id, or name its field in roundTrip.idField.`,
+    );
+  try {
+    return await use(String(id));
+  } finally {
+    const remove = declared.get('deleteEntity');
+    if (remove !== undefined)
+      await platform.call({
+        method: remove.method,
+        path: pathOf(remove.pattern, { entityTypeId: place.entityTypeId, entityId: String(id) }),
+        query: {
+          projectId: place.projectId,
+          deletionType: roundTrip.deletionType ?? 'SOFT_DELETE',
+        },
+      });
+  }
+}
+
+/** Why a round trip cannot run here, or what it needs. */
+export async function prepare(
+  run: ConformanceRun,
+  needs: readonly PlatformOperationName[],
+): Promise<
+  | { readonly skipped: string }
+  | { platform: PlatformSimulator; declared: Declared; place: Place; roundTrip: RoundTripOptions }
+> {
+  const declared = run.platformOperations?.routes;
+  if (declared === undefined) return { skipped: UNLISTED };
+  const missing = needs.filter((name) => !declared.has(name));
+  if (missing.length > 0)
+    return {
+      skipped: noneServed(run, `no ${missing.map((name) => `platform.${name}`).join(', ')}`),
+    };
+  const roundTrip = run.options.platform?.roundTrip;
+  if (roundTrip === undefined) return { skipped: NOT_ALLOWED };
+  const platform = run.simulator();
+  const place = await placeOf(run, platform, declared);
+  if (typeof place === 'string') return { skipped: place };
+  return { platform, declared, place, roundTrip };
+}
+
+/** The time zone server info declares for dates without an offset; UTC without server info. */
+export async function serverTimeZone(
+  platform: PlatformSimulator,
+  declared: Declared,
+): Promise<string> {
+  const route = declared.get('serverInfo');
+  if (route === undefined) return 'UTC';
+  const info = expectShape('serverInfo', await callDeclared(platform, route)) as {
+    timeZone?: string;
+  };
+  return info.timeZone ?? 'UTC';
+}
