@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { ParameterListSchema, z } from '@connector-sdk/core';
 import type { ConfigInput } from '../platform-simulator.js';
+import { readJsonFile } from './read-json-file.js';
 import { UsageError } from './usage-error.js';
 
 const ConfigRecordSchema = z.record(
@@ -17,20 +17,7 @@ const ConfigRecordSchema = z.record(
  * @throws {@link UsageError} naming the file and what is wrong, never its values
  */
 export async function readConfigFile(path: string): Promise<ConfigInput> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${path} is not valid JSON`);
-  }
+  const json = await readJsonFile(path);
   const list = ParameterListSchema.safeParse(json);
   if (list.success) return list.data;
   const record = ConfigRecordSchema.safeParse(json);

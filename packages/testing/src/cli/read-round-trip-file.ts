@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from '@connector-sdk/core';
 import type { RoundTripOptions } from '../conformance/round-trips/round-trip-options.js';
+import { readJsonFile } from './read-json-file.js';
 import { UsageError } from './usage-error.js';
 
 const RoundTripSchema = z.strictObject({
@@ -18,20 +18,7 @@ const RoundTripSchema = z.strictObject({
  * @throws {@link UsageError} naming the file and what is wrong, never its values
  */
 export async function readRoundTripFile(path: string): Promise<RoundTripOptions> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UsageError(`${path} is not valid JSON`);
-  }
+  const json = await readJsonFile(path);
   const parsed = RoundTripSchema.safeParse(json);
   if (parsed.success) return parsed.data as RoundTripOptions;
   throw new UsageError(

@@ -10,9 +10,12 @@ import { type ConformanceCheck } from './check-helpers.js';
 import { ConformanceFailure } from './conformance-failure.js';
 import type { ConformanceRun } from './conformance-run.js';
 import {
+  NO_HISTORY_SCOPE,
   UNLISTED,
   callDeclared,
   expectShape,
+  historyDates,
+  historyFromStart,
   noneServed,
   pathOf,
   scope,
@@ -178,51 +181,12 @@ export const catalogChecks: readonly ConformanceCheck[] = [
       if (history === undefined) return { skipped: noneServed(run, 'no platform.entityHistory') };
       const platform = run.simulator();
       const where = await scope(run, platform, declared);
-      if (where === undefined)
-        return {
-          skipped:
-            'no project and entity type to read history in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes',
-        };
-      // The pattern revision times are written in, from the entity type's metadata when it says.
-      let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
-      let timeZone = 'UTC';
-      // Revision ids compare as text unless the entity type says they are numbers ("10" after "9").
-      let numericRevisions = false;
-      const typeRoute = declared.get('entityType');
-      if (typeRoute !== undefined) {
-        const type = expectShape(
-          'entityType',
-          await callDeclared(
-            platform,
-            typeRoute,
-            { projectId: where.projectId },
-            { entityTypeId: where.entityTypeId },
-          ),
-        ) as { history?: { revisionDateFormat?: string; isRevisionIdNumeric?: boolean } };
-        pattern = type.history?.revisionDateFormat ?? pattern;
-        numericRevisions = type.history?.isRevisionIdNumeric === true;
-      }
-      const infoRoute = declared.get('serverInfo');
-      if (infoRoute !== undefined)
-        timeZone =
-          (
-            expectShape('serverInfo', await callDeclared(platform, infoRoute)) as {
-              timeZone?: string;
-            }
-          ).timeZone ?? timeZone;
+      if (where === undefined) return { skipped: NO_HISTORY_SCOPE };
+      const dates = await historyDates(platform, declared, where);
+      const { pattern, timeZone, numericRevisions } = dates;
       const answer = expectShape(
         'entityHistory',
-        await callDeclared(
-          platform,
-          history,
-          {
-            projectId: where.projectId,
-            since: formatJavaDate(0, pattern, timeZone),
-            startIndex: '0',
-            maxResults: '100',
-          },
-          { entityTypeId: where.entityTypeId },
-        ),
+        await historyFromStart(platform, history, { where, dates, maxResults: 100 }),
       ) as { revisions: { revisionDateTime: string; entityId: string; revisionId: string }[] };
       const read = `project '${where.projectId}', entity type '${where.entityTypeId}'`;
       const nameOne =

@@ -6,9 +6,12 @@ import { ConformanceFailure } from './conformance-failure.js';
 import type { ConformanceRun } from './conformance-run.js';
 import type { DeclaredOperation } from './declared-operations.js';
 import {
+  NO_HISTORY_SCOPE,
   UNLISTED,
   callDeclared,
   expectShape,
+  historyDates,
+  historyFromStart,
   noneServed,
   pathOf,
   scope,
@@ -38,35 +41,6 @@ function sendRead(
     query: read.query,
     headers,
   });
-}
-
-/** The pattern and zone history dates are written in, as the entity type and server info declare them. */
-async function historyDates(
-  platform: PlatformSimulator,
-  declared: ReadonlyMap<PlatformOperationName, DeclaredOperation>,
-  where: { readonly projectId: string; readonly entityTypeId: string },
-): Promise<{ pattern: string; timeZone: string }> {
-  let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
-  let timeZone = 'UTC';
-  const typeRoute = declared.get('entityType');
-  if (typeRoute !== undefined) {
-    const type = expectShape(
-      'entityType',
-      await callDeclared(
-        platform,
-        typeRoute,
-        { projectId: where.projectId },
-        { entityTypeId: where.entityTypeId },
-      ),
-    ) as { history?: { revisionDateFormat?: string } };
-    pattern = type.history?.revisionDateFormat ?? pattern;
-  }
-  const infoRoute = declared.get('serverInfo');
-  if (infoRoute !== undefined)
-    timeZone =
-      (expectShape('serverInfo', await callDeclared(platform, infoRoute)) as { timeZone?: string })
-        .timeZone ?? timeZone;
-  return { pattern, timeZone };
 }
 
 /**
@@ -184,30 +158,19 @@ export const meaningChecks: readonly ConformanceCheck[] = [
         };
       const platform = run.simulator();
       const where = await scope(run, platform, declared);
-      if (where === undefined)
-        return {
-          skipped:
-            'no project and entity type to read history in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes',
-        };
+      if (where === undefined) return { skipped: NO_HISTORY_SCOPE };
       const info = expectShape('serverInfo', await callDeclared(platform, infoRoute)) as {
         integrationUserInfo: { fieldInternalName: string; userDataType: string };
       };
       const byEmail = info.integrationUserInfo.userDataType === 'EMAIL_AS_USER';
       const key = byEmail ? 'email' : 'username';
-      const { pattern, timeZone } = await historyDates(platform, declared, where);
       const answer = expectShape(
         'entityHistory',
-        await callDeclared(
-          platform,
-          history,
-          {
-            projectId: where.projectId,
-            since: formatJavaDate(0, pattern, timeZone),
-            startIndex: '0',
-            maxResults: '100',
-          },
-          { entityTypeId: where.entityTypeId },
-        ),
+        await historyFromStart(platform, history, {
+          where,
+          dates: await historyDates(platform, declared, where),
+          maxResults: 100,
+        }),
       ) as { revisions: { updatedBy?: unknown }[] };
       const names = [
         ...new Set(

@@ -1,4 +1,9 @@
-import { PLATFORM_OPERATIONS, type PlatformOperationName, type z } from '@connector-sdk/core';
+import {
+  PLATFORM_OPERATIONS,
+  formatJavaDate,
+  type PlatformOperationName,
+  type z,
+} from '@connector-sdk/core';
 import type { PlatformSimulator } from '../platform-simulator.js';
 import type { SimulatorResponse } from '../simulator-types.js';
 import { ConformanceFailure } from './conformance-failure.js';
@@ -86,4 +91,71 @@ export async function scope(
   return projectId === undefined || entityTypeId === undefined
     ? undefined
     : { projectId, entityTypeId };
+}
+
+/** Why a history check is skipped when it has no project and entity type to read in. */
+export const NO_HISTORY_SCOPE =
+  'no project and entity type to read history in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes';
+
+/** How an entity type's history is read: its revision time pattern and zone, and how revision ids compare. */
+export interface HistoryDates {
+  readonly pattern: string;
+  readonly timeZone: string;
+  /** Revision ids compare as numbers ("10" after "9"), as the entity type declares. */
+  readonly numericRevisions: boolean;
+}
+
+/** The pattern and zone history dates are written in, as the entity type and server info declare them. */
+export async function historyDates(
+  platform: PlatformSimulator,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
+  where: { readonly projectId: string; readonly entityTypeId: string },
+): Promise<HistoryDates> {
+  let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+  let timeZone = 'UTC';
+  let numericRevisions = false;
+  const typeRoute = declared.get('entityType');
+  if (typeRoute !== undefined) {
+    const type = expectShape(
+      'entityType',
+      await callDeclared(
+        platform,
+        typeRoute,
+        { projectId: where.projectId },
+        { entityTypeId: where.entityTypeId },
+      ),
+    ) as { history?: { revisionDateFormat?: string; isRevisionIdNumeric?: boolean } };
+    pattern = type.history?.revisionDateFormat ?? pattern;
+    numericRevisions = type.history?.isRevisionIdNumeric === true;
+  }
+  const infoRoute = declared.get('serverInfo');
+  if (infoRoute !== undefined)
+    timeZone =
+      (expectShape('serverInfo', await callDeclared(platform, infoRoute)) as { timeZone?: string })
+        .timeZone ?? timeZone;
+  return { pattern, timeZone, numericRevisions };
+}
+
+/** Reads entity history from the start of time, in the declared pattern: one window of `maxResults`. */
+export function historyFromStart(
+  platform: PlatformSimulator,
+  history: Declared,
+  input: {
+    readonly where: { readonly projectId: string; readonly entityTypeId: string };
+    readonly dates: HistoryDates;
+    readonly maxResults: number;
+  },
+): Promise<SimulatorResponse> {
+  const { where, dates } = input;
+  return callDeclared(
+    platform,
+    history,
+    {
+      projectId: where.projectId,
+      since: formatJavaDate(0, dates.pattern, dates.timeZone),
+      startIndex: '0',
+      maxResults: String(input.maxResults),
+    },
+    { entityTypeId: where.entityTypeId },
+  );
 }

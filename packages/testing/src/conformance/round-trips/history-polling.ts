@@ -2,42 +2,37 @@ import { formatJavaDate } from '@connector-sdk/core';
 import type { ConformanceCheck } from '../check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape, pathOf } from '../platform-check-helpers.js';
-import { prepare, serverTimeZone, withEntity } from './round-trip-place.js';
+import { callDeclared, expectShape } from '../platform-check-helpers.js';
+import {
+  changeEntity,
+  prepare,
+  revisionPattern,
+  serverTimeZone,
+  withEntity,
+} from './round-trip-place.js';
 
 /** History read window by window while the entity changes misses no change and repeats none. */
 export const historyPolling: ConformanceCheck = {
   id: 'platform.history-polling',
   name: 'history read window by window while the entity changes misses no change and repeats none',
   async run(run) {
-    const ready = await prepare(run, ['createEntity', 'updateEntity', 'entityHistory']);
+    const ready = await prepare(run, ['createEntity', 'updateEntity', 'entityHistory'], true);
     if ('skipped' in ready) return ready;
     const { platform, declared, place, roundTrip } = ready;
-    if (run.options.platform?.entityId !== undefined)
-      return {
-        skipped: 'platform.entityId names an entity: the polling check changes one of its own',
-      };
     const timeZone = await serverTimeZone(platform, declared);
-    const pattern =
-      (place.type.history as { revisionDateFormat?: string } | undefined)?.revisionDateFormat ??
-      "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+    const pattern = revisionPattern(place);
     // Each change sets the fields of `update` to their created values and back, so each is a real change.
     const back = Object.fromEntries(
       Object.keys(roundTrip.update).map((name) => [name, roundTrip.create[name] ?? null]),
     );
-    const update = declared.get('updateEntity') as DeclaredOperation;
     const history = declared.get('entityHistory') as DeclaredOperation;
     const outcome = await withEntity(run, platform, ready, async (entityId) => {
       let changes = 0;
       const change = async () => {
-        expectShape(
-          'updateEntity',
-          await platform.call({
-            method: update.method,
-            path: pathOf(update.pattern, { entityTypeId: place.entityTypeId, entityId }),
-            query: { projectId: place.projectId },
-            body: { fields: changes % 2 === 0 ? roundTrip.update : back },
-          }),
+        await changeEntity(
+          platform,
+          { declared, place, entityId },
+          changes % 2 === 0 ? roundTrip.update : back,
         );
         changes++;
       };

@@ -2,8 +2,8 @@ import { formatJavaDate } from '@connector-sdk/core';
 import type { ConformanceCheck } from '../check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape, pathOf } from '../platform-check-helpers.js';
-import { prepare, withEntity } from './round-trip-place.js';
+import { callDeclared, expectShape } from '../platform-check-helpers.js';
+import { changeEntity, prepare, revisionPattern, withEntity } from './round-trip-place.js';
 
 /** The kit's own change shows in history as made by the integration user. */
 export const ownChangeIdentity: ConformanceCheck = {
@@ -28,23 +28,12 @@ export const ownChangeIdentity: ConformanceCheck = {
       };
     const integrationUser = entry.value;
     const shown = entry.sensitive ? `the value of '${fieldInternalName}'` : `'${integrationUser}'`;
-    const pattern =
-      (place.type.history as { revisionDateFormat?: string } | undefined)?.revisionDateFormat ??
-      "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+    const pattern = revisionPattern(place);
     const timeZone = info.timeZone ?? 'UTC';
     const outcome = await withEntity(run, platform, ready, async (entityId) => {
       // From a minute before the change, so that an end system's clock a little behind still counts it.
       const since = formatJavaDate(Date.now() - 60_000, pattern, timeZone);
-      const update = declared.get('updateEntity') as DeclaredOperation;
-      expectShape(
-        'updateEntity',
-        await platform.call({
-          method: update.method,
-          path: pathOf(update.pattern, { entityTypeId: place.entityTypeId, entityId }),
-          query: { projectId: place.projectId },
-          body: { fields: roundTrip.update },
-        }),
-      );
+      await changeEntity(platform, { declared, place, entityId }, roundTrip.update);
       const history = declared.get('entityHistory') as DeclaredOperation;
       const answer = expectShape(
         'entityHistory',

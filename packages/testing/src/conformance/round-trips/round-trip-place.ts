@@ -112,10 +112,16 @@ export async function withEntity<T>(
   }
 }
 
-/** Why a round trip cannot run here, or what it needs. */
+/**
+ * Why a round trip cannot run here, or what it needs.
+ *
+ * @param needs - the platform operations it calls
+ * @param ownEntity - whether it must create its entity itself, whatever `platform.entityId` names
+ */
 export async function prepare(
   run: ConformanceRun,
   needs: readonly PlatformOperationName[],
+  ownEntity = false,
 ): Promise<
   | { readonly skipped: string }
   | { platform: PlatformSimulator; declared: Declared; place: Place; roundTrip: RoundTripOptions }
@@ -129,6 +135,10 @@ export async function prepare(
     };
   const roundTrip = run.options.platform?.roundTrip;
   if (roundTrip === undefined) return { skipped: NOT_ALLOWED };
+  if (ownEntity && run.options.platform?.entityId !== undefined)
+    return {
+      skipped: 'platform.entityId names an entity: this check changes one it creates itself',
+    };
   const platform = run.simulator();
   const place = await placeOf(run, platform, declared);
   if (typeof place === 'string') return { skipped: place };
@@ -146,4 +156,31 @@ export async function serverTimeZone(
     timeZone?: string;
   };
   return info.timeZone ?? 'UTC';
+}
+
+/** The pattern revision times are written in, as the entity type declares it. */
+export function revisionPattern(place: Place): string {
+  return (
+    (place.type.history as { revisionDateFormat?: string } | undefined)?.revisionDateFormat ??
+    "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
+  );
+}
+
+/** Changes the entity as the platform does, failing unless the answer has the documented shape. */
+export async function changeEntity(
+  platform: PlatformSimulator,
+  target: { readonly declared: Declared; readonly place: Place; readonly entityId: string },
+  fields: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const { declared, place, entityId } = target;
+  const update = declared.get('updateEntity') as DeclaredOperation;
+  expectShape(
+    'updateEntity',
+    await platform.call({
+      method: update.method,
+      path: pathOf(update.pattern, { entityTypeId: place.entityTypeId, entityId }),
+      query: { projectId: place.projectId },
+      body: { fields },
+    }),
+  );
 }
