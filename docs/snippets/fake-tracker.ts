@@ -125,9 +125,16 @@ export async function startFakeTracker(): Promise<FakeTracker> {
     if (pathname === '/issues') {
       const ids = param('ids')?.split(',');
       const after = param('updatedAfter') ?? '';
+      const since = param('updatedSince') ?? '';
       const found = [...issues.values()].filter(
-        (issue) => (ids === undefined || ids.includes(issue.id)) && issue.updated > after,
+        (issue) =>
+          (ids === undefined || ids.includes(issue.id)) &&
+          issue.updated > after &&
+          issue.updated >= since,
       );
+      // Oldest update first; issues of one update time stay in the order they were created.
+      if (param('sort') === 'updated')
+        found.sort((a, b) => (a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : 0));
       return send(200, window(found));
     }
     if (pathname === '/changes') {

@@ -44,6 +44,7 @@ it('exports exactly the public API', () => {
       "javaDatePatternProblem",
       "parseJavaDate",
       "parseSearchQuery",
+      "pollWindow",
       "readWindow",
       "secret",
       "secretForms",

@@ -88,6 +88,13 @@ export {
   type ReadWindowOptions,
 } from './platform/paging.js';
 export {
+  pollWindow,
+  type PolledWindow,
+  type PollWindow,
+  type PollWindowOptions,
+} from './platform/polling/poll-window.js';
+export type { PollSource } from './platform/polling/poll-source.js';
+export {
   NATIVE_QUERY_FIELD,
   SearchQuerySchema,
   foldSearchQuery,

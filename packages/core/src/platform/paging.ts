@@ -57,7 +57,12 @@ const Resume = once(() =>
   z.object({ cursor: z.string().optional(), skip: z.number().int().min(0) }),
 );
 
-function checkWindow(window: PageWindow, cap: number | undefined): void {
+/**
+ * Refuses a window that is not whole numbers in range, or over the server info's cap, with a 400 naming it.
+ *
+ * @internal also checks the windows of `pollWindow`
+ */
+export function checkWindow(window: PageWindow, cap: number | undefined): void {
   const { startIndex, maxResults } = window;
   const bad = (name: string, problem: string) =>
     new ConnectorError('INVALID_PARAMETER', `'${name}' ${problem}`);
