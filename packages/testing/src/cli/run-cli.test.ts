@@ -270,7 +270,15 @@ describe('connector-sdk-testing simulate', () => {
       /--platform-operations puts 'entityHistory' at "entities\/:id\/history": give its path after the base, starting with "\/" and naming the parameters of "\/entities\/:entityTypeId\/history"/,
     ],
     [
-      ['conformance', '--url', 'http://127.0.0.1:9', '--config', 'CONFIG', '--round-trip', 'CONFIG'],
+      [
+        'conformance',
+        '--url',
+        'http://127.0.0.1:9',
+        '--config',
+        'CONFIG',
+        '--round-trip',
+        'CONFIG',
+      ],
       /config\.json must hold \{ "create": \{ fields \}, "update": \{ fields \} \}/,
     ],
     [
