@@ -10,11 +10,16 @@ const failOnConsole = fileURLToPath(new URL('./scripts/fail-on-console.ts', impo
  */
 const conditions = ['@connector-sdk/source', 'module', 'node', 'development|production'];
 
-/** Vitest project config for one workspace package. */
+/**
+ * Vitest project config for one workspace package. No test is judged by how long it takes: the time a test or
+ * hook may run is only a backstop for one that hangs, patient enough that a busy two-core CI machine running the
+ * whole suite never reaches it with a test that would pass (some move megabytes through real servers and take
+ * seconds there). A test that hangs still fails, later.
+ */
 export function workspaceProject(name: string) {
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
-    test: { name, setupFiles: [failOnConsole] },
+    test: { name, setupFiles: [failOnConsole], testTimeout: 30_000, hookTimeout: 60_000 },
   });
 }

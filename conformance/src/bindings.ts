@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { ParameterListSchema, type Connector, type ParameterEntry } from '@connector-sdk/core';
 import { connectorMiddleware } from '@connector-sdk/express';
 import { createFetchHandler } from '@connector-sdk/fetch';
-import { serve, type RequestListenerOptions, type ServeOptions } from '@connector-sdk/node';
+import { serve, type ServeOptions } from '@connector-sdk/node';
 
 /** A connector served by one binding on 127.0.0.1. */
 export interface Running {
@@ -16,6 +16,19 @@ export interface Running {
   /** Open connections to the server, to check that none is left behind. */
   connections(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** How a test serves a connector: the binding's options, and one of the server around the fetch rows. */
+export interface StartOptions extends ServeOptions {
+  /**
+   * Whether `@hono/node-server` reads a body the handler left unread and closes the connection 500 ms after
+   * the answer, whatever is still arriving (its `autoCleanupIncoming`, on by default). Off, the binding's own
+   * lingering discard of that body (`lingerTimeoutMs`) is all that keeps the connection readable. Only the
+   * fetch rows run on that server.
+   *
+   * @default true
+   */
+  readonly serverDrain?: boolean;
 }
 
 /** One row of the matrix: how to serve a connector with a binding. */
@@ -27,8 +40,11 @@ export interface Binding {
   readonly parserFirst?: boolean;
   /** The binding runs the server itself, so header timeouts and unparsable requests are its to answer. */
   readonly ownsServer?: boolean;
-  /** Starts the server; options only a server owner has (header timeouts) are ignored by the others. */
-  start(connector: Connector, options: ServeOptions): Promise<Running>;
+  /**
+   * Starts the server; options only a server owner has (header timeouts) are ignored by the others, except
+   * `keepAliveTimeoutMs`, which the servers made here for the other rows take too.
+   */
+  start(connector: Connector, options: StartOptions): Promise<Running>;
 }
 
 const countConnections = (server: Server) => () =>
@@ -36,7 +52,13 @@ const countConnections = (server: Server) => () =>
     server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
   );
 
-function listen(server: Server): Promise<Running> {
+/** Node's keep-alive timeout from the options, on a server made here (`serve` sets its own). */
+function keepAlive(server: Server, { keepAliveTimeoutMs }: StartOptions): void {
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs;
+}
+
+function listen(server: Server, options: StartOptions): Promise<Running> {
+  keepAlive(server, options);
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
@@ -56,17 +78,26 @@ function listen(server: Server): Promise<Running> {
 type ExpressFactory = typeof express;
 const expressApp =
   (factory: ExpressFactory, mount: string | undefined, parser?: 'json' | 'urlencoded') =>
-  (connector: Connector, options: RequestListenerOptions) => {
+  (connector: Connector, options: StartOptions) => {
     const app = factory();
     if (parser) app.use(factory[parser]());
     if (mount) app.use(mount, connectorMiddleware(connector, options));
     else app.use(connectorMiddleware(connector, options));
-    return listen(createServer(app as unknown as RequestListener));
+    return listen(createServer(app as unknown as RequestListener), options);
   };
 
-function fetchServer(fetch: (request: Request) => Response | Promise<Response>): Promise<Running> {
+function fetchServer(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: StartOptions,
+): Promise<Running> {
+  const init = {
+    fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+    autoCleanupIncoming: options.serverDrain ?? true,
+  };
   return new Promise((resolve) => {
-    const server = serveFetch({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    const server = serveFetch(init, (info) => {
       resolve({
         origin: `http://127.0.0.1:${info.port}`,
         connections: countConnections(server as Server),
@@ -77,6 +108,7 @@ function fetchServer(fetch: (request: Request) => Response | Promise<Response>):
           }),
       });
     });
+    keepAlive(server as Server, options);
   });
 }
 
@@ -121,7 +153,7 @@ export const bindings: readonly Binding[] = [
   },
   {
     name: 'fetch',
-    start: (connector, options) => fetchServer(createFetchHandler(connector, options)),
+    start: (connector, options) => fetchServer(createFetchHandler(connector, options), options),
   },
   {
     name: 'fetch in a Hono app',
@@ -130,7 +162,7 @@ export const bindings: readonly Binding[] = [
       const app = new Hono();
       app.get('/health', (c) => c.text('ok'));
       app.all('/sdk/*', (c) => handler(c.req.raw, c.env));
-      return fetchServer(app.fetch);
+      return fetchServer(app.fetch, options);
     },
   },
 ];

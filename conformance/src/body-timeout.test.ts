@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { attachmentsConnector } from './attachments-connector.js';
 import { bindings, initializeSession, type Running } from './bindings.js';
 import { parseResponses, type RawResponse } from './raw-http.js';
+import { watchServers } from './server-events.js';
 
 const upload = Buffer.from(
   '--b0und\r\ncontent-disposition: form-data; name="fileName"\r\n\r\nraw.txt\r\n' +
@@ -15,18 +16,29 @@ const upload = Buffer.from(
 );
 const entries = [{ key: 'url', value: 'https://files.example', sensitive: false }];
 
-/** Sends a head and its body in two parts 100 ms apart; the first answer. */
+/**
+ * Sends a head and its body in two parts, and answers the first answer. The pause between them starts once the
+ * server has begun the request and Node has gone once around its event loop, so that a body timer the server
+ * set meanwhile is already running when the pause's own timer is set: a timer that fires too soon (after 1 ms,
+ * as Node fires one longer than it can keep) then always fires before the rest is sent, however slow the
+ * machine.
+ */
 function sendInTwo(running: Running, head: readonly string[], body: Buffer): Promise<RawResponse> {
   const { host, port } = new URL(running.origin);
-  return new Promise((resolve, reject) => {
+  const target = head[0]?.split(' ')[1];
+  const servers = watchServers();
+  return new Promise<RawResponse>((resolve, reject) => {
     const received: Buffer[] = [];
     const socket = connect(Number(port), '127.0.0.1', () => {
       socket.write(
         `${[...head, `host: ${host}`, `content-length: ${body.length}`].join('\r\n')}\r\n\r\n`,
       );
       socket.write(body.subarray(0, 5));
-      setTimeout(() => socket.write(body.subarray(5)), 100);
     });
+    void servers
+      .requested((url) => url === target)
+      .then(() => new Promise((next) => setImmediate(next)))
+      .then(() => setTimeout(() => socket.write(body.subarray(5)), 100));
     socket.on('data', (chunk: Buffer) => {
       received.push(chunk);
       const [answer] = parseResponses(Buffer.concat(received));
@@ -36,7 +48,7 @@ function sendInTwo(running: Running, head: readonly string[], body: Buffer): Pro
       }
     });
     socket.on('error', reject);
-  });
+  }).finally(() => servers.stop());
 }
 
 describe.each(bindings)('$name: bodyTimeoutMs', (binding) => {

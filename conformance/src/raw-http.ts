@@ -12,6 +12,8 @@ export interface RawResponse {
 export interface RawExchange {
   readonly responses: RawResponse[];
   readonly written: number;
+  /** Whether the server ended the connection, rather than the client (`until`, or its own 10 s limit). */
+  readonly endedByServer: boolean;
 }
 
 /** Splits a byte stream into HTTP/1.1 responses (content-length or chunked bodies). */
@@ -72,6 +74,7 @@ export function rawExchange(
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let written = 0;
+    let endedByServer = false;
     const socket = connect(Number(port), hostname, () => talk(socket));
     const write = socket.write.bind(socket);
     socket.write = ((data: string | Uint8Array, ...rest: never[]) => {
@@ -81,12 +84,14 @@ export function rawExchange(
     const timer = setTimeout(() => socket.destroy(), 10_000);
     const done = () => {
       clearTimeout(timer);
-      resolve({ responses: parseResponses(Buffer.concat(chunks)), written });
+      resolve({ responses: parseResponses(Buffer.concat(chunks)), written, endedByServer });
     };
     socket.on('data', (chunk) => {
       chunks.push(chunk);
       if (until?.(Buffer.concat(chunks))) socket.destroy();
     });
+    // The server's FIN; a socket the client destroys first never emits it.
+    socket.on('end', () => (endedByServer = true));
     socket.on('error', () => undefined);
     socket.on('close', done);
   });

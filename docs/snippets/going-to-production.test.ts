@@ -121,15 +121,20 @@ describe('the entry point', () => {
   });
 
   it('on SIGTERM finishes the request in flight, then exits 0', async () => {
+    // The end system answers only once SIGTERM was handled: the request is in flight when shutdown begins,
+    // however fast or slow the machine, and the exit is awaited as it happens.
     let arrived!: () => void;
     const called = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const slow = createServer((_request, response) => {
       arrived();
-      setTimeout(() => {
+      void released.then(() => {
         response.writeHead(200, { 'content-type': 'application/json' });
         response.end('{"id":"1","summary":"slow"}');
-      }, 300);
+      });
     });
+    const exited = new Promise<unknown>((resolve) => exit.mockImplementationOnce(resolve));
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     // The handler would end the test run: it is seen, not obeyed.
     const exitSpy = vi.spyOn(process, 'exit').mockImplementation(exit as never);
@@ -141,10 +146,11 @@ describe('the entry point', () => {
       const inFlight = fetch(`${running.url}/sdk/api/1.0/issues/1`, { headers: session });
       await called;
       listeners.find((entry) => entry.signal === 'SIGTERM')?.listener();
+      release();
       const answer = await inFlight;
       expect(answer.status).toBe(200);
       expect(await answer.json()).toEqual({ id: '1', summary: 'slow' });
-      await vi.waitFor(() => expect(exit).toHaveBeenCalledWith(0));
+      expect(await exited).toBe(0);
       await expect(fetch(`${running.url}/sdk/api/1.0/discover`)).rejects.toThrow();
     } finally {
       exitSpy.mockRestore();

@@ -1,8 +1,12 @@
 import { formatJavaDate } from '@connector-sdk/core';
 import { createManualClock, createPlatformSimulator, runConformance } from '@connector-sdk/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { trackerConnector } from './connector.js';
 import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
+
+// How long a test may run is only a backstop for one that hangs: each makes dozens of calls through the
+// simulator and the tracker, about a second on an idle machine and past Vitest's default 5 s on a busy one.
+vi.setConfig({ testTimeout: 30_000 });
 
 // The tracker and the simulated platform share one manual clock: each change happens at a time the test sets.
 const clock = createManualClock(Date.parse('2026-12-01T10:00:00.000Z'));
