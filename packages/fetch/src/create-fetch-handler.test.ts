@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ErrorBodySchema, defineConnector, field } from '@connector-sdk/core';
 import { createFetchHandler } from './index.js';
 
@@ -9,10 +9,12 @@ const connector = defineConnector({
   session: {},
   initialize: () => ({}),
 });
-const handler = createFetchHandler(connector, { bodyLimit: 1024, bodyTimeoutMs: 100 });
+const handler = createFetchHandler(connector, { bodyLimit: 1024 });
+/** A short body timeout, for the one test about it: no other test's body can run into it. */
+const impatient = createFetchHandler(connector, { bodyLimit: 1024, bodyTimeoutMs: 100 });
 const url = 'http://connector.test/sdk/api/1.0/initialize/s?systemId=x';
-const post = (body: RequestInit['body'], headers: Record<string, string> = {}) =>
-  handler(new Request(url, { method: 'POST', body, headers, duplex: 'half' } as RequestInit));
+const post = (body: RequestInit['body'], headers: Record<string, string> = {}, to = handler) =>
+  to(new Request(url, { method: 'POST', body, headers, duplex: 'half' } as RequestInit));
 
 async function code(response: Response) {
   return ErrorBodySchema.parse(await response.json()).errors.code;
@@ -52,20 +54,26 @@ describe('createFetchHandler', () => {
   });
 
   it('cancels a body that stops arriving after lingerTimeoutMs', async () => {
-    let cancelled!: () => void;
-    const cancel = new Promise<void>((resolve) => (cancelled = resolve));
+    // No socket here, only streams in memory: the lingering's timer is faked, so that the test says when
+    // lingerTimeoutMs has passed, not the machine.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
+    let cancelled = false;
     const stalled = new ReadableStream({
       start(controller) {
         controller.enqueue(new Uint8Array(2048));
       },
-      cancel: () => cancelled(),
+      cancel: () => void (cancelled = true),
     });
     const bounded = createFetchHandler(connector, { bodyLimit: 1024, lingerTimeoutMs: 50 });
     const response = await bounded(
       new Request(url, { method: 'POST', body: stalled, duplex: 'half' } as RequestInit),
     );
     expect(response.status).toBe(413);
-    await cancel;
+    await vi.advanceTimersByTimeAsync(49);
+    expect(cancelled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(cancelled).toBe(true);
   });
 
   it('answers 408 when the body stalls, 400 for invalid UTF-8', async () => {
@@ -74,7 +82,7 @@ describe('createFetchHandler', () => {
         controller.enqueue(new TextEncoder().encode('['));
       },
     });
-    const slow = await post(stalled);
+    const slow = await post(stalled, {}, impatient);
     expect(slow.status).toBe(408);
     expect(await code(slow)).toBe('REQUEST_TIMEOUT');
     const invalid = await post(new Uint8Array([0x5b, 0xff, 0x5d]));

@@ -9,6 +9,7 @@ import {
   z,
   type ParameterEntry,
 } from '@connector-sdk/core';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ConnectorServer } from './index.js';
 
@@ -85,6 +86,29 @@ async function initialize(server: ConnectorServer, session: string, user: string
   };
 }
 
+/**
+ * Resolves once the next `count` initializes to `server` wait on the login they share. An initialize asks for its
+ * request's abort signal as it joins the login, and the binding makes that signal then, listening for the
+ * response's close: the caller has joined before anything else runs, the test's release included.
+ */
+function joined(server: ConnectorServer, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let left = count;
+    let pending = count;
+    const onRequest = (_request: IncomingMessage, response: ServerResponse) => {
+      const onListener = (event: string | symbol) => {
+        if (event !== 'close') return;
+        response.off('newListener', onListener);
+        if (--left === 0) resolve();
+      };
+      response.on('newListener', onListener);
+      if (--pending === 0) server.server.off('request', onRequest);
+    };
+    // Before the binding's own listener, so that no listener it adds is missed.
+    server.server.prependListener('request', onRequest);
+  });
+}
+
 const refreshOf = async (server: ConnectorServer, headers: Record<string, string>) =>
   (
     (await (await fetch(`${server.url}/sdk/api/1.0/refresh`, { headers })).json()) as {
@@ -126,10 +150,11 @@ describe("initialize's session cache", () => {
   it("makes a shared login's writes in every session it serves", async () => {
     const before = logins;
     closeGate();
+    const waiting = joined(shared, 2);
     const first = initialize(shared, 's-a', 'slow');
     const second = initialize(shared, 's-b', 'slow');
     // Both wait on the one login; let it finish.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await waiting;
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(logins - before).toBe(1);
@@ -141,9 +166,11 @@ describe("initialize's session cache", () => {
   it('lets a session log in on its own when the shared login cached state naming another session', async () => {
     const before = logins;
     closeGate();
+    const waiting = joined(shared, 2);
     const first = initialize(shared, 's-c', 'slow-named');
     const second = initialize(shared, 's-d', 'slow-named');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Both share the one login, whose cached state names the first session only.
+    await waiting;
     release();
     const [c, d] = await Promise.all([first, second]);
     expect(logins - before).toBe(2);

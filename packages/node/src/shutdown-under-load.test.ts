@@ -1,8 +1,34 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { ParameterListSchema } from '@connector-sdk/core';
-import { connector, entries, probes } from '../test/fixture.js';
+import { defineConnector, ParameterListSchema } from '@connector-sdk/core';
 import { serve } from './index.js';
+
+/** Calls to `/hold` waiting for the test to let them answer. */
+const holding: (() => void)[] = [];
+let onHold: (() => void) | undefined;
+/** Resolves once `count` calls to `/hold` are in the connector's hands. */
+async function held(count: number): Promise<void> {
+  while (holding.length < count) await new Promise<void>((resolve) => (onHold = resolve));
+}
+
+const connector = defineConnector({
+  name: 'draining',
+  version: '1',
+  config: {},
+  session: {},
+  initialize: () => ({}),
+  operations: ({ get }) => ({
+    // In flight until the test lets it answer, after shutdown has begun, however slow the machine.
+    hold: get(
+      '/hold',
+      () =>
+        new Promise((resolve) => {
+          holding.push(() => resolve({ held: true }));
+          onHold?.();
+        }),
+    ),
+  }),
+});
 
 /** One request on a fresh connection: the status, or the error code when there was no answer. */
 function call(
@@ -32,38 +58,42 @@ describe('graceful shutdown under load', () => {
     const init = await call(`${base}/initialize/s-1?systemId=sys-1`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(entries),
+      body: '[]',
     });
     const headers = Object.fromEntries(
       ParameterListSchema.parse(JSON.parse(init.body)).map((e) => [e.key, e.value]),
     );
 
-    // 40 slow calls in flight, and 8 clients calling as fast as they can until the server is gone.
-    const startedBefore = probes.startedCount;
-    const slow = Array.from({ length: 40 }, () => call(`${base}/slow/400`, { headers }));
+    // 40 calls in flight, and 8 clients calling as fast as they can until the server is gone.
+    const slow = Array.from({ length: 40 }, () => call(`${base}/hold`, { headers }));
     let stopping = false;
     const outcomes: (number | string)[] = [];
     const afterClose: (number | string)[] = [];
+    let served: () => void = () => undefined;
+    const servedOnce = new Promise<void>((resolve) => (served = resolve));
     const loops = Array.from({ length: 8 }, async () => {
       for (let i = 0; i < 1_000 && afterClose.length < 40; i++) {
         const { status } = await call(`${base}/discover`);
         (stopping ? afterClose : outcomes).push(status);
+        if (status === 200) served();
       }
     });
     // All 40 in the connector's hands before closing: on a busy machine the last ones were still waiting to be
-    // accepted when the listening socket closed, and were reset, as any connection not yet accepted is.
-    while (probes.startedCount - startedBefore < 40)
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // accepted when the listening socket closed, and were reset, as any connection not yet accepted is. And the
+    // clients served at least once before it.
+    await held(40);
+    await servedOnce;
 
     const closed = running.close();
     stopping = true;
+    // Answered only now, while the server shuts down.
+    for (const answer of holding.splice(0)) answer();
     const answers = await Promise.all(slow);
     await closed;
     await Promise.all(loops);
 
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 40 }, () => 200));
-    for (const answer of answers) expect(JSON.parse(answer.body)).toEqual({ waited: 400 });
+    for (const answer of answers) expect(JSON.parse(answer.body)).toEqual({ held: true });
     expect(outcomes.filter((status) => status === 200).length).toBeGreaterThan(0);
     expect(new Set(outcomes)).toEqual(new Set([200]));
     // Once closing has begun, a new request gets a whole answer or no connection: refused, or reset when it
