@@ -23,6 +23,8 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore on a Cluster', mis
     const store = await connectRedisStore({
       url: cluster.url,
       keyPrefix: `cluster-${++prefixes}:`,
+      // No loaded machine makes a command of a live Cluster take this long.
+      commandTimeoutMs: 60_000,
     });
     stores.push(store);
     return store;
@@ -30,7 +32,7 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore on a Cluster', mis
 
   beforeAll(async () => {
     cluster = await startRedisCluster();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
     await cluster?.stop();
@@ -73,7 +75,7 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore on a Cluster', mis
     const before = process.env.CONNECTOR_SDK_REDIS_URL;
     process.env.CONNECTOR_SDK_REDIS_URL = cluster.url;
     try {
-      const store = await connectRedisStore({ keyPrefix: 'env:' });
+      const store = await connectRedisStore({ keyPrefix: 'env:', commandTimeoutMs: 60_000 });
       stores.push(store);
       await store.set('s', 'k', { value: 'v' });
       expect(await store.get('s', 'k')).toBe('v');
@@ -87,6 +89,7 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore on a Cluster', mis
     const store = await connectRedisStore({
       cluster: { rootNodes: [{ host: '127.0.0.1', port: cluster.nodes[3]?.port as number }] },
       keyPrefix: 'options:',
+      commandTimeoutMs: 60_000,
     });
     stores.push(store);
     await store.set('s', 'k', { value: 'v' });

@@ -23,6 +23,8 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore through Sentinel',
     const store = await connectRedisStore({
       url: servers.url,
       keyPrefix: `sentinel-${++prefixes}:`,
+      // No loaded machine makes a command of a live primary take this long.
+      commandTimeoutMs: 60_000,
     });
     stores.push(store);
     return store;
@@ -30,7 +32,7 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore through Sentinel',
 
   beforeAll(async () => {
     servers = await startRedisSentinel();
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
     await servers?.stop();
@@ -51,6 +53,7 @@ describe.skipIf(missing !== undefined)(needsRedis('RedisStore through Sentinel',
         })),
       },
       keyPrefix: 'options:',
+      commandTimeoutMs: 60_000,
     });
     stores.push(store);
     await store.set('s', 'k', { value: 'v' });

@@ -76,7 +76,7 @@ export async function startRedisCluster(): Promise<RedisClusterServers> {
       ],
       { timeout: 30_000 },
     );
-    await waitUntil(15_000, async () => {
+    await waitUntil(60_000, async () => {
       for (const node of nodes) {
         const text = await info(node.port, 'cluster', 'info');
         if (!text.includes('cluster_state:ok') || !text.includes('cluster_slots_ok:16384'))

@@ -107,7 +107,7 @@ export async function startRedisSentinel(): Promise<RedisSentinelServers> {
       sentinels.push(sentinel);
     }
     // A failover needs the replica synced and the sentinels aware of it and of each other.
-    await waitUntil(20_000, async () => {
+    await waitUntil(60_000, async () => {
       if (!(await ask(replica.port, 'role')).includes('connected')) return false;
       for (const sentinel of sentinels) {
         const text = await ask(sentinel.port, 'sentinel', 'master', MASTER_NAME);

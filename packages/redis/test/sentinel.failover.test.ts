@@ -1,11 +1,18 @@
 // Killing the primary the sentinels watch, under load (issue 36). Runs about 25 s (a set-up of its own, the
 // failover, the recovery): CI runs it once, on Node 20. Three instances serve a steady load while the primary
 // is killed (SIGKILL): the sentinels promote its replica; every call meanwhile is answered 200 or a contract
-// 503, never a 500 and never another tenant's data; every call is answered 200 again within
-// RECOVERY_BOUND_MS (10 s) of the kill; and a tenant's rate-limit window survives the failover.
-import { setTimeout as sleep } from 'node:timers/promises';
+// 503, never a 500 and never another tenant's data; once Redis has failed over, every instance answers 200
+// again, and goes on doing so; and a tenant's rate-limit window survives the failover. The test waits for each
+// of these, however long a loaded machine takes, and prints how long they took.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeAnswers, LIMIT, prepareLoad, RECOVERY_BOUND_MS, type Load } from './failover-load.js';
+import {
+  counters,
+  judgeAnswers,
+  LIMIT,
+  prepareLoad,
+  windowLeft,
+  type Load,
+} from './failover-load.js';
 import { needsRedis, redisMissing } from './redis-server.js';
 import {
   sentinelMissing,
@@ -15,6 +22,8 @@ import {
 
 const missing = redisMissing ?? sentinelMissing;
 const BEFORE = 150;
+/** How long the test waits for Redis's own failover at most: its timers, not this code's, decide it. */
+const FAILOVER_WAIT_MS = 120_000;
 
 describe.skipIf(missing !== undefined)(
   needsRedis('a Sentinel failover under load', missing),
@@ -24,31 +33,45 @@ describe.skipIf(missing !== undefined)(
 
     beforeAll(async () => {
       servers = await startRedisSentinel();
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await load?.instances.close();
       await servers?.stop();
     });
 
-    it('promotes the replica and answers 200 or 503 throughout, 200 again within the bound', async () => {
-      load = await prepareLoad(servers.url, BEFORE);
-      const running = load.run();
-      await sleep(1_000);
-      const killedAt = Date.now();
-      servers.primary.kill();
-      await servers.waitForFailover(servers.primary, RECOVERY_BOUND_MS);
-      const promotedAfter = Date.now() - killedAt;
-      await sleep(Math.max(0, RECOVERY_BOUND_MS + 1_000 - promotedAfter));
-      const answers = await running.stop();
-      const lastUnavailable = judgeAnswers(answers, killedAt);
+    it('promotes the replica and answers 200 or 503 throughout, 200 again once recovered', async () => {
+      const nodes = [servers.primary, servers.replica];
+      load = await prepareLoad(servers.url, BEFORE, nodes);
+      const found = await counters(
+        nodes.map((node) => node.url),
+        load.limitedPrefix,
+      );
+      const [counter] = [...found].find(([, count]) => count === BEFORE) ?? [];
+      expect(counter).toBeDefined();
 
+      const running = load.run();
+      await running.answered(30); // the load is under way on every instance
+      const killedAt = Date.now();
+      running.phase('outage');
+      servers.primary.kill();
+      await servers.waitForFailover(servers.primary, FAILOVER_WAIT_MS);
+      const promotedAfter = Date.now() - killedAt;
+      running.phase('after');
+      await running.recovered();
+      const recoveredAfter = Date.now() - killedAt;
+      const answers = await running.stop();
+      const { unavailable, lastUnavailable } = judgeAnswers(answers, killedAt);
+
+      // The window survived: the tenant gets only what was left of it, and waits for the same window's end.
+      const left = await windowLeft(nodes, counter as string);
       const { admitted, waitMs } = await load.spendLimited();
       expect(admitted).toBe(LIMIT - BEFORE);
-      expect(waitMs).toBeLessThan(60_000 - (Date.now() - killedAt));
+      expect(waitMs).toBeGreaterThan(0);
+      expect(waitMs).toBeLessThanOrEqual(left);
       process.stderr.write(
-        `sentinel failover: promoted after ${promotedAfter} ms; last 503 sent ${lastUnavailable} ms after ` +
-          `the kill; ${answers.length} calls, ${answers.filter((a) => a.status === 503).length} answered 503\n`,
+        `sentinel failover: promoted after ${promotedAfter} ms, recovered after ${recoveredAfter} ms; last ` +
+          `503 sent ${lastUnavailable} ms after the kill; ${answers.length} calls, ${unavailable} answered 503\n`,
       );
-    }, 60_000);
+    }, 300_000);
   },
 );

@@ -1,21 +1,38 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { tally } from '../../test/tally.js';
 import { UnauthenticatedError, createHandler, defineConnector, field } from '../index.js';
+import { NEVER_ABORTED } from './request-scope.js';
 import { SingleFlight, initializeFlightKey } from './single-flight.js';
 
 const base = '/sdk/api/1.0';
 
-/** A connector whose login waits until the test lets it go, counting logins. */
+// Nothing here waits for time to pass to decide who is late: a test waits until every caller has arrived and
+// every login it expects has begun, so a slow machine only makes it slower. A caller has arrived once its
+// configuration is checked (the refinement below): with nothing awaited in between, it then joins the login
+// in flight, or starts one, at once.
+
+/** A connector whose login waits until the test lets it go, counting callers and logins. */
 function gatedConnector() {
   const logins: AbortSignal[] = [];
+  const arrivals = tally();
+  const started = tally();
   let release!: (outcome: 'ok' | 'fail') => void;
   let gate = new Promise<'ok' | 'fail'>((resolve) => (release = resolve));
   const connector = defineConnector({
     name: 'gated',
     version: '1',
-    config: { user: field.string(), password: field.secret() },
+    config: {
+      user: field.string().refine(() => {
+        arrivals.add();
+        return true;
+      }),
+      password: field.secret(),
+    },
     session: { Authorization: field.secret() },
     async initialize({ config, signal }) {
       const login = logins.push(signal);
+      started.add();
       const outcome = await gate;
       if (outcome === 'fail')
         throw new UnauthenticatedError('rejected', { code: 'AUTHENTICATION_FAILED' });
@@ -25,6 +42,10 @@ function gatedConnector() {
   return {
     connector,
     logins,
+    /** The callers whose configuration was checked so far. */
+    arrivals,
+    /** The logins begun so far. */
+    started,
     release: (outcome: 'ok' | 'fail') => {
       release(outcome);
       gate = new Promise((resolve) => (release = resolve));
@@ -36,8 +57,6 @@ const body = (password = 'pw') => [
   { key: 'user', value: 'alice', sensitive: false },
   { key: 'password', value: password, sensitive: true },
 ];
-
-const ticks = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 /** An initialize of system `sys` as the platform sends it. */
 function initialize(
@@ -61,11 +80,14 @@ describe('single-flight initialize', () => {
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });
     const answers = Promise.all(['s1', 's2', 's3'].map((id) => initialize(handle, id)));
     const different = initialize(handle, 's4', { password: 'other' });
-    await ticks();
+    await gated.arrivals.reached(4);
+    await gated.started.reached(2);
     expect(gated.logins).toHaveLength(2);
     gated.release('ok');
     const responses = await answers;
     expect((await different).status).toBe(200);
+    // No caller logged in on its own, before the release or after it.
+    expect(gated.logins).toHaveLength(2);
     const tokens = new Set<string | undefined>();
     for (const [index, response] of responses.entries()) {
       expect(response.status).toBe(200);
@@ -91,11 +113,16 @@ describe('single-flight initialize', () => {
       const answers = Promise.all(
         Array.from({ length: 2_000 }, (_, i) => initialize(handle, `s${i}`)),
       );
-      await ticks();
+      await gated.arrivals.reached(2_000);
+      await gated.started.reached(1);
       expect(gated.logins).toHaveLength(1);
+      // Every caller waits on the one login, and none of them listens on the stand-in signal.
+      expect(getEventListeners(NEVER_ABORTED, 'abort')).toEqual([]);
       gated.release('ok');
       expect((await answers).every((response) => response.status === 200)).toBe(true);
-      await ticks();
+      expect(gated.logins).toHaveLength(1);
+      // Node emits a warning on a later tick: a tick queued now runs after any queued before it.
+      await new Promise((resolve) => process.nextTick(resolve));
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {
       process.off('warning', onWarning);
@@ -107,11 +134,14 @@ describe('single-flight initialize', () => {
     const handle = createHandler(gated.connector, { singleFlightInitialize: true });
     const call = (id: string) => initialize(handle, id);
     const failing = Promise.all([call('a'), call('b')]);
-    await ticks();
+    await gated.arrivals.reached(2);
+    await gated.started.reached(1);
     gated.release('fail');
     expect((await failing).map((r) => r.status)).toEqual([401, 401]);
+    expect(gated.logins).toHaveLength(1);
+    // A failure kept would answer the next caller at once, without a login.
     const retry = call('c');
-    await ticks();
+    await Promise.race([gated.started.reached(2), retry]);
     expect(gated.logins).toHaveLength(2);
     gated.release('ok');
     expect((await retry).status).toBe(200);
@@ -125,7 +155,8 @@ describe('single-flight initialize', () => {
     const staying = new AbortController();
     const gone = call('gone', leaving.signal);
     const kept = call('kept', staying.signal);
-    await ticks();
+    await gated.arrivals.reached(2);
+    await gated.started.reached(1);
     leaving.abort();
     await gone;
     expect(gated.logins[0]?.aborted).toBe(false);
@@ -134,7 +165,7 @@ describe('single-flight initialize', () => {
 
     const alone = new AbortController();
     const lone = call('lone', alone.signal);
-    await ticks();
+    await gated.started.reached(2);
     alone.abort();
     await lone;
     expect(gated.logins[1]?.aborted).toBe(true);
@@ -144,8 +175,9 @@ describe('single-flight initialize', () => {
     const gated = gatedConnector();
     const handle = createHandler(gated.connector);
     const calls = ['a', 'b'].map((id) => initialize(handle, id));
-    await ticks();
-    expect(gated.logins).toHaveLength(2);
+    // Shared, the second caller would wait on the first one's login: this would never end.
+    await gated.started.reached(2);
+    expect(gated.arrivals.count).toBe(2);
     gated.release('ok');
     await Promise.all(calls);
   });

@@ -7,8 +7,13 @@ import { createEndSystemClient } from './index.js';
 // timer left running held its closure and two weak references for `timeoutMs` after every call: about 370
 // bytes a call for 10 s, 3.7 MB at a thousand calls a second, which the bench's memory run saw as growth.
 
-/** An attempt timeout no other timer in these calls has, so its timers can be told apart. */
-const TIMEOUT_MS = 7_321;
+/**
+ * An attempt timeout no other timer in these calls has, so its timers can be told apart; far longer than any
+ * call takes, so that none runs out on a slow machine and passes for one stopped. The deadline, longer still,
+ * leaves it whole.
+ */
+const TIMEOUT_MS = 607_321;
+const DEADLINE_MS = 2 * TIMEOUT_MS;
 
 let end: Awaited<ReturnType<typeof startEndSystem>>;
 beforeAll(async () => {
@@ -52,6 +57,7 @@ const client = () =>
   createEndSystemClient({
     baseUrl: end.url,
     timeoutMs: TIMEOUT_MS,
+    deadlineMs: DEADLINE_MS,
     retry: { limit: 0 },
     egress: TEST_EGRESS,
   });
@@ -82,6 +88,7 @@ it('stops the timer of each attempt of a retried call', async () => {
     createEndSystemClient({
       baseUrl: end.url,
       timeoutMs: TIMEOUT_MS,
+      deadlineMs: DEADLINE_MS,
       retry: { limit: 1, maxDelayMs: 1 },
       egress: TEST_EGRESS,
     });

@@ -1,11 +1,17 @@
 import type { EndSystemClient } from './index.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, field, secret } from '../index.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { initializeSession } from '../../test/sessions.js';
 import { createEndSystemClient, type EndSystemClientOptions } from './index.js';
 import { TEST_EGRESS } from './fixtures/client-harness.js';
+
+// Nothing here measures time. An end system that answers at once is called with timeouts no loaded machine
+// reaches (`PATIENT`, unless a test sets its own), so its answer cannot turn into a timeout; where a timeout or
+// the deadline is the point, nothing else can end the call, and the call ending at all shows it at work. Where
+// the client reads the clock (the deadline, a wait given as a date), the test gives it a clock of its own.
+const PATIENT = { timeoutMs: 60_000, deadlineMs: 120_000 };
 
 type Options = Omit<EndSystemClientOptions, 'baseUrl' | 'headers' | 'signal' | 'log'>;
 let clientOptions: Options = {};
@@ -23,6 +29,7 @@ const connector = defineConnector({
     call: get('/call', ({ session, signal, log }) =>
       action(
         createEndSystemClient({
+          ...PATIENT,
           ...clientOptions,
           baseUrl: session['X-End-Url'],
           headers: { Authorization: session.Authorization },
@@ -58,6 +65,69 @@ beforeEach(() => {
   action = (client) => client.get('item').json();
   logger.lines.length = 0;
 });
+/** This test's own spies, restored after it (the console's, the setup file's, are not this file's). */
+const spies: { mockRestore(): void }[] = [];
+afterEach(() => {
+  for (const spy of spies.splice(0)) spy.mockRestore();
+});
+
+/**
+ * A clock of the test's own for everything that reads `Date.now()` (the client's deadline, a wait given as a
+ * date or a Unix time, the session's times): it starts at a whole second, as HTTP dates have no milliseconds,
+ * and moves only when the test moves it.
+ */
+function ownClock() {
+  let now = Math.floor(Date.now() / 1000) * 1000;
+  spies.push(vi.spyOn(Date, 'now').mockImplementation(() => now));
+  return {
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/**
+ * What happened, in order: each wait that ended, as its timer's delay in ms, and what the test adds (the end
+ * system's hits). It shows what the client waited on between two attempts, whatever the time it took. A wait
+ * is a timer that holds the process up when it runs out: timers kept only in case (an attempt's timeout,
+ * undici's idle connections) are unref'd and not waits.
+ */
+function timeline(): (number | string)[] {
+  const events: (number | string)[] = [];
+  const setTimer = globalThis.setTimeout;
+  spies.push(
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((
+      callback: (...args: unknown[]) => void,
+      ms?: number,
+      ...args: unknown[]
+    ) => {
+      const timer: NodeJS.Timeout = setTimer(
+        (...passed: unknown[]) => {
+          if (timer.hasRef()) events.push(ms ?? 0);
+          callback(...passed);
+        },
+        ms,
+        ...args,
+      );
+      return timer;
+    }) as typeof setTimeout),
+  );
+  return events;
+}
+
+/** The timers of a {@link timeline} that ran out between two of its marks. */
+function between(events: readonly (number | string)[], from: string, to: string): number[] {
+  const start = events.indexOf(from);
+  const end = events.indexOf(to);
+  expect(start).toBeGreaterThanOrEqual(0);
+  expect(end).toBeGreaterThan(start);
+  return events.slice(start + 1, end).filter((event) => typeof event === 'number');
+}
+
+/** Resolves on the end system's first request, which it never answers. */
+function unanswered(): Promise<void> {
+  return new Promise((resolve) => end.script(() => resolve()));
+}
 
 describe('the default mapping table', () => {
   const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toUTCString();
@@ -144,8 +214,8 @@ describe('the default mapping table', () => {
     expect(errors.detail).toMatch(new RegExp(`^GET ${end.url}/item answered ${status}`));
   });
 
-  // Headers made when the end system answers: times made when the file loads were seconds old by then on a
-  // loaded machine, and the wait read from them seconds short.
+  // Headers made when the end system answers, on the test's clock: the client reads the wait from them at the
+  // very time they were made, however long the answer took to arrive.
   it.each([
     ['Retry-After in seconds', () => ({ 'retry-after': '120' }), 120],
     ['Retry-After as an HTTP-date', () => ({ 'retry-after': later(90) }), 90],
@@ -156,11 +226,12 @@ describe('the default mapping table', () => {
     ],
     ['RateLimit-Reset in seconds', () => ({ 'ratelimit-reset': '30' }), 30],
   ])('429 with %s → 403 RATE_LIMITED and the wait', async (_name, headers, seconds) => {
+    ownClock();
     end.script((_req, res) => json(res, 429, { message: 'Slow down' }, headers()));
     const response = await call();
     expect(response.status).toBe(403);
     expect(response.json).toMatchObject({ errors: { code: 'RATE_LIMITED', message: 'Slow down' } });
-    expect(Math.abs(Number(response.headers['retry-after']) - seconds)).toBeLessThanOrEqual(1);
+    expect(response.headers['retry-after']).toBe(String(seconds));
     expect(end.hits('/item')).toBe(1); // longer than the client may wait: passed on, not retried
   });
 
@@ -271,12 +342,15 @@ describe('retries', () => {
 
   it('honours a short Retry-After before retrying', async () => {
     clientOptions = { retry: { maxDelayMs: 2_000 } };
-    end.script((_req, res, hit) =>
-      hit === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, { ok: 1 }),
-    );
-    const started = Date.now();
+    const waits = timeline();
+    end.script((_req, res, hit) => {
+      waits.push(`hit ${hit}`);
+      if (hit === 1) json(res, 429, {}, { 'retry-after': '1' });
+      else json(res, 200, { ok: 1 });
+    });
     expect((await call()).json).toEqual({ ok: 1 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    // The retry came once a timer of the wait asked for had run out.
+    expect(between(waits, 'hit 1', 'hit 2')).toContain(1_000);
   });
 
   it('retries a reset connection on an idempotent call', async () => {
@@ -288,8 +362,9 @@ describe('retries', () => {
 
 describe('timeouts, aborts and unreachable end systems', () => {
   it('answers 504 when an attempt times out', async () => {
-    clientOptions = { timeoutMs: 100, retry: { limit: 0 } };
-    end.script((_req, res) => void setTimeout(() => json(res, 200, {}), 400));
+    // The end system never answers and the deadline is far away: only the attempt's timeout ends the call.
+    clientOptions = { timeoutMs: 100, deadlineMs: 600_000, retry: { limit: 0 } };
+    void unanswered();
     expect(await call()).toMatchObject({
       status: 504,
       json: { errors: { code: 'END_SYSTEM_TIMEOUT' } },
@@ -297,34 +372,48 @@ describe('timeouts, aborts and unreachable end systems', () => {
   });
 
   it('answers 504 when the overall deadline passes during retries', async () => {
-    clientOptions = { deadlineMs: 300, retry: { limit: 10, maxDelayMs: 100 } };
-    end.script((_req, res) => json(res, 503, {}));
-    const started = Date.now();
+    // The deadline passes on the test's clock while the end system answers the second attempt, and on no
+    // other clock: the retries left are not made, however long the real attempts took.
+    const clock = ownClock();
+    clientOptions = {
+      timeoutMs: 600_000,
+      deadlineMs: 60_000,
+      retry: { limit: 10, maxDelayMs: 100 },
+    };
+    end.script((_req, res, hit) => {
+      if (hit === 2) clock.advance(60_001);
+      json(res, 503, {});
+    });
     expect(await call()).toMatchObject({
       status: 504,
       json: { errors: { code: 'END_SYSTEM_TIMEOUT' } },
     });
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(end.hits('/item')).toBe(2);
   });
 
   it('cancels the end-system call when the platform disconnects', async () => {
-    end.script((_req, res) => void setTimeout(() => json(res, 200, {}), 3_000));
+    // The end system never answers and no timeout of the client's comes near: only the platform going away,
+    // once the end system has the request, ends the call.
+    clientOptions = { timeoutMs: 600_000, deadlineMs: 600_000 };
+    const arrived = unanswered();
     // A path of its own: a late retry of an earlier test (on a loaded machine) must not count as a hit here.
     action = (client) => client.get('item-to-cancel').json();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
-    await call(controller.signal);
-    expect(Date.now() - started).toBeLessThan(1_500);
+    const answered = call(controller.signal);
+    await arrived;
+    controller.abort();
+    await answered;
     expect(end.hits('/item-to-cancel')).toBe(1);
   });
 
   it('sends nothing once the deadline has passed', async () => {
-    clientOptions = { deadlineMs: 150, retry: { limit: 0 } };
+    // The deadline passes on the test's clock between the calls, and on no other clock during the first.
+    const clock = ownClock();
+    clientOptions = { timeoutMs: 600_000, deadlineMs: 60_000, retry: { limit: 0 } };
     end.script((req, res) => json(res, 200, { path: req.url }));
     action = async (client) => {
       await client.get('first').json();
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      clock.advance(60_001);
       return client.get('second').json();
     };
     expect(await call()).toMatchObject({
@@ -336,16 +425,26 @@ describe('timeouts, aborts and unreachable end systems', () => {
   });
 
   it('stops reading an answer whose body is still arriving when the platform disconnects', async () => {
+    // The rest of the body never comes, and no timeout of the client's comes near: only the platform going
+    // away, once the answer has come and its body is being read, ends the call.
+    clientOptions = { timeoutMs: 600_000, deadlineMs: 600_000, stallTimeoutMs: 600_000 };
     end.script((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"items":[');
-      // The rest never comes within the test; the attempt timeout is 10 s.
     });
+    let answered!: () => void;
+    const reading = new Promise<void>((resolve) => (answered = resolve));
+    action = (client) => {
+      const answer = client.get('item');
+      answer.then(answered, () => undefined);
+      return answer.json();
+    };
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const started = Date.now();
-    await call(controller.signal);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    const response = call(controller.signal);
+    await reading;
+    controller.abort();
+    await response;
+    expect(end.hits('/item')).toBe(1);
   });
 
   it('answers 502 END_SYSTEM_UNREACHABLE when the connection is refused', async () => {
@@ -412,10 +511,20 @@ describe('secrets and logging', () => {
 
 describe('hardening', () => {
   it('does not hang on a Retry-After it cannot read', async () => {
-    end.script((_req, res) => json(res, 503, {}, { 'retry-after': 'soon' }));
-    const started = Date.now();
-    expect((await call()).status).toBe(502);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Retried after the client's own short waits, and given up: neither waited on (until the far deadline, a
+    // 504, or for any time read from it) nor passed on as a rate limit.
+    const waits = timeline();
+    end.script((_req, res, hit) => {
+      waits.push(`hit ${hit}`);
+      json(res, 503, {}, { 'retry-after': 'soon' });
+    });
+    expect(await call()).toMatchObject({
+      status: 502,
+      json: { errors: { code: 'END_SYSTEM_ERROR' } },
+    });
+    expect(end.hits('/item')).toBe(3);
+    // Between the attempts, no wait longer than the client's own (maxDelayMs, 50 ms here).
+    expect(between(waits, 'hit 1', 'hit 3').filter((ms) => ms > 50)).toEqual([]);
   });
 
   it('passes a long 503 wait on to the platform as a rate limit', async () => {
@@ -430,15 +539,19 @@ describe('hardening', () => {
   });
 
   it('answers a rate limit, not a timeout, when the wait would pass the deadline', async () => {
-    clientOptions = { deadlineMs: 500, retry: { maxDelayMs: 2_000 } };
-    end.script((_req, res) => json(res, 429, {}, { 'retry-after': '1' }));
+    // A wait the client would take (under maxDelayMs) but longer than the deadline, which no attempt nears.
+    clientOptions = { timeoutMs: 60_000, deadlineMs: 60_000, retry: { maxDelayMs: 120_000 } };
+    end.script((_req, res) => json(res, 429, {}, { 'retry-after': '90' }));
     expect(await call()).toMatchObject({ status: 403, json: { errors: { code: 'RATE_LIMITED' } } });
+    expect(end.hits('/item')).toBe(1);
   });
 
   it('starts the deadline with the first call, not when the client is made', async () => {
-    clientOptions = { deadlineMs: 200 };
-    action = async (client) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+    // More than the deadline passes on the test's clock between the client's making and its first call.
+    const clock = ownClock();
+    clientOptions = { timeoutMs: 60_000, deadlineMs: 60_000 };
+    action = (client) => {
+      clock.advance(60_001);
       return client.get('item').json();
     };
     end.script((_req, res) => json(res, 200, { late: 'fine' }));
@@ -544,12 +657,20 @@ describe('hardening', () => {
   });
 
   it('closes the end-system connection when the platform disconnects', async () => {
+    clientOptions = { timeoutMs: 600_000, deadlineMs: 600_000 };
+    let arrived!: () => void;
+    const requested = new Promise<void>((resolve) => (arrived = resolve));
     let closed!: () => void;
     const serverSawClose = new Promise<void>((resolve) => (closed = resolve));
-    end.script((req) => req.on('close', () => closed()));
+    end.script((req) => {
+      req.on('close', () => closed());
+      arrived();
+    });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    await call(controller.signal);
+    const answered = call(controller.signal);
+    await requested;
+    controller.abort();
+    await answered;
     await serverSawClose;
   });
 });

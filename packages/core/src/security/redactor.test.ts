@@ -5,6 +5,18 @@ import { looksSecret } from './secret-names.js';
 import { secret } from './secret.js';
 import { inspect } from 'node:util';
 
+/**
+ * The CPU time this process spent on `work`, in ms. Not the time that passed: a busy machine runs other
+ * processes in between, which is not this code's cost. What these tests guard against cost seconds of it (one
+ * regular expression over every form, a search per form and position), the code as it is a few milliseconds.
+ */
+function cpuMs(work: () => void): number {
+  const before = process.cpuUsage();
+  work();
+  const spent = process.cpuUsage(before);
+  return (spent.user + spent.system) / 1_000;
+}
+
 describe('Redactor', () => {
   it('redacts a secret and its derived forms', () => {
     const value = 'p@ss w/rd+"x"';
@@ -77,12 +89,14 @@ it('stays fast with as many long secrets as a 1 MiB initialize body can flag', (
   // Alike values (an attacker chooses them): the worst case for one big alternation.
   const secrets = Array.from({ length: 400 }, (_, i) => `v${i}`.padEnd(2_500, `x${i}`));
   const redactor = new Redactor(secrets);
-  const started = performance.now();
   const text = `The configuration is invalid: 'x' ${secrets[7]} is required`;
+  const redacted: string[] = [];
+  const spent = cpuMs(() =>
+    redacted.push(redactor.redact('nothing secret here'), redactor.redact(text)),
+  );
   // Their forms are far over the budget: every text of the request is redacted whole (issue 16, finding 4).
-  expect(redactor.redact('nothing secret here')).toBe(REDACTED);
-  expect(redactor.redact(text)).toBe(REDACTED);
-  expect(performance.now() - started).toBeLessThan(2_000);
+  expect(redacted).toEqual([REDACTED, REDACTED]);
+  expect(spent).toBeLessThan(2_000);
 });
 
 it('judges a value by its length, not by the escapes its encodings need (issue 31)', () => {
@@ -149,9 +163,10 @@ it('stays linear on a text that matches every form everywhere', () => {
     (_, i) => `a${String.fromCharCode(97 + (i % 26))}a${i % 2 ? 'a' : 'b'}`,
   );
   const redactor = new Redactor(secrets);
-  const started = performance.now();
-  expect(redactor.redact('aaab'.repeat(16_384))).toBe(REDACTED);
-  expect(performance.now() - started).toBeLessThan(2_000);
+  let redacted = '';
+  const spent = cpuMs(() => (redacted = redactor.redact('aaab'.repeat(16_384))));
+  expect(redacted).toBe(REDACTED);
+  expect(spent).toBeLessThan(2_000);
 });
 
 it('hides the token of a credential in the forms connector code sends it on', () => {

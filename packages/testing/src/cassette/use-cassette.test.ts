@@ -64,14 +64,19 @@ describe('records', () => {
 // describe.concurrent runs a second test while the first waits: its replayed answers could reach the other
 // test's section, so useCassette refuses the second, naming both.
 const refused: string[] = [];
+let otherRefused!: () => void;
+const refusal = new Promise<void>((resolve) => (otherRefused = resolve));
 describe.concurrent('records, concurrently', () => {
   const cassette = useCassette(path);
   afterEach((context) => {
     for (const error of context.task.result?.errors ?? []) refused.push(error.message);
+    // Once every hook of the refused test has run, the setup's console guard among them.
+    if (refused.length > 0) context.onTestFinished(() => otherRefused());
   });
 
   it('lists them', async () => {
-    await new Promise((done) => setTimeout(done, 100));
+    // It goes on only once the other test has started, and been refused, while this one runs.
+    await refusal;
     // The setup's console guard is per test, not per concurrent test: the refused one restored console.
     for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const)
       vi.spyOn(console, method);
