@@ -105,35 +105,52 @@ export interface HistoryDates {
   readonly numericRevisions: boolean;
 }
 
+/** The metadata of the entity type, as `platform.entityType` answers it; none when it is not served. */
+export async function entityTypeOf(
+  platform: PlatformSimulator,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
+  where: { readonly projectId: string; readonly entityTypeId: string },
+): Promise<Readonly<Record<string, unknown>>> {
+  const route = declared.get('entityType');
+  if (route === undefined) return {};
+  return expectShape(
+    'entityType',
+    await callDeclared(
+      platform,
+      route,
+      { projectId: where.projectId },
+      { entityTypeId: where.entityTypeId },
+    ),
+  ) as Record<string, unknown>;
+}
+
+/** The time zone server info declares for dates without an offset; UTC without server info. */
+export async function serverTimeZone(
+  platform: PlatformSimulator,
+  declared: ReadonlyMap<PlatformOperationName, Declared>,
+): Promise<string> {
+  const route = declared.get('serverInfo');
+  if (route === undefined) return 'UTC';
+  const info = expectShape('serverInfo', await callDeclared(platform, route)) as {
+    timeZone?: string;
+  };
+  return info.timeZone ?? 'UTC';
+}
+
 /** The pattern and zone history dates are written in, as the entity type and server info declare them. */
 export async function historyDates(
   platform: PlatformSimulator,
   declared: ReadonlyMap<PlatformOperationName, Declared>,
   where: { readonly projectId: string; readonly entityTypeId: string },
 ): Promise<HistoryDates> {
-  let pattern = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
-  let timeZone = 'UTC';
-  let numericRevisions = false;
-  const typeRoute = declared.get('entityType');
-  if (typeRoute !== undefined) {
-    const type = expectShape(
-      'entityType',
-      await callDeclared(
-        platform,
-        typeRoute,
-        { projectId: where.projectId },
-        { entityTypeId: where.entityTypeId },
-      ),
-    ) as { history?: { revisionDateFormat?: string; isRevisionIdNumeric?: boolean } };
-    pattern = type.history?.revisionDateFormat ?? pattern;
-    numericRevisions = type.history?.isRevisionIdNumeric === true;
-  }
-  const infoRoute = declared.get('serverInfo');
-  if (infoRoute !== undefined)
-    timeZone =
-      (expectShape('serverInfo', await callDeclared(platform, infoRoute)) as { timeZone?: string })
-        .timeZone ?? timeZone;
-  return { pattern, timeZone, numericRevisions };
+  const { history } = (await entityTypeOf(platform, declared, where)) as {
+    history?: { revisionDateFormat?: string; isRevisionIdNumeric?: boolean };
+  };
+  return {
+    pattern: history?.revisionDateFormat ?? "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+    timeZone: await serverTimeZone(platform, declared),
+    numericRevisions: history?.isRevisionIdNumeric === true,
+  };
 }
 
 /** Reads entity history from the start of time, in the declared pattern: one window of `maxResults`. */

@@ -1,15 +1,9 @@
 import type { ConformanceCheck } from '../check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape, pathOf } from '../platform-check-helpers.js';
+import { callDeclared, expectShape, pathOf, serverTimeZone } from '../platform-check-helpers.js';
 import { differences } from './compare-values.js';
-import {
-  changeEntity,
-  declaredName,
-  prepare,
-  serverTimeZone,
-  withEntity,
-} from './round-trip-place.js';
+import { changeEntity, declaredName, prepare, withEntity } from './round-trip-place.js';
 
 /** An entity created, changed and commented on reads back as it was written. */
 export const entityRoundTrip: ConformanceCheck = {

@@ -5,7 +5,7 @@ import type { ConformanceRun } from '../conformance-run.js';
 import type { DeclaredOperation } from '../declared-operations.js';
 import {
   UNLISTED,
-  callDeclared,
+  entityTypeOf,
   expectShape,
   noneServed,
   pathOf,
@@ -38,19 +38,7 @@ async function placeOf(
   const where = await scope(run, platform, declared);
   if (where === undefined)
     return 'no project and entity type to write in: give platform: { projectId, entityTypeId }, or declare platform.projects and platform.entityTypes';
-  const typeRoute = declared.get('entityType');
-  const type =
-    typeRoute === undefined
-      ? {}
-      : (expectShape(
-          'entityType',
-          await callDeclared(
-            platform,
-            typeRoute,
-            { projectId: where.projectId },
-            { entityTypeId: where.entityTypeId },
-          ),
-        ) as Record<string, unknown>);
+  const type = await entityTypeOf(platform, declared, where);
   return { ...where, type };
 }
 
@@ -143,19 +131,6 @@ export async function prepare(
   const place = await placeOf(run, platform, declared);
   if (typeof place === 'string') return { skipped: place };
   return { platform, declared, place, roundTrip };
-}
-
-/** The time zone server info declares for dates without an offset; UTC without server info. */
-export async function serverTimeZone(
-  platform: PlatformSimulator,
-  declared: Declared,
-): Promise<string> {
-  const route = declared.get('serverInfo');
-  if (route === undefined) return 'UTC';
-  const info = expectShape('serverInfo', await callDeclared(platform, route)) as {
-    timeZone?: string;
-  };
-  return info.timeZone ?? 'UTC';
 }
 
 /** The pattern revision times are written in, as the entity type declares it. */
