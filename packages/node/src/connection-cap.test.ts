@@ -7,19 +7,10 @@ import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { defineConnector, ErrorBodySchema, ParameterListSchema } from '@connector-sdk/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { heldCalls } from '../test/held-calls.js';
 import { serve, type ConnectorServer } from './index.js';
 
-/** Calls to `/hold` waiting for the test to let them answer. */
-const holding: (() => void)[] = [];
-let onHold: (() => void) | undefined;
-/** Resolves once `count` calls to `/hold` are in the connector's hands. */
-async function held(count: number): Promise<void> {
-  while (holding.length < count) await new Promise<void>((resolve) => (onHold = resolve));
-}
-/** Lets every call to `/hold` answer. */
-const release = () => {
-  for (const answer of holding.splice(0)) answer();
-};
+const { hold: holdCall, held, release } = heldCalls();
 
 const connector = defineConnector({
   name: 'capped',
@@ -30,14 +21,7 @@ const connector = defineConnector({
   operations: ({ get }) => ({
     // In flight until the test says so, however slow the machine: never answered before a check that needs it
     // in flight.
-    hold: get(
-      '/hold',
-      () =>
-        new Promise((resolve) => {
-          holding.push(() => resolve({ held: true }));
-          onHold?.();
-        }),
-    ),
+    hold: get('/hold', holdCall),
   }),
 });
 

@@ -1,15 +1,10 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { defineConnector, ParameterListSchema } from '@connector-sdk/core';
+import { heldCalls } from '../test/held-calls.js';
 import { serve } from './index.js';
 
-/** Calls to `/hold` waiting for the test to let them answer. */
-const holding: (() => void)[] = [];
-let onHold: (() => void) | undefined;
-/** Resolves once `count` calls to `/hold` are in the connector's hands. */
-async function held(count: number): Promise<void> {
-  while (holding.length < count) await new Promise<void>((resolve) => (onHold = resolve));
-}
+const { hold, held, release } = heldCalls();
 
 const connector = defineConnector({
   name: 'draining',
@@ -19,14 +14,7 @@ const connector = defineConnector({
   initialize: () => ({}),
   operations: ({ get }) => ({
     // In flight until the test lets it answer, after shutdown has begun, however slow the machine.
-    hold: get(
-      '/hold',
-      () =>
-        new Promise((resolve) => {
-          holding.push(() => resolve({ held: true }));
-          onHold?.();
-        }),
-    ),
+    hold: get('/hold', hold),
   }),
 });
 
@@ -87,7 +75,7 @@ describe('graceful shutdown under load', () => {
     const closed = running.close();
     stopping = true;
     // Answered only now, while the server shuts down.
-    for (const answer of holding.splice(0)) answer();
+    release();
     const answers = await Promise.all(slow);
     await closed;
     await Promise.all(loops);
