@@ -30,6 +30,8 @@ describeConformance(() => ({
   wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
   operation: { path: '/projects/DEMO/issues' },
   expireSession: () => tracker.store.expireTokens(),
+  clock,
+  platform: { roundTrip: { create: { summary: 'Round trip' }, update: { summary: 'Changed' } } },
 }));
 
 it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup logs out', async () => {

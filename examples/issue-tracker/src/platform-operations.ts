@@ -5,6 +5,8 @@ import {
   ValidationError,
   describeConfig,
   foldSearchQuery,
+  parseJavaDate,
+  pollWindow,
   readWindow,
   type PlatformAnswer,
   type PlatformBuilders,
@@ -22,6 +24,9 @@ const entity = ({ comments, ...fields }: Issue): PlatformAnswer<'getEntity'> => 
 });
 
 const issuePath = (id: string) => `issues/${encodeURIComponent(id)}`;
+
+/** The pattern of the issue's update time, and of the times the platform's searches send. */
+const SEARCH_DATE_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSX";
 
 /**
  * The platform operations of the tracker connector.
@@ -78,7 +83,7 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       comments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: COMMENT },
       searchEntityInfo: {
         sortableFields: ['CREATED_UPDATED_TIME', 'ENTITY_ID'],
-        dateTimeFormat: "yyyy-MM-dd'T'HH:mm:ss.SSSX",
+        dateTimeFormat: SEARCH_DATE_FORMAT,
       },
       fields: [
         { id: 'id', name: 'Key', dataType: 'TEXT' },
@@ -89,7 +94,7 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
           id: 'updated',
           name: 'Updated',
           dataType: 'DATE_TIME',
-          dateFormat: "yyyy-MM-dd'T'HH:mm:ss.SSSX",
+          dateFormat: SEARCH_DATE_FORMAT,
         },
       ],
     })),
@@ -152,21 +157,63 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
           throw new ValidationError('The tracker has no query language of its own');
         },
       });
-      const issues = await readWindow(
-        query,
+      const { updatedAfter, updatedBefore, updatedUntil, ...rest } = filters;
+      const searchParams = { ...rest, project: query.projectId };
+      if (updatedAfter === undefined && updatedBefore === undefined && updatedUntil === undefined) {
+        const issues = await readWindow(
+          query,
+          {
+            offset: async (offset, limit) =>
+              (
+                await trackerFor(call)
+                  .get('issues', { searchParams: { ...searchParams, offset, limit } })
+                  .json<{ issues: Issue[] }>()
+              ).issues,
+          },
+          { maxResults: SERVER_INFO.maxResults },
+        );
+        return { nextPageLinkSupported: false, entities: issues.map(entity) };
+      }
+      // The platform's poll ("updated since its last poll, up to now"): paged by the last issue answered, not by
+      // offset, so that an issue changed while the platform pages does not push an unread one out of the walk.
+      const time = (value: string) =>
+        parseJavaDate(value, SEARCH_DATE_FORMAT, SERVER_INFO.timeZone);
+      const { items, ...paging } = await pollWindow(
         {
-          offset: async (offset, limit) =>
+          ...query,
+          since: updatedAfter === undefined ? 0 : time(updatedAfter).getTime(),
+          until:
+            updatedUntil !== undefined
+              ? time(updatedUntil).getTime()
+              : updatedBefore === undefined
+                ? undefined
+                : time(updatedBefore).getTime() - 1,
+        },
+        {
+          // The tracker lists issues updated after a time (not at it: hence the millisecond before), oldest first.
+          offset: async (from, offset, limit) =>
             (
               await trackerFor(call)
                 .get('issues', {
-                  searchParams: { ...filters, project: query.projectId, offset, limit },
+                  searchParams: {
+                    ...searchParams,
+                    updatedAfter: new Date(from - 1).toISOString(),
+                    offset,
+                    limit,
+                  },
                 })
                 .json<{ issues: Issue[] }>()
             ).issues,
         },
-        { maxResults: SERVER_INFO.maxResults },
+        {
+          updated: (issue) => Date.parse(issue.updated),
+          id: (issue) => issue.id,
+          // The tracker stamps updates to the millisecond, on the connector's own clock.
+          overlapMs: 0,
+          maxResults: SERVER_INFO.maxResults,
+        },
       );
-      return { nextPageLinkSupported: false, entities: issues.map(entity) };
+      return { ...paging, entities: items.map(entity) };
     }),
 
     ...trackerCommentOperations(platform),

@@ -11,7 +11,10 @@ export const pythonMissing: string | undefined =
     ? undefined
     : 'python3 is not on PATH (Debian: apt-get install -y python3)';
 
-/** The title of a describe block that needs python3, registering a failing test under CI when it is missing. */
+/**
+ * The title of a describe block that needs python3, registering a failing test under CI when it is missing.
+ * It only names the block: skip the block itself with `describe.skipIf(pythonMissing !== undefined)`.
+ */
 export function needsPython(title: string): string {
   if (pythonMissing === undefined) return title;
   if (process.env.CI)

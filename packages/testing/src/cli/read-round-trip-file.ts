@@ -8,6 +8,12 @@ const RoundTripSchema = z.strictObject({
   update: z.record(z.string(), z.unknown()),
   idField: z.string().min(1).optional(),
   deletionType: z.literal(['SOFT_DELETE', 'ARCHIVE']).optional(),
+  search: z
+    .strictObject({
+      idField: z.string().min(1).optional(),
+      updatedField: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 /**
@@ -22,7 +28,7 @@ export async function readRoundTripFile(path: string): Promise<RoundTripOptions>
   const parsed = RoundTripSchema.safeParse(json);
   if (parsed.success) return parsed.data as RoundTripOptions;
   throw new UsageError(
-    `${path} must hold { "create": { fields }, "update": { fields } }, with "idField" and "deletionType" ("SOFT_DELETE" or "ARCHIVE") if needed (${parsed.error.issues
+    `${path} must hold { "create": { fields }, "update": { fields } }, with "idField", "deletionType" ("SOFT_DELETE" or "ARCHIVE") and "search" ({ "idField", "updatedField" }) if needed (${parsed.error.issues
       .slice(0, 3)
       .map((issue) => `'${issue.path.join('.') || 'the file'}': ${issue.message}`)
       .join('; ')})`,

@@ -378,8 +378,10 @@ describe('each conformance check catches the connector it guards against', () =>
         'platform.expired-reads',
         'platform.history-identity',
         'platform.entity-round-trip',
+        'platform.search-round-trip',
         'platform.attachment-round-trip',
         'platform.history-polling',
+        'platform.search-polling',
         'platform.own-change-identity',
         'platform.entity-types',
       ].map((id) => ({

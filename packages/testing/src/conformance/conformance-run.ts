@@ -1,4 +1,5 @@
 import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@connector-sdk/core';
+import type { Clock } from '../clock.js';
 import { SessionMasker } from '../session-masker.js';
 import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
@@ -54,6 +55,13 @@ export interface ConformanceOptions {
   readonly retryAfterHeader?: string;
   /** The unit of that header. @default 'seconds' */
   readonly retryAfterUnit?: 'seconds' | 'milliseconds';
+  /**
+   * The clock the kit waits out a rate limit with. With one, a check whose call answers a 403 that announces a
+   * wait waits it out on this clock and sends the call again (three times at most), as the platform does:
+   * give the manual clock your fake end system counts its rate limit on, and waiting takes no time. Without
+   * one, a check never sleeps: it fails at once on such a 403.
+   */
+  readonly clock?: Clock;
   /**
    * The connector's log lines so far, for the secret check when the target is a URL or a handler (for a
    * connector target the kit captures them itself).
@@ -257,21 +265,30 @@ export class ConformanceRun {
     };
   }
 
+  /**
+   * Now, in epoch ms, on the run's clock: the test's own when it gives one, else the wall clock (not
+   * `systemClock`, whose `now()` counts from the process's start: a "since" written from it is in 1970).
+   */
+  now(): number {
+    return this.options.clock?.now() ?? Date.now();
+  }
+
   /** A fresh simulated platform (its own sync session) on this run's recording transport. */
   simulator(
     config: ConfigInput = this.options.config,
     overrides: Partial<PlatformSimulatorOptions> = {},
     transport: Transport = this.#transport,
   ): PlatformSimulator {
-    const { prefix, retryAfterHeader, retryAfterUnit } = this.options;
+    const { prefix, retryAfterHeader, retryAfterUnit, clock } = this.options;
     return new PlatformSimulator(transport, {
       target: this.options.target,
       config,
       ...(prefix === undefined ? {} : { prefix }),
       ...(retryAfterHeader === undefined ? {} : { retryAfterHeader }),
       ...(retryAfterUnit === undefined ? {} : { retryAfterUnit }),
-      // A check never sleeps: a rate-limit 403 is answered at once, so a check fails fast, not by timeout.
-      maxWaits: 0,
+      // Without a clock of the test's own, a check never sleeps: a rate-limit 403 is answered at once, so a
+      // check fails fast, not by timeout.
+      ...(clock === undefined ? { maxWaits: 0 } : { clock }),
       ...overrides,
     });
   }

@@ -88,6 +88,11 @@ export interface PolledWindow<T> {
 const DEFAULT_OVERLAP_MS = 1_000;
 const DEFAULT_MAX_RESULTS = 1_000;
 const DEFAULT_MAX_CALLS = 1_000;
+/**
+ * The fewest items one call to a paged source asks for: a platform window of one item would otherwise read an
+ * end system's list one item a call, and a run of items with one update time (read on by position) call by call.
+ */
+const SOURCE_PAGE_FLOOR = 100;
 
 function bounds(window: PollWindow): PollBounds {
   const { since, until } = window;
@@ -162,7 +167,7 @@ export async function pollWindow<T>(
       updated: options.updated,
       id: options.id,
       want: skip + maxResults,
-      limit: maxResults,
+      limit: Math.max(maxResults, SOURCE_PAGE_FLOOR),
       maxCalls: options.maxCalls ?? DEFAULT_MAX_CALLS,
     },
   );

@@ -31,7 +31,7 @@ export const historyPolling: ConformanceCheck = {
         changes++;
       };
       // From a minute before, so that an end system's clock a little behind still counts every change.
-      let since = formatJavaDate(Date.now() - 60_000, pattern, timeZone);
+      let since = formatJavaDate(run.now() - 60_000, pattern, timeZone);
       await change();
       await change();
       const seen = new Set<string>();

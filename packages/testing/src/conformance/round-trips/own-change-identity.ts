@@ -32,7 +32,7 @@ export const ownChangeIdentity: ConformanceCheck = {
     const timeZone = info.timeZone ?? 'UTC';
     const outcome = await withEntity(run, platform, ready, async (entityId) => {
       // From a minute before the change, so that an end system's clock a little behind still counts it.
-      const since = formatJavaDate(Date.now() - 60_000, pattern, timeZone);
+      const since = formatJavaDate(run.now() - 60_000, pattern, timeZone);
       await changeEntity(platform, { declared, place, entityId }, roundTrip.update);
       const history = declared.get('entityHistory') as DeclaredOperation;
       const answer = expectShape(

@@ -1,16 +1,21 @@
 import {
   UnauthenticatedError,
+  ValidationError,
   defineConnector,
   field,
+  foldSearchQuery,
   formatJavaDate,
   parseJavaDate,
+  pollWindow,
   readWindow,
   secret,
+  type SearchQuery,
 } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   needsPython,
+  pythonMissing,
   startWsgiFileStore,
   type WsgiFileStore,
 } from '../../../../core/test/wsgi-file-store.js';
@@ -34,6 +39,39 @@ interface Flaws {
    * window of everything is in order, but a change between windows shifts every offset.
    */
   readonly newestFirstPaging?: boolean;
+  /** "Updated since" searches cut by offset from the list by update time, as readWindow does. */
+  readonly offsetSearch?: boolean;
+  /** A search by id compares another field, so it finds nothing. */
+  readonly idSearchMisses?: boolean;
+  /** The field an entity's id is answered under, declared as the entity type's `fieldNameInfo.idFieldName`. */
+  readonly idName?: string;
+}
+
+const UPDATED = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
+
+/** What the platform's search asks of the tracker: ids, and update times after and up to. */
+function trackerSearch(query: SearchQuery, flaws: Flaws) {
+  type Filter = { ids?: string[]; after?: number; until?: number };
+  const time = (value: unknown) => parseJavaDate(String(value), UPDATED, 'UTC').getTime();
+  return foldSearchQuery<Filter>(query, {
+    compare: (name, comparison, value) => {
+      const idName = flaws.idName ?? 'id';
+      if (name === (flaws.idSearchMisses === true ? 'other' : idName) && comparison === 'EQUALS')
+        return { ids: [String(value)] };
+      if (name === 'updated' && comparison === 'GREATER_THAN') return { after: time(value) };
+      if (name === 'updated' && comparison === 'LESS_THAN_EQUALS') return { until: time(value) };
+      if (name === idName || name === 'updated') return { ids: [] };
+      throw new ValidationError(`The tracker cannot search for ${name} ${comparison}`);
+    },
+    and: (parts) => Object.assign({}, ...parts) as Filter,
+    in: (name, values) => ({ ids: name === (flaws.idName ?? 'id') ? values.map(String) : [] }),
+    not: () => {
+      throw new ValidationError('The tracker cannot search with NOT');
+    },
+    native: () => {
+      throw new ValidationError('The tracker has no query language');
+    },
+  });
 }
 
 const HISTORY_DATE = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
@@ -43,6 +81,13 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
   const revisions: { entityId: string; revisionId: string; at: number; by: string }[] = [];
   const comments: { entityId: string; text: string }[] = [];
   let next = 0;
+  const ID = flaws.idName ?? 'id';
+  // Update times in milliseconds, each later than the one before, as a tracker that stamps each change.
+  let last = 0;
+  const stamp = () => {
+    last = Math.max(Date.now(), last + 1);
+    return formatJavaDate(last, UPDATED, 'UTC');
+  };
   const connector = defineConnector({
     name: 'round-trips',
     version: '1.0.0',
@@ -72,7 +117,12 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
           fieldNameInfo: { idFieldName: 'attachmentId', contentUriFieldName: 'contentUri' },
         },
         comments: { fieldNameInfo: { bodyFieldName: 'text' } },
-        fields: [{ id: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' }],
+        ...(flaws.idName === undefined ? {} : { fieldNameInfo: { idFieldName: flaws.idName } }),
+        searchEntityInfo: { dateTimeFormat: UPDATED },
+        fields: [
+          { id: 'due', dataType: 'DATE', dateFormat: 'yyyy-MM-dd' },
+          { id: 'updated', dataType: 'DATE_TIME', dateFormat: UPDATED },
+        ],
       })),
       getEntity: platform.getEntity(({ params }) => ({
         fields: entities.get(params.entityId) ?? {},
@@ -89,14 +139,15 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
       })),
       createEntity: platform.createEntity(({ body }) => {
         const id = `I-${++next}`;
-        entities.set(id, { ...body.fields, id });
-        return { fields: { ...body.fields, id } };
+        const entity = { ...body.fields, [ID]: id, updated: stamp() };
+        entities.set(id, entity);
+        return { fields: entity };
       }),
       updateEntity: platform.updateEntity(({ params, body }) => {
         const entity =
           flaws.replacesOnUpdate === true
-            ? { ...body.fields, id: params.entityId }
-            : { ...entities.get(params.entityId), ...body.fields };
+            ? { ...body.fields, [ID]: params.entityId, updated: stamp() }
+            : { ...entities.get(params.entityId), ...body.fields, updated: stamp() };
         entities.set(params.entityId, entity);
         revisions.push({
           entityId: params.entityId,
@@ -105,6 +156,32 @@ function trackerConnector(store: WsgiFileStore, flaws: Flaws) {
           by: flaws.displayNames === true ? 'Alice Liddell' : 'alice',
         });
         return { fields: entity };
+      }),
+      searchEntities: platform.searchEntities(async ({ query, body }) => {
+        const { ids, after = 0, until } = trackerSearch(body.query, flaws);
+        const time = (entity: Record<string, unknown>) =>
+          parseJavaDate(String(entity.updated), UPDATED, 'UTC').getTime();
+        const byTime = [...entities.values()]
+          .filter((entity) => ids === undefined || ids.includes(String(entity[ID])))
+          .sort((a, b) => time(a) - time(b) || String(a[ID]).localeCompare(String(b[ID])));
+        if (flaws.offsetSearch === true)
+          return {
+            nextPageLinkSupported: false,
+            entities: (
+              await readWindow(query, {
+                all: () =>
+                  byTime.filter(
+                    (entity) => time(entity) > after && time(entity) <= (until ?? Infinity),
+                  ),
+              })
+            ).map((fields) => ({ fields })),
+          };
+        const { items, ...paging } = await pollWindow(
+          { ...query, since: after, until },
+          { all: (from) => byTime.filter((entity) => time(entity) >= from) },
+          { updated: time, id: (entity) => String(entity[ID]), overlapMs: 0, maxResults: 100 },
+        );
+        return { ...paging, entities: items.map((fields) => ({ fields })) };
       }),
       deleteEntity: platform.deleteEntity(({ params }) => {
         entities.delete(params.entityId);
@@ -175,91 +252,121 @@ const ROUND_TRIP = {
 };
 const ONLY = [
   'platform.entity-round-trip',
+  'platform.search-round-trip',
+  'platform.search-polling',
   'platform.history-polling',
   'platform.attachment-round-trip',
   'platform.own-change-identity',
 ];
 
-describe(needsPython('round trips through a real end system'), () => {
-  let store: WsgiFileStore;
-  beforeAll(async () => {
-    store = await startWsgiFileStore();
-  });
-  afterAll(() => store?.stop());
+describe.skipIf(pythonMissing !== undefined)(
+  needsPython('round trips through a real end system'),
+  () => {
+    let store: WsgiFileStore;
+    beforeAll(async () => {
+      store = await startWsgiFileStore();
+    });
+    afterAll(() => store?.stop());
 
-  async function judge(flaws: Flaws, options: Partial<ConformanceOptions> = {}) {
-    const { connector, entities } = trackerConnector(store, flaws);
-    const results = await runConformance(
-      {
-        target: connector,
-        config: CONFIG,
-        handlerOptions: { egress: LOOPBACK_EGRESS },
-        platform: { roundTrip: ROUND_TRIP },
-        ...options,
-      },
-      { only: ONLY },
-    );
-    return {
-      results: Object.fromEntries(results.map((result) => [result.id, result])) as Record<
-        string,
-        ConformanceResult
-      >,
-      entities,
-    };
-  }
+    async function judge(flaws: Flaws, options: Partial<ConformanceOptions> = {}) {
+      const { connector, entities } = trackerConnector(store, flaws);
+      const results = await runConformance(
+        {
+          target: connector,
+          config: CONFIG,
+          handlerOptions: { egress: LOOPBACK_EGRESS },
+          platform: { roundTrip: ROUND_TRIP },
+          ...options,
+        },
+        { only: ONLY },
+      );
+      return {
+        results: Object.fromEntries(results.map((result) => [result.id, result])) as Record<
+          string,
+          ConformanceResult
+        >,
+        entities,
+      };
+    }
 
-  it('passes a connector that stores files whole and names its own changes by user name', async () => {
-    const { results, entities } = await judge({});
-    for (const id of ONLY)
-      expect(results[id]).toEqual(expect.objectContaining({ status: 'passed' }));
-    expect(results['platform.entity-round-trip']?.message).toBeUndefined();
-    // What the checks created, they deleted.
-    expect(entities.size).toBe(0);
-  });
+    it('passes a connector that stores files whole and names its own changes by user name', async () => {
+      const { results, entities } = await judge({});
+      for (const id of ONLY)
+        expect(results[id]).toEqual(expect.objectContaining({ status: 'passed' }));
+      expect(results['platform.entity-round-trip']?.message).toBeUndefined();
+      // What the checks created, they deleted.
+      expect(entities.size).toBe(0);
+    });
 
-  it('fails one whose end system stores the upload with its chunked framing, naming the first differing byte', async () => {
-    const { results } = await judge({ chunked: true });
-    const result = results['platform.attachment-round-trip'];
-    expect(result?.status).toBe('failed');
-    expect(result?.message).toMatch(
-      /^The uploaded file \(100003 bytes, every byte value\) read back as \d+ bytes, different from byte 0 on/,
-    );
-    expect(result?.message).toContain('chunkedUploads');
-  });
+    it('fails one whose end system stores the upload with its chunked framing, naming the first differing byte', async () => {
+      const { results } = await judge({ chunked: true });
+      const result = results['platform.attachment-round-trip'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toMatch(
+        /^The uploaded file \(100003 bytes, every byte value\) read back as \d+ bytes, different from byte 0 on/,
+      );
+      expect(result?.message).toContain('chunkedUploads');
+    });
 
-  it('fails one whose update drops the fields it was not sent', async () => {
-    const { results } = await judge({ replacesOnUpdate: true });
-    const result = results['platform.entity-round-trip'];
-    expect(result?.status).toBe('failed');
-    expect(result?.message).toContain(
-      `'due': sent "2026-12-24", read nothing (not sent with the change); 'labels': sent ["b","a"], read nothing (not sent with the change)`,
-    );
-  });
+    it('fails one whose update drops the fields it was not sent', async () => {
+      const { results } = await judge({ replacesOnUpdate: true });
+      const result = results['platform.entity-round-trip'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toContain(
+        `'due': sent "2026-12-24", read nothing (not sent with the change); 'labels': sent ["b","a"], read nothing (not sent with the change)`,
+      );
+    });
 
-  it('fails one whose history windows are cut by offset from a newest-first list', async () => {
-    const { results } = await judge({ newestFirstPaging: true });
-    const result = results['platform.history-polling'];
-    expect(result?.status).toBe('failed');
-    expect(result?.message).toMatch(/gave revision '\d+'(, '\d+')* twice in one walk/);
-  });
+    it('fails one whose history windows are cut by offset from a newest-first list', async () => {
+      const { results } = await judge({ newestFirstPaging: true });
+      const result = results['platform.history-polling'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toMatch(/gave revision '\d+'(, '\d+')* twice in one walk/);
+    });
 
-  it("fails one whose history names the integration user's own change by display name", async () => {
-    const { results } = await judge({ displayNames: true });
-    const result = results['platform.own-change-identity'];
-    expect(result?.status).toBe('failed');
-    expect(result?.message).toContain(
-      "as made by 'Alice Liddell', not by the integration user ('alice'",
-    );
-    expect(result?.message).toContain('notUpdatedByUser');
-  });
+    it('fails one whose "updated since" search is cut by offset, naming the entity the platform would miss', async () => {
+      const { results } = await judge({ offsetSearch: true });
+      expect(results['platform.search-round-trip']?.status).toBe('passed');
+      const result = results['platform.search-polling'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toMatch(/the platform would miss entity 'I-\d+'\. A change between/);
+      expect(result?.message).toContain('pollWindow');
+    });
 
-  it('writes nothing unless told where and what', async () => {
-    const { results, entities } = await judge({}, { platform: {} });
-    for (const id of ONLY)
-      expect(results[id]).toMatchObject({
-        status: 'skipped',
-        message: expect.stringContaining('the kit writes to the end system only when told'),
-      });
-    expect(entities.size).toBe(0);
-  });
-});
+    it('fails one whose search by id finds nothing, naming the query', async () => {
+      const { results } = await judge({ idSearchMisses: true });
+      const result = results['platform.search-round-trip'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toMatch(
+        /^A search for id EQUALS 'I-\d+', the platform's lookup by id, did not find entity 'I-\d+' just created \(0 answered\)/,
+      );
+    });
+
+    it("fails one whose history names the integration user's own change by display name", async () => {
+      const { results } = await judge({ displayNames: true });
+      const result = results['platform.own-change-identity'];
+      expect(result?.status).toBe('failed');
+      expect(result?.message).toContain(
+        "as made by 'Alice Liddell', not by the integration user ('alice'",
+      );
+      expect(result?.message).toContain('notUpdatedByUser');
+    });
+
+    it("reads the new entity's id under the entity type's fieldNameInfo.idFieldName", async () => {
+      const { results, entities } = await judge({ idName: 'key' });
+      for (const id of ONLY)
+        expect(results[id]).toEqual(expect.objectContaining({ status: 'passed' }));
+      expect(entities.size).toBe(0);
+    });
+
+    it('writes nothing unless told where and what', async () => {
+      const { results, entities } = await judge({}, { platform: {} });
+      for (const id of ONLY)
+        expect(results[id]).toMatchObject({
+          status: 'skipped',
+          message: expect.stringContaining('the kit writes to the end system only when told'),
+        });
+      expect(entities.size).toBe(0);
+    });
+  },
+);

@@ -9,6 +9,13 @@ export interface RoundTripOptions {
    * @default the entity type's `fieldNameInfo.idFieldName`, else `'id'`
    */
   readonly idField?: string;
+  /**
+   * The fields the search checks name in the platform's search tree: `idField` for "find by id"
+   * (default: `idField` above) and `updatedField` for "updated since", the poll the platform runs.
+   * @default `updatedField`: the entity type's one `DATE_TIME` field whose id speaks of an update
+   * (`updated`, `updated_on`, `modified`, `lastModified`, `changed`, …)
+   */
+  readonly search?: { readonly idField?: string; readonly updatedField?: string };
   /** How the checks delete the entity they created. @default 'SOFT_DELETE' */
   readonly deletionType?: 'SOFT_DELETE' | 'ARCHIVE';
 }

@@ -42,13 +42,20 @@ async function placeOf(
   return { ...where, type };
 }
 
-/** A name the entity type declares in `<part>.fieldNameInfo`, or the documented default. */
+/**
+ * A name the entity type declares in `<part>.fieldNameInfo` (its own `fieldNameInfo` for part `''`), or
+ * `undefined`.
+ */
 export function declaredName(type: Readonly<Record<string, unknown>>, part: string, name: string) {
-  const info = (type[part] as { fieldNameInfo?: Record<string, unknown> } | undefined)
-    ?.fieldNameInfo;
+  const holder = part === '' ? type : type[part];
+  const info = (holder as { fieldNameInfo?: Record<string, unknown> } | undefined)?.fieldNameInfo;
   const value = info?.[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
+
+/** Where the round trip reads an entity's id, as the options and the entity type name it. */
+export const idFieldOf = (place: Place, roundTrip: RoundTripOptions) =>
+  roundTrip.idField ?? declaredName(place.type, '', 'idFieldName') ?? 'id';
 
 /**
  * Runs `use` with an entity to write on: `platform.entityId`, else one the kit creates from
@@ -77,8 +84,7 @@ export async function withEntity<T>(
     body: { fields: roundTrip.create },
   });
   const entity = expectShape('createEntity', created) as { fields: Record<string, unknown> };
-  const idField =
-    roundTrip.idField ?? declaredName(place.type, 'fieldNameInfo', 'idFieldName') ?? 'id';
+  const idField = idFieldOf(place, roundTrip);
   const id = entity.fields[idField];
   if (typeof id !== 'string' && typeof id !== 'number')
     throw new ConformanceFailure(
@@ -98,6 +104,19 @@ export async function withEntity<T>(
         },
       });
   }
+}
+
+/** Runs `use` with `count` entities the kit creates (see {@link withEntity}), deleting each afterwards. */
+export function withEntities<T>(
+  run: ConformanceRun,
+  platform: PlatformSimulator,
+  input: Parameters<typeof withEntity>[2],
+  count: number,
+  use: (entityIds: string[]) => Promise<T>,
+): Promise<T | string> {
+  const nest = (ids: string[]): Promise<T | string> =>
+    ids.length === count ? use(ids) : withEntity(run, platform, input, (id) => nest([...ids, id]));
+  return nest([]);
 }
 
 /**
