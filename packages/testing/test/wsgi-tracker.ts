@@ -1,0 +1,61 @@
+// Starts the Python wsgiref tracker (wsgi-tracker.py): a real HTTP server that answers as Redmine 5's REST API
+// does where a connector's meaning turns on it (an unknown API key is served as the anonymous user; journals
+// name users by display name). Tests that need it skip when python3 is missing (`pythonMissing` and `needsPython`
+// in packages/core/test/wsgi-file-store.ts).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The seeded users' API keys (40 hex digits, as Redmine's). Alice is an administrator, Bob is not. */
+export const TRACKER_KEYS = {
+  alice: 'a11ce0000000000000000000000000000000a11c',
+  bob: 'b0b0000000000000000000000000000000000b0b',
+} as const;
+
+/** A running wsgiref tracker, with its test hooks. */
+export interface WsgiTracker {
+  readonly url: string;
+  /** Gives the user who holds `key` a new one, as Redmine's "Reset" of an API key: `key` is unknown from then on. */
+  revokeApiKey(key: string): Promise<void>;
+  /** Restores the seeded users, keys, projects and issues. */
+  reset(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Starts the tracker on a free 127.0.0.1 port; resolves once it accepts connections. */
+export async function startWsgiTracker(): Promise<WsgiTracker> {
+  const script = fileURLToPath(new URL('./wsgi-tracker.py', import.meta.url));
+  const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      reject(new Error(`wsgi-tracker exited (${code}) before listening`)),
+    );
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const hook = async (name: string, body: unknown = {}) => {
+    const response = await fetch(`${url}/test-hooks/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 204)
+      throw new Error(`wsgi-tracker test hook ${name} answered ${response.status}`);
+  };
+  return {
+    url,
+    revokeApiKey: (key) => hook('revoke-api-key', { key }),
+    reset: () => hook('reset'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill();
+      }),
+  };
+}
