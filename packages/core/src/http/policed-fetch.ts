@@ -1,4 +1,4 @@
-import { attachConnectorError } from '../errors/attached-error.js';
+import { attachConnectorError, attachedConnectorError } from '../errors/attached-error.js';
 import { EndSystemError } from '../errors/errors.js';
 import { networkFailure } from '../errors/network-failure.js';
 import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
@@ -52,8 +52,18 @@ async function sendHeld(request: Request, init: RequestInit | undefined): Promis
   try {
     sized = await withHeldBody(request);
   } catch (error) {
-    // The body could not be read (the platform's upload failed or went away): sending again cannot help.
+    // The body could not be read (a download passed on was cut, the platform's upload went away): sending
+    // again cannot help. A failure the SDK has not judged is the end system's side: 502, naming the call.
     if (typeof error === 'object' && error !== null) noRetry.add(error);
+    if (error instanceof Error && !request.signal.aborted && !attachedConnectorError(error))
+      attachConnectorError(
+        error,
+        new EndSystemError('The body to send could not be read to its end', {
+          code: 'END_SYSTEM_ERROR',
+          detail: `${request.method} ${safeUrl(request.url)}: ${error.message}`,
+          cause: error,
+        }),
+      );
     throw error;
   }
   rebindRequest(request, sized);

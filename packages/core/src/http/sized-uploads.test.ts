@@ -181,6 +181,31 @@ describe('a body given to the end-system client as a stream', () => {
     expect(received).toEqual([]);
     expect(spills()).toEqual([]);
   });
+
+  it('answers the platform 502 when a stream it passes on fails part-way, as a download from another end system can', async () => {
+    const received = receiving();
+    const copy = bareConnector(({ get }) => ({
+      copy: get('/copy', async ({ signal, log }) => {
+        let sent = 0;
+        // A download from another end system whose connection is cut: undici's stream errors "terminated".
+        const download = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (sent++ < 3) controller.enqueue(new Uint8Array(65_536));
+            else controller.error(new TypeError('terminated'));
+          },
+        });
+        await createEndSystemClient({ baseUrl: endSystem.url, egress: TEST_EGRESS, signal, log })
+          .put('files/copy', { body: download })
+          .json();
+        return { copied: true };
+      }),
+    }));
+    const handle = withSession(createHandler(copy, { egress: TEST_EGRESS }));
+    const answer = await handle({ method: 'GET', path: '/sdk/api/1.0/copy', headers: {} });
+    expect(answer.status, answer.body).toBe(502);
+    expect(JSON.parse(answer.body)).toMatchObject({ errors: { code: 'END_SYSTEM_ERROR' } });
+    expect(received).toEqual([]);
+  });
 });
 
 describe.skipIf(pythonMissing !== undefined)(
