@@ -68,7 +68,8 @@ export class InitializeAccess {
     readonly accessKey?: string | readonly string[] | undefined;
   }) {
     this.#from =
-      options.initializeFrom === undefined ? undefined : rangeList(options.initializeFrom);
+      // A network admits its own addresses only: not the IPv6 forms that embed them, which anyone can send from.
+      options.initializeFrom === undefined ? undefined : rangeList(options.initializeFrom, false);
     const keys =
       typeof options.accessKey === 'string'
         ? options.accessKey.split(',').map((key) => key.trim())

@@ -1,12 +1,16 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Adds an address or CIDR range to `list`; an IPv4 range also in the IPv6 forms that embed IPv4 addresses.
+ * Adds an address or CIDR range to `list`; an IPv4 range also in the IPv6 forms that embed IPv4 addresses,
+ * unless `embedded` is false.
  *
+ * @param embedded - whether an IPv4 range also covers its NAT64, IPv4-compatible, SIIT and 6to4 forms: right for
+ * a range to refuse (each reaches the IPv4 address), wrong for callers to admit (anyone can send from such an
+ * IPv6 address; an IPv4 peer on a dual-stack socket shows as IPv4-mapped, which the list always matches)
  * @throws TypeError when `range` is not an address or CIDR range
  * @internal
  */
-export function addRange(list: BlockList, range: string): void {
+export function addRange(list: BlockList, range: string, embedded = true): void {
   const slash = range.lastIndexOf('/');
   const address = slash === -1 ? range : range.slice(0, slash);
   const family = isIP(address);
@@ -28,6 +32,7 @@ export function addRange(list: BlockList, range: string): void {
     return;
   }
   list.addSubnet(address, prefix, 'ipv4');
+  if (!embedded) return;
   // The same range inside the IPv6 forms that embed an IPv4 address in their last or leading bits: NAT64's
   // well-known prefix, IPv4-compatible and SIIT-translated addresses (IPv4-mapped ones Node's BlockList knows),
   // and 6to4.
@@ -41,9 +46,9 @@ export function addRange(list: BlockList, range: string): void {
 }
 
 /** @internal A block list of `ranges` (see {@link addRange}). */
-export function rangeList(ranges: readonly string[]): BlockList {
+export function rangeList(ranges: readonly string[], embedded = true): BlockList {
   const list = new BlockList();
-  for (const range of ranges) addRange(list, range);
+  for (const range of ranges) addRange(list, range, embedded);
   return list;
 }
 
@@ -64,8 +69,10 @@ const metadata = (): BlockList =>
 
 /**
  * Multicast, reserved and special-purpose ranges: IETF protocol assignments, benchmarking, IPv6 site-local
- * (deprecated, still routed inside some networks), and NAT64's local-use prefix (RFC 8215), which translates to
- * any IPv4 address of the operator's own network.
+ * (deprecated, still routed inside some networks), NAT64's local-use prefix (RFC 8215), which translates to
+ * any IPv4 address of the operator's own network, Teredo (RFC 4380: a relay reaches the IPv4 address hidden in
+ * the client's), ORCHID and ORCHIDv2 (RFC 4843, 7343: identifiers, not locators), IPv6 documentation (RFC 3849,
+ * 9637) and the discard-only prefix (RFC 6666).
  *
  */
 const reserved = (): BlockList =>
@@ -77,6 +84,12 @@ const reserved = (): BlockList =>
     'ff00::/8',
     'fec0::/10',
     '64:ff9b:1::/48',
+    '2001::/32',
+    '2001:10::/28',
+    '2001:20::/28',
+    '2001:db8::/32',
+    '3fff::/20',
+    '100::/64',
   ]);
 
 /** Loopback and "this host". */

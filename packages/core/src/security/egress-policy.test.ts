@@ -46,6 +46,14 @@ describe('the egress policy', () => {
     ['64:ff9b:1::a00:1', 'a multicast or reserved address'],
     ['64:ff9b:1:ffff::8.8.8.8', 'a multicast or reserved address'],
     ['198.18.0.1', 'a multicast or reserved address'],
+    // Teredo (its server and client addresses hide an IPv4 one), ORCHID and ORCHIDv2, documentation, discard.
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'a multicast or reserved address'],
+    ['2001::1', 'a multicast or reserved address'],
+    ['2001:10::1', 'a multicast or reserved address'],
+    ['2001:20::1', 'a multicast or reserved address'],
+    ['2001:db8::1', 'a multicast or reserved address'],
+    ['3fff::1', 'a multicast or reserved address'],
+    ['100::1', 'a multicast or reserved address'],
   ])(
     "refuses %s by default: whoever initializes must not reach the operator's network",
     (address, reason) => {
@@ -53,12 +61,20 @@ describe('the egress policy', () => {
     },
   );
 
-  it.each(['8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808'])(
-    'allows the public address %s by default',
-    (address) => {
-      expect(byDefault.refusal(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '172.32.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    // Public IPv6 beside the refused 2001:: blocks: Teredo is 2001:0::/32 only, ORCHID 2001:10::/28 only.
+    '2001:4860:4860::8888',
+    '2001:1::1',
+    '2001:30::1',
+    '2001:db9::1',
+  ])('allows the public address %s by default', (address) => {
+    expect(byDefault.refusal(address)).toBeUndefined();
+  });
 
   it('opens addresses, ranges, host names and wildcard domains the operator allows, never metadata by name', () => {
     const policy = new CompiledEgressPolicy({
