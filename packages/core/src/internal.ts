@@ -21,3 +21,4 @@ export {
 } from './body/read-web-body.js';
 export { isUnsafePath, originForm } from './handler/path-rule.js';
 export { checkLogger } from './logging/logger.js';
+export { Redactor } from './security/redactor.js';

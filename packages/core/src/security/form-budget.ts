@@ -12,9 +12,10 @@ export const MAX_FORM_CHARACTERS = 200_000;
 const BASE_FORM_CHARACTERS = 16_384;
 
 /**
- * What each character of a secret adds to the request's allowance. A part of a secret makes at most six forms
- * of its own length, and base64 and hex forms of about 1.3 to 2 times it, whatever characters it holds: only
- * the cost of each secret beyond its characters can exceed this.
+ * What each character of a secret adds to the request's allowance. A part of a secret makes a few forms of its
+ * own length (six at most for each of its cases, and their folded forms, most of them the same), and base64
+ * and hex forms of about 1.3 to 2.7 times it, whatever characters it holds: only the cost of each secret beyond
+ * its characters, or a part with letters and every URL set's characters at once, can exceed this.
  */
 const FORMS_PER_SECRET_CHARACTER = 64;
 

@@ -1,4 +1,11 @@
-import { DECODED, htmlView, jsonView, percentView, type TextView } from './text-views.js';
+import {
+  DECODED,
+  htmlView,
+  jsonView,
+  percentView,
+  quotedPrintableView,
+  type TextView,
+} from './text-views.js';
 
 // How the redactor searches one text for many forms.
 
@@ -42,7 +49,21 @@ const FAMILIES = [
   },
   { decoded: DECODED.backslash, holds: (text: string) => text.includes('\\'), view: jsonView },
   { decoded: DECODED.ampersand, holds: (text: string) => text.includes('&'), view: htmlView },
+  { decoded: DECODED.equals, holds: holdsQuotedPrintable, view: quotedPrintableView },
 ] as const;
+
+/** Whether a text holds a quoted-printable escape or soft line break (`=3D`, `=\n`): most `=` are neither. */
+function holdsQuotedPrintable(text: string): boolean {
+  for (let at = text.indexOf('='); at !== -1; at = text.indexOf('=', at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === 0x0a || next === 0x0d) return true;
+    if (isHex(next) && isHex(text.charCodeAt(at + 2))) return true;
+  }
+  return false;
+}
+
+const isHex = (code: number) =>
+  (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66);
 
 /**
  * The views of a text besides itself: one per family of escapes it holds, and each view's own views where

@@ -5,7 +5,8 @@ import { ByteFormSet, NO_BYTE_FORMS } from './byte-form-set.js';
 import { searchedForms } from './searched-forms.js';
 import { FormBudget } from './form-budget.js';
 import { DIRECT_SEARCH_WORK, merge, searchEach, viewsOf } from './form-search.js';
-import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT } from './text-views.js';
+import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT, type TextView } from './text-views.js';
+import { foldedView } from './folded-view.js';
 
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
@@ -19,6 +20,8 @@ const NO_FORMS: readonly string[] = Object.freeze([]);
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged. A text is
  * searched as it is and as each family of escapes it holds decodes it (text-views.ts), for each secret's few
  * forms; base64 and hex forms are made only when a text has a run of such characters long enough to hold one.
+ * The text and each view are also searched folded (folded-view.ts: case, NFKC, characters that do not show and
+ * line breaks), for each secret's forms folded alike.
  *
  * A redactor lives as long as its request. What it holds for every request is made with `new` or shared until
  * written, never from an array or object literal: V8 moves a literal's allocation site to the old generation
@@ -45,6 +48,10 @@ export class Redactor {
   #anywhere: Set<string> | undefined;
   #forms = NO_FORMS as string[];
   #matcher: FormMatcher | undefined;
+  /** The forms folded, searched in the folded views of a text. */
+  #folded = NO_FORMS as string[];
+  #foldedSet: Set<string> | undefined;
+  #foldedMatcher: FormMatcher | undefined;
   #standaloneForms: Set<string> | undefined;
   /** The forms of short secrets, found where they stand alone. */
   #standalone = NO_STANDALONE_FORMS;
@@ -106,6 +113,9 @@ export class Redactor {
     this.#anywhere = undefined;
     this.#forms = NO_FORMS as string[];
     this.#matcher = undefined;
+    this.#folded = NO_FORMS as string[];
+    this.#foldedSet = undefined;
+    this.#foldedMatcher = undefined;
     this.#bytes = NO_BYTE_FORMS;
   }
 
@@ -135,6 +145,8 @@ export class Redactor {
     const standaloneForms = (this.#standaloneForms ??= new Set());
     let standaloneAdded = false;
     if (this.#forms === NO_FORMS) this.#forms = [];
+    if (this.#folded === NO_FORMS) this.#folded = [];
+    const foldedSet = (this.#foldedSet ??= new Set());
     for (const [value, floor] of pending) {
       if (floor > length) {
         (this.#pending ??= new Map()).set(value, floor);
@@ -148,6 +160,11 @@ export class Redactor {
         anywhere.add(form);
         this.#forms.push(form);
       }
+      for (const form of forms.folded) {
+        if (foldedSet.has(form)) continue;
+        foldedSet.add(form);
+        this.#folded.push(form);
+      }
       for (const form of forms.standalone) {
         if (standaloneForms.has(form)) continue;
         standaloneForms.add(form);
@@ -159,6 +176,7 @@ export class Redactor {
       }
     }
     this.#matcher = undefined;
+    this.#foldedMatcher = undefined;
     if (standaloneAdded) {
       this.#standalone = new StandaloneMatcher([...standaloneForms]);
       this.#longestStandalone = this.#standalone.longest + 2;
@@ -184,18 +202,45 @@ export class Redactor {
     else found.push(...(this.#matcher ??= new FormMatcher(this.#forms)).ranges(text));
   }
 
+  /**
+   * Where folded forms occur in the folded view of a text or of one of its views, as ranges of the text. A
+   * text that folding leaves as it is (lower-case ASCII without line breaks) holds no folded form the forms did
+   * not find: it is not searched again.
+   */
+  #searchFolded(view: TextView | undefined, text: string, found: [number, number][]): void {
+    const fold = foldedView(text);
+    if (fold === text || this.#folded.length === 0) return;
+    const folded = typeof fold === 'string' ? fold : fold.text;
+    const inFold: [number, number][] = [];
+    if (this.#folded.length * folded.length <= DIRECT_SEARCH_WORK)
+      searchEach(this.#folded, folded, inFold);
+    else inFold.push(...(this.#foldedMatcher ??= new FormMatcher(this.#folded)).ranges(folded));
+    for (const [start, end] of inFold) {
+      // Back through the fold (none when it kept every character in place), then through the view.
+      let from = typeof fold === 'string' ? start : (fold.from[start] as number);
+      let to = typeof fold === 'string' ? end : (fold.to[end - 1] as number);
+      if (view !== undefined) {
+        from = view.from[from] as number;
+        to = view.to[to - 1] as number;
+      }
+      found.push([from, to]);
+    }
+  }
+
   /** Every stretch of `text` a form covers, in the text itself and in each view of it. */
   #ranges(text: string): [number, number][] {
     const found: [number, number][] = [];
     this.#search(text, found);
     const standalone = !this.#standalone.isEmpty;
     if (standalone) found.push(...this.#standalone.ranges(text));
+    this.#searchFolded(undefined, text, found);
     for (const view of viewsOf(text)) {
       const inView: [number, number][] = [];
       this.#search(view.text, inView);
       if (standalone) inView.push(...this.#standalone.ranges(view.text));
       for (const [start, end] of inView)
         found.push([view.from[start] as number, view.to[end - 1] as number]);
+      this.#searchFolded(view, view.text, found);
     }
     if (this.#bytes.mayHold(text)) {
       const bytes = this.#bytes;
@@ -221,14 +266,23 @@ export class Redactor {
     if (text.length < this.#shortest || this.#holdsNoForm()) return text;
     const ranges = this.#ranges(text);
     if (this.#overwhelmed) return REDACTED;
-    if (ranges.length === 0) return text;
-    let result = '';
-    let end = 0;
-    for (const [start, stop] of ranges) {
-      result += `${text.slice(end, start)}${REDACTED}`;
-      end = stop;
-    }
-    return `${result}${text.slice(end)}`;
+    return ranges.length === 0 ? text : replaced(text, ranges);
+  }
+
+  /**
+   * Where {@link redact} finds secret forms in a text, in order and merged: for a test kit's recorder, which
+   * replaces each secret with a placeholder of its own rather than `[REDACTED]` (issue 37).
+   *
+   * @param text - any text
+   * @returns `[start, end)` pairs; the whole text when the secrets are over budget
+   * @internal
+   */
+  find(text: string): [number, number][] {
+    if (this.#secrets.size === 0 || text === '') return [];
+    this.#makeForms(text.length);
+    if (!this.#overwhelmed && (text.length < this.#shortest || this.#holdsNoForm())) return [];
+    const ranges = this.#overwhelmed ? [] : this.#ranges(text);
+    return this.#overwhelmed ? [[0, text.length]] : ranges;
   }
 
   /**
@@ -262,6 +316,16 @@ export class Redactor {
     const matcher = (this.#matcher ??= new FormMatcher(this.#forms));
     let at =
       kept.length - Math.max(matcher.pendingStart(kept), this.#standalone.pendingStart(kept));
+    const fold = this.#folded.length > 0 ? foldedView(kept) : kept;
+    if (fold !== kept) {
+      // The start of a secret in another case or spelling, which only the folded view shows as one.
+      const folded = typeof fold === 'string' ? fold : fold.text;
+      const pending = (this.#foldedMatcher ??= new FormMatcher(this.#folded)).pendingStart(folded);
+      if (pending > 0) {
+        const start = folded.length - pending;
+        at = Math.min(at, typeof fold === 'string' ? start : (fold.from[start] as number));
+      }
+    }
     if (this.#bytes.mayEndIn(kept)) {
       const bytes = this.#bytes;
       if (!this.#makeByteForms()) return 0;
@@ -291,4 +355,15 @@ export class Redactor {
   redactValue(value: unknown): unknown {
     return loggedValue(value, this);
   }
+}
+
+/** The text with each range replaced by {@link REDACTED}. */
+function replaced(text: string, ranges: readonly [number, number][]): string {
+  let result = '';
+  let end = 0;
+  for (const [start, stop] of ranges) {
+    result += `${text.slice(end, start)}${REDACTED}`;
+    end = stop;
+  }
+  return `${result}${text.slice(end)}`;
 }

@@ -7,6 +7,7 @@ import {
   wellFormed,
 } from './secret-parts.js';
 import { percentView } from './text-views.js';
+import { foldedForm } from './folded-view.js';
 
 /**
  * What the redactor searches the views of a text for, for one secret (issue 31): each part of it (the value, a
@@ -17,13 +18,20 @@ import { percentView } from './text-views.js';
  *
  * - `anywhere`: forms of at least {@link MIN_SECRET_LENGTH} characters, replaced wherever they occur.
  * - `standalone`: shorter forms (of a PIN, or of a part that decodes short), replaced where they stand alone.
+ * - `folded`: the `anywhere` forms folded (folded-view.ts), searched in the folded views of a text: a secret
+ *   in another case, in full-width or NFD characters, with zero-width characters or line breaks inside.
  * - `bytes`: the parts whose base64 and hex forms count, made only when a text may hold them.
+ *
+ * A part of at least {@link MIN_SECRET_LENGTH} characters also counts in lower and upper case
+ * (`toLowerCase()`, `toUpperCase()`), which escapes then write as they write the part; a shorter one counts only
+ * as written, so that a PIN in another case does not blank out ordinary words.
  *
  * @internal
  */
 export interface SearchedForms {
   readonly anywhere: readonly string[];
   readonly standalone: readonly string[];
+  readonly folded: readonly string[];
   readonly bytes: readonly string[];
   /** How many characters making them wrote: what they cost. */
   readonly work: number;
@@ -38,10 +46,13 @@ export interface SearchedForms {
 function partForms(part: string, forms: Set<string>): void {
   const usv = wellFormed(part);
   if (usv !== part) forms.add(part);
-  for (const kept of urlKept(usv)) {
-    forms.add(kept);
-    if (kept.includes('%') || kept.includes('+')) forms.add(percentView(kept).text);
-  }
+  const cases =
+    part.length >= MIN_SECRET_LENGTH ? [usv, usv.toLowerCase(), usv.toUpperCase()] : [usv];
+  for (const spelled of new Set(cases))
+    for (const kept of urlKept(spelled)) {
+      forms.add(kept);
+      if (kept.includes('%') || kept.includes('+')) forms.add(percentView(kept).text);
+    }
 }
 
 /**
@@ -54,6 +65,7 @@ function partForms(part: string, forms: Set<string>): void {
 export function searchedForms(value: string): SearchedForms {
   const anywhere = new Set<string>();
   const standalone = new Set<string>();
+  const folded = new Set<string>();
   const bytes: string[] = [];
   let work = 0;
   for (const part of credentialParts(value)) {
@@ -62,13 +74,26 @@ export function searchedForms(value: string): SearchedForms {
     for (const form of forms) {
       work += form.length;
       // A form under four characters, also of a longer part (`%41%42` reads `AB`), only where it stands alone.
-      if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
-      else if (form !== '') standalone.add(form);
+      if (form.length >= MIN_SECRET_LENGTH) {
+        anywhere.add(form);
+        const fold = foldedForm(form);
+        // Folding may drop characters: what is left must still be long enough to matter.
+        if (fold.length >= MIN_SECRET_LENGTH && !folded.has(fold)) {
+          folded.add(fold);
+          work += fold.length;
+        }
+      } else if (form !== '') standalone.add(form);
     }
     // Base64 and hex of a short value are a handful of characters of noise.
     if (part.length >= MIN_SECRET_LENGTH) bytes.push(part);
   }
-  return { anywhere: [...anywhere], standalone: [...standalone], bytes, work };
+  return {
+    anywhere: [...anywhere],
+    standalone: [...standalone],
+    folded: [...folded],
+    bytes,
+    work,
+  };
 }
 
 /**

@@ -175,33 +175,38 @@ export function formFloor(value: string): number {
  * the three byte alignments, the characters whose six bits all come from `bytes`. This catches a password
  * inside `Basic base64(user:password)` without knowing the user name.
  */
-function base64Cores(bytes: Buffer): string[] {
+function base64Cores(bytes: Buffer, urlSafe = true): string[] {
   const cores: string[] = [];
   for (let pad = 0; pad < 3; pad++) {
     const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
     const first = Math.ceil((8 * pad) / 6);
     const last = Math.floor((8 * (pad + bytes.length)) / 6); // exclusive
     const core = encoded.slice(first, last);
-    if (core.length >= MIN_SECRET_LENGTH)
-      cores.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+    if (core.length < MIN_SECRET_LENGTH) continue;
+    cores.push(core);
+    if (urlSafe) cores.push(core.replaceAll('+', '-').replaceAll('/', '_'));
   }
   return cores;
 }
 
 /**
  * How one value's bytes can be written: base64 and base64url, alone and inside longer base64; hex in both
- * cases.
+ * cases; and base64 of its UTF-16LE bytes, alone and inside longer base64, as Windows and .NET encode text
+ * (PowerShell's `-EncodedCommand`, `Convert.ToBase64String(Encoding.Unicode.GetBytes(…))`).
  *
  * @internal
  */
 export function byteForms(value: string): string[] {
   const bytes = Buffer.from(value, 'utf8');
   const hex = bytes.toString('hex');
+  const utf16 = Buffer.from(value, 'utf16le');
   return [
     bytes.toString('base64'),
     bytes.toString('base64url'),
     ...base64Cores(bytes),
     hex,
     hex.toUpperCase(),
+    utf16.toString('base64'),
+    ...base64Cores(utf16, false),
   ];
 }

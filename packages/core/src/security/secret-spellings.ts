@@ -137,7 +137,8 @@ export interface SecretForms {
 /**
  * The usual spellings of a secret, listed: the encodings of the value, and of the parts a credential is made
  * of (the token of `Bearer <token>`, the `user:password` and password of `Basic`, the value of each pair of a
- * `Cookie`), since connector code sends those parts on (issue 9). The conformance kit's leak check looks for
+ * `Cookie`), since connector code sends those parts on (issue 9), each also in lower and upper case when it is
+ * at least {@link MIN_SECRET_LENGTH} characters long. The conformance kit's leak check looks for
  * these. The redactor finds each of them, and any mix of escaped and plain characters besides, by decoding
  * the text it searches (see the errors, sessions and secrets guide).
  *
@@ -159,8 +160,12 @@ export function secretForms(value: string): SecretForms {
       for (const form of textSpellings(part)) standalone.add(form);
       continue;
     }
-    for (const form of [...textSpellings(part), ...byteForms(part)])
-      if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
+    // In lower and upper case too (a UUID that Java or .NET writes lower-case): the redactor folds case.
+    const cases = new Set([part, part.toLowerCase(), part.toUpperCase()]);
+    for (const spelled of cases)
+      for (const form of textSpellings(spelled))
+        if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
+    for (const form of byteForms(part)) if (form.length >= MIN_SECRET_LENGTH) anywhere.add(form);
   }
   return { anywhere: [...anywhere], standalone: [...standalone] };
 }

@@ -10,7 +10,9 @@
  * sequences included, and reads a `+` as a space (form encoding); the JSON view undoes `\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
  * `\r`, `\t`, `\uXXXX` in either case and JavaScript's `\xXX` (Go's html/template writes `\x26` in a script);
  * the HTML view undoes `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, the names of the characters a secret's
- * escapes are made of, and numeric references of up to ten digits. A view is never longer than its text.
+ * escapes are made of, and numeric references of up to ten digits; the quoted-printable view (RFC 2045, a mail
+ * or a multipart part an end system echoes) undoes `=XX` in either case, UTF-8 sequences included, and drops
+ * its soft line breaks (`=` at the end of a line). A view is never longer than its text.
  *
  * @internal
  */
@@ -31,7 +33,11 @@ export interface TextView {
 }
 
 /** The escape characters a view may have decoded: its view of that family may then differ from it. */
-export const DECODED = { percent: 1, backslash: 2, ampersand: 4 } as const;
+export const DECODED = { percent: 1, backslash: 2, ampersand: 4, equals: 8 } as const;
+
+/** The flag of {@link DECODED} for an escape character decoded from a longer escape; 0 for any other. */
+const decodedFlag = (unit: number): number =>
+  unit === 0x25 ? 1 : unit === 0x5c ? 2 : unit === 0x26 ? 4 : unit === 0x3d ? 8 : 0;
 
 /** Most characters one escape of each family takes: `%25252F`, `\uD83D`, `&#0001114111;`. */
 export const LONGEST_ESCAPE = 13;
@@ -44,11 +50,15 @@ export const LONGEST_ESCAPE = 13;
  */
 export const MOST_CHARACTERS_PER_UNIT = 21;
 
-/** Collects a view's code units and their origins. */
-class ViewWriter {
-  readonly units: Uint16Array;
-  readonly from: Int32Array;
-  readonly to: Int32Array;
+/**
+ * Collects a view's code units and their origins.
+ *
+ * @internal
+ */
+export class ViewWriter {
+  units: Uint16Array;
+  from: Int32Array;
+  to: Int32Array;
   length = 0;
   decoded = 0;
 
@@ -59,11 +69,25 @@ class ViewWriter {
   }
 
   put(unit: number, from: number, to: number): void {
-    if (to - from > 1 && (unit === 0x25 || unit === 0x5c || unit === 0x26))
-      this.decoded |= unit === 0x25 ? 1 : unit === 0x5c ? 2 : 4;
+    if (to - from > 1) this.decoded |= decodedFlag(unit);
     this.units[this.length] = unit;
     this.from[this.length] = from;
     this.to[this.length++] = to;
+  }
+
+  /** Makes room for `more` code units: only a view that may be longer than its text needs it. */
+  reserve(more: number): void {
+    if (this.length + more <= this.units.length) return;
+    const size = Math.max(this.length + more, this.units.length * 2);
+    const units = new Uint16Array(size);
+    const from = new Int32Array(size);
+    const to = new Int32Array(size);
+    units.set(this.units.subarray(0, this.length));
+    from.set(this.from.subarray(0, this.length));
+    to.set(this.to.subarray(0, this.length));
+    this.units = units;
+    this.from = from;
+    this.to = to;
   }
 
   /** A code point as one or two code units, both standing for the whole escape. */
@@ -89,13 +113,48 @@ const hexValue = (code: number): number =>
       ? (code | 0x20) - 0x57
       : -1;
 
-/** The byte of a `%XX` escape at `at`, up to three levels deep (`%25XX`, `%2525XX`), and its length; -1 if none. */
-function percentEscape(text: string, at: number): [byte: number, length: number] | undefined {
+/** What percent-encoding and quoted-printable each write a byte as: `%XX` and `=XX`, nested as `%25XX`, `=3DXX`. */
+interface ByteEscapes {
+  /** The escape character. */
+  readonly mark: number;
+  /** The two characters that write the escape character itself (`25`, `3D`). */
+  readonly self: readonly [number, number];
+  /** What the original ends with when it ends inside an escape. */
+  readonly partial: RegExp;
+  /** Whether a `+` reads as a space (form encoding). */
+  readonly plus: boolean;
+  /** Whether the escape character at the end of a line is a soft line break, dropped (quoted-printable). */
+  readonly softBreaks: boolean;
+}
+
+const PERCENT: ByteEscapes = {
+  mark: 0x25,
+  self: [0x32, 0x35],
+  partial: /^%(?:25){0,2}[0-9A-Fa-f]?$/,
+  plus: true,
+  softBreaks: false,
+};
+
+const QUOTED_PRINTABLE: ByteEscapes = {
+  mark: 0x3d,
+  self: [0x33, 0x44],
+  partial: /^=(?:3[Dd]){0,2}[0-9A-Fa-f\r]?$/,
+  plus: false,
+  softBreaks: true,
+};
+
+/** The byte of an escape at `at`, up to three levels deep (`%25XX`, `%2525XX`), and its length; none if none. */
+function byteEscape(
+  text: string,
+  at: number,
+  family: ByteEscapes,
+): [byte: number, length: number] | undefined {
   for (let depth = 2; depth >= 0; depth--) {
     let i = at + 1;
     let nested = true;
     for (let level = 0; level < depth && nested; level++, i += 2)
-      nested = text.charCodeAt(i) === 0x32 && text.charCodeAt(i + 1) === 0x35; // "25"
+      nested =
+        text.charCodeAt(i) === family.self[0] && sameDigit(text.charCodeAt(i + 1), family.self[1]);
     if (!nested) continue;
     const high = hexValue(text.charCodeAt(i));
     const low = hexValue(text.charCodeAt(i + 1));
@@ -104,9 +163,20 @@ function percentEscape(text: string, at: number): [byte: number, length: number]
   return undefined;
 }
 
-/** Whether `text` from `at` (a `%`) to its end is the start of an escape: `%`, `%2`, `%25`, `%252`, `%2525`… */
-const endsInPercentEscape = (text: string, at: number) =>
-  /^%(?:25){0,2}[0-9A-Fa-f]?$/.test(text.slice(at));
+/** The length of a soft line break at `at` (`=` and CRLF or LF), 0 when there is none. */
+function softBreak(text: string, at: number): number {
+  if (text.charCodeAt(at) !== 0x3d) return 0;
+  const next = text.charCodeAt(at + 1);
+  return next === 0x0a ? 2 : next === 0x0d && text.charCodeAt(at + 2) === 0x0a ? 3 : 0;
+}
+
+/** Whether a code unit is the hex digit `digit`, a letter in either case. */
+const sameDigit = (unit: number, digit: number) =>
+  unit === digit || (digit >= 0x41 && (unit | 0x20) === (digit | 0x20));
+
+/** Whether `text` from `at` (an escape character) to its end is the start of an escape: `%`, `%2`, `%25`… */
+const endsInEscape = (text: string, at: number, family: ByteEscapes) =>
+  family.partial.test(text.slice(at));
 
 /** The least code point a UTF-8 sequence of 1 + n bytes may write: anything less is an overlong form. */
 const SHORTEST_POINT = [0, 0x80, 0x800, 0x10000];
@@ -118,23 +188,38 @@ const SHORTEST_POINT = [0, 0x80, 0x800, 0x10000];
  * escapes that is a UTF-8 sequence becomes its character; a byte that starts none becomes U+FFFD, as a
  * decoder writes it.
  */
-export function percentView(text: string): TextView {
+export const percentView = (text: string): TextView => bytesView(text, PERCENT);
+
+/**
+ * The text with its quoted-printable escapes (`=XX`, in either case) decoded as UTF-8, as {@link percentView}
+ * decodes percent escapes, and its soft line breaks (`=` at the end of a line) dropped.
+ */
+export const quotedPrintableView = (text: string): TextView => bytesView(text, QUOTED_PRINTABLE);
+
+/** The text with one family's byte escapes decoded (see {@link percentView}). */
+function bytesView(text: string, family: ByteEscapes): TextView {
   const out = new ViewWriter(text.length);
+  const { mark } = family;
   let cut = text.length;
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
-    if (code === 0x2b) {
+    if (code === 0x2b && family.plus) {
       out.put(0x20, i, ++i);
       continue;
     }
-    if (code !== 0x25) {
+    if (code !== mark) {
       out.put(code, i, ++i);
       continue;
     }
-    const escape = percentEscape(text, i);
+    const soft = family.softBreaks ? softBreak(text, i) : 0;
+    if (soft > 0) {
+      i += soft;
+      continue;
+    }
+    const escape = byteEscape(text, i, family);
     if (escape === undefined) {
-      if (cut === text.length && endsInPercentEscape(text, i)) cut = i;
+      if (cut === text.length && endsInEscape(text, i, family)) cut = i;
       out.put(code, i, ++i);
       continue;
     }
@@ -144,12 +229,14 @@ export function percentView(text: string): TextView {
     let point = more <= 0 ? lead : lead & (0x3f >> more);
     let end = i + length;
     for (let k = 0; k < more; k++) {
-      const next = text.charCodeAt(end) === 0x25 ? percentEscape(text, end) : undefined;
+      // Quoted-printable may break a line inside a character's escapes.
+      if (family.softBreaks) end += softBreak(text, end);
+      const next = text.charCodeAt(end) === mark ? byteEscape(text, end, family) : undefined;
       if (next === undefined || (next[0] & 0xc0) !== 0x80) {
         // A text cut inside this character's escapes (`%25F0%25`): a clip drops what it kept of them.
         if (
           end === text.length ||
-          (text.charCodeAt(end) === 0x25 && endsInPercentEscape(text, end))
+          (text.charCodeAt(end) === mark && endsInEscape(text, end, family))
         )
           cut = Math.min(cut, i);
         point = -1;
@@ -158,7 +245,7 @@ export function percentView(text: string): TextView {
       point = (point << 6) | (next[0] & 0x3f);
       end += next[1];
     }
-    if (more === 0) out.put(lead === 0x2b ? 0x20 : lead, i, end);
+    if (more === 0) out.put(lead === 0x2b && family.plus ? 0x20 : lead, i, end);
     else if (
       more > 0 &&
       point >= (SHORTEST_POINT[more] as number) &&
@@ -173,8 +260,8 @@ export function percentView(text: string): TextView {
     i = end;
   }
   // `%25` at the end is a whole escape, and also the start of `%252F`.
-  const last = text.lastIndexOf('%', text.length - 1);
-  if (last !== -1 && last >= text.length - 6 && endsInPercentEscape(text, last))
+  const last = text.lastIndexOf(String.fromCharCode(mark), text.length - 1);
+  if (last !== -1 && last >= text.length - 6 && endsInEscape(text, last, family))
     cut = Math.min(cut, last);
   return out.view(cut);
 }

@@ -139,7 +139,7 @@ export class CassetteRecorder {
       const complete = exchanges.filter((exchange) => exchange !== undefined);
       if (complete.length > 0) raw[name] = complete;
     }
-    const { tests, units } = scrubExchanges(raw, secrets);
+    const { tests, units, refused } = scrubExchanges(raw, secrets);
     const old = await readCassetteFile(path);
     const kept = Object.fromEntries(
       Object.entries(old?.tests ?? {}).filter(([name]) => !this.#touched.has(name)),
@@ -158,7 +158,7 @@ export class CassetteRecorder {
         `content-encoding ${encoding} cannot be decoded, so it could be neither scrubbed nor checked`
       );
     });
-    leaks.push(...findCassetteLeaks(file, units));
+    leaks.push(...refused, ...findCassetteLeaks(file, units));
     const text = cassetteText(file);
     if (leaks.length === 0 && set.size > 0 && set.leaksIn(text)) leaks.push('the file as written');
     if (leaks.length > 0)

@@ -1,5 +1,8 @@
+import { isUtf8 } from 'node:buffer';
 import { secretForms } from '@connector-sdk/core';
+import { Redactor } from '@connector-sdk/core/internal';
 import type { CassetteBody, CassetteExchange, CassetteHeaders } from './cassette-file.js';
+import { compressedFormat, inflatedFile } from './compressed-file.js';
 import {
   SECRET_HEADER,
   URL_HEADER,
@@ -11,8 +14,10 @@ import {
 } from './secret-units.js';
 
 // Replaces every secret of a recording by a numbered placeholder before anything is written (issue 37). Each
-// unit is found in every form the SDK's redactor recognises (`secretForms` of core: encodings, Bearer and
-// Basic parts); placeholders are numbered in order of first appearance, so re-recording the same calls writes
+// unit is found in every form the SDK's redactor recognises: the spellings `secretForms` of core lists
+// (encodings, Bearer and Basic parts), then whatever the runtime's redactor itself finds, through the views it
+// reads a text in (escapes of every family, another case, NFKC and NFD, characters that do not show, line
+// breaks), so that a cassette keeps nothing a log line would not; placeholders are numbered in order of first appearance, so re-recording the same calls writes
 // the same file. A private-use character marks a unit while the text is scrubbed: no secret form contains one,
 // and a short secret's form cannot match inside a mark, as it could inside a number.
 
@@ -39,15 +44,17 @@ class Scrubber {
   #forms: Form[] | undefined;
   /** The forms as the latin1 view of their UTF-8 bytes, for binary bodies. */
   #byteForms: Form[] | undefined;
+  /** A redactor for each unit searched everywhere, longest unit first. */
+  #finders: [number, Redactor][] | undefined;
 
   unit(value: string, everywhere = true): number {
     let index = this.#units.indexOf(value);
     if (index === -1) {
       index = this.#units.push(value) - 1;
       if (!everywhere) this.#inPlace.add(index);
-      this.#forms = this.#byteForms = undefined;
+      this.#forms = this.#byteForms = this.#finders = undefined;
     } else if (everywhere && this.#inPlace.delete(index)) {
-      this.#forms = this.#byteForms = undefined;
+      this.#forms = this.#byteForms = this.#finders = undefined;
     }
     return index;
   }
@@ -97,6 +104,26 @@ class Scrubber {
         ? scrubbed.replace(form.standalone, this.mark(form.unit))
         : scrubbed.split(form.text).join(this.mark(form.unit));
     }
+    return bytes ? scrubbed : this.#found(scrubbed);
+  }
+
+  /** The text with what the runtime's redactor finds of each unit marked: the spellings no list holds. */
+  #found(text: string): string {
+    this.#finders ??= this.units()
+      .map((unit) => [this.#units.indexOf(unit), new Redactor([unit])] as [number, Redactor])
+      .sort(([a], [b]) => (this.#units[b] as string).length - (this.#units[a] as string).length);
+    let scrubbed = text;
+    for (const [unit, redactor] of this.#finders) {
+      const ranges = redactor.find(scrubbed);
+      if (ranges.length === 0) continue;
+      let marked = '';
+      let end = 0;
+      for (const [start, stop] of ranges) {
+        marked += scrubbed.slice(end, start) + this.mark(unit);
+        end = stop;
+      }
+      scrubbed = marked + scrubbed.slice(end);
+    }
     return scrubbed;
   }
 
@@ -142,12 +169,44 @@ function scrubBody(
   headers: CassetteHeaders,
   scrubber: Scrubber,
 ): CassetteBody | MarkedBytes {
-  // Bytes are searched for the UTF-8 bytes of each form: a secret in a text part of an upload, say.
-  if ('base64' in body)
-    return { latin1: scrubber.text(Buffer.from(body.base64, 'base64').toString('latin1'), true) };
+  // Bytes are searched for the UTF-8 bytes of each form: a secret in a text part of an upload, say. Bytes that
+  // are UTF-8 text are scrubbed as text too, in every view the redactor reads.
+  if ('base64' in body) return { latin1: scrubBytes(Buffer.from(body.base64, 'base64'), scrubber) };
   if ('json' in body) return { json: scrubber.value(body.json) };
   if (isFormText(body.text, headers['content-type'])) return { text: scrubber.pairs(body.text) };
   return { text: scrubber.text(body.text) };
+}
+
+/** Marks are private-use characters: a text that holds some of its own is searched as bytes only. */
+const PRIVATE_USE = /[\uE000-\uF8FF]/;
+
+/** Bytes scrubbed as latin1 (one character a byte), marks and all. */
+function scrubBytes(bytes: Buffer, scrubber: Scrubber): string {
+  const text = isUtf8(bytes) ? bytes.toString('utf8') : undefined;
+  if (text === undefined || PRIVATE_USE.test(text))
+    return scrubber.text(bytes.toString('latin1'), true);
+  const scrubbed = scrubber.text(text);
+  // Back to bytes between the marks, which stay characters until they are numbered.
+  return scrubbed.replace(/[^\uE000-\uF8FF]+/g, (plain) =>
+    Buffer.from(plain, 'utf8').toString('latin1'),
+  );
+}
+
+/**
+ * Why a compressed file body cannot be kept, if it cannot: a format the recorder cannot read, or a gzip file
+ * that holds a secret, which rewriting its compressed bytes would not keep as the end system sent them.
+ */
+function compressedRefusal(body: CassetteBody | undefined, scrubber: Scrubber): string | undefined {
+  if (body === undefined || !('base64' in body)) return undefined;
+  const bytes = Buffer.from(body.base64, 'base64');
+  const format = compressedFormat(bytes);
+  if (format === undefined) return undefined;
+  const inner = inflatedFile(bytes, format);
+  if (inner === undefined)
+    return `is a ${format} file, whose compressed bytes the recorder cannot scan for secrets`;
+  if (scrubBytes(inner, scrubber) !== inner.toString('latin1'))
+    return `is a ${format} file that holds a secret, which a cassette cannot scrub from compressed bytes`;
+  return undefined;
 }
 
 /**
@@ -234,15 +293,20 @@ function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
  * `Location`) whatever its case and separators (`accessToken`, `refresh_token`, `CLIENT-SECRET`) and whatever
  * its value, which then counts as a secret everywhere else too.
  *
+ * A body that is a compressed file (gzip, zip, …: by its first bytes) is kept only when the recorder can read
+ * it and it holds no secret; otherwise the exchange is named in `refused`, and the recording must not be
+ * written.
+ *
  * @param tests - each test's raw exchanges
  * @param secrets - what the requests knew as secret
- * @returns the same exchanges, scrubbed, and every value that counted as a secret (for the proof)
+ * @returns the same exchanges, scrubbed, every value that counted as a secret (for the proof), and why each
+ *   compressed body that cannot be kept cannot
  * @internal
  */
 export function scrubExchanges(
   tests: Readonly<Record<string, readonly CassetteExchange[]>>,
   secrets: Iterable<string>,
-): { tests: Record<string, CassetteExchange[]>; units: string[] } {
+): { tests: Record<string, CassetteExchange[]>; units: string[]; refused: string[] } {
   const scrubber = new Scrubber();
   for (const secret of secrets) for (const unit of secretUnits(secret)) scrubber.unit(unit);
   for (const exchanges of Object.values(tests))
@@ -254,6 +318,20 @@ export function scrubExchanges(
       learnBody(request.body, request.headers, scrubber);
       learnBody(response.body, response.headers, scrubber);
     }
+  const refused: string[] = [];
+  for (const [name, exchanges] of Object.entries(tests))
+    exchanges.forEach(({ request, response }, index) => {
+      for (const [side, body] of [
+        ['request', request.body],
+        ['response', response.body],
+      ] as const) {
+        const why = compressedRefusal(body, scrubber);
+        if (why !== undefined)
+          refused.push(
+            `test "${name}", exchange ${index + 1} (${request.method}): the ${side} body ${why}`,
+          );
+      }
+    });
   const marked: Record<string, unknown[]> = {};
   for (const [name, exchanges] of Object.entries(tests))
     marked[name] = exchanges.map(({ request, response }) => ({
@@ -293,5 +371,5 @@ export function scrubExchanges(
       for (const side of [request, response] as { body?: CassetteBody | MarkedBytes }[])
         if (side.body && 'latin1' in side.body)
           side.body = { base64: Buffer.from(side.body.latin1, 'latin1').toString('base64') };
-  return { tests: result, units: [...new Set([...secrets].concat(scrubber.units()))] };
+  return { tests: result, units: [...new Set([...secrets].concat(scrubber.units()))], refused };
 }
