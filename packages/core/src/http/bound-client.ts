@@ -1,5 +1,6 @@
 import type { Input, KyInstance, Options } from 'ky';
 import { holdingStreams, sendSized } from './held-upload.js';
+import { refuseCreate, withoutCreate } from './refused-create.js';
 
 // A ky instance with a request's defaults bound to it, written by hand because ky has no cheaper way to make one.
 // A client is made per platform request, and `ky.extend(defaults)` merges every default of the SDK's instance
@@ -21,7 +22,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'head', 'delete'] as const;
  * @param chunked - whether a body given as a stream is sent as it is (else it is sent with its size, see
  * `held-upload.ts`), here and in the instances `extend` makes
  * @returns a ky instance: called, or through `get`…`delete`, with `base`'s defaults and `defaults`; `extend`
- * keeps both; `create`, `stop` and `retry` are ky's own, as on any instance
+ * keeps both; `stop` and `retry` are ky's own; `create` throws (see {@link refuseCreate})
  * @internal
  */
 export function bindDefaults(base: KyInstance, defaults: Options, chunked: boolean): KyInstance {
@@ -45,10 +46,9 @@ export function bindDefaults(base: KyInstance, defaults: Options, chunked: boole
           : sendSized(full(), input, options),
     client,
     {
-      // ky's `create` starts from nothing, whichever instance it is called on.
-      create: base.create,
+      create: refuseCreate,
       extend: (options: Parameters<KyInstance['extend']>[0]) =>
-        chunked ? full().extend(options) : holdingStreams(full().extend(options)),
+        chunked ? withoutCreate(full().extend(options)) : holdingStreams(full().extend(options)),
       stop: base.stop,
       retry: base.retry,
     },

@@ -166,16 +166,33 @@ describe('the client is a ky instance', () => {
     ]);
   });
 
-  it("creates, as ky's create does, an instance with none of the client's defaults", async () => {
+  it('refuses create(), which would start from nothing: no egress policy, log or error mapping', async () => {
+    // A bare ky instance reaches whatever its URL names, the operator's network and metadata addresses too.
+    const made: unknown[] = [];
     action = async (client) => {
-      const bare = client.create({ prefixUrl: `${end.url}/api/` });
-      return bare.get('items').json();
+      for (const from of [client, client.extend({}), client.extend({}).extend({})])
+        try {
+          made.push(from.create({ prefixUrl: `${end.url}/api/` }));
+        } catch (error) {
+          made.push((error as Error).message);
+        }
+      return made;
     };
-    const { json: answer } = await call();
-    expect(answer).toMatchObject({ method: 'GET', url: '/api/items', hit: 1 });
-    expect(answer).not.toHaveProperty('authorization');
-    expect(answer).not.toHaveProperty('tenant');
-    expect(answer).not.toMatchObject({ userAgent: 'connector-sdk' });
+    const { status } = await call();
+    expect(status).toBe(200);
+    expect(made).toHaveLength(3);
+    for (const outcome of made)
+      expect(outcome).toMatch(/^create\(\) would make a client without the SDK's egress policy/);
+  });
+
+  it('refuses create() on a client that sends streams chunked, and on what its extend() makes', () => {
+    const chunked = createEndSystemClient({
+      baseUrl: 'https://acme.example/',
+      egress: TEST_EGRESS,
+      chunkedUploads: true,
+    });
+    for (const from of [chunked, chunked.extend({}), chunked.extend({}).extend({})])
+      expect(() => from.create({})).toThrow(/^create\(\) would make a client without/);
   });
 
   it("has ky's stop and retry markers", () => {

@@ -1,6 +1,7 @@
 import type { Input, KyInstance, Options, ResponsePromise } from 'ky';
 import type { FileContent } from '../files/file-content.js';
 import { spilledBlob, type SpilledBlob } from '../files/spilled-blob.js';
+import { refuseCreate } from './refused-create.js';
 
 // A body given as a stream (an upload's `body.file.stream`, a `multipartBody`, a download passed on) is sent
 // with its size: Node's fetch would send it `Transfer-Encoding: chunked`, which some servers store as the file
@@ -128,7 +129,7 @@ export function holdingStreams(instance: KyInstance): KyInstance {
       options === undefined ? instance(input) : sendSized(instance, input, options),
     methods,
     {
-      create: instance.create,
+      create: refuseCreate,
       extend: (options: Parameters<KyInstance['extend']>[0]) =>
         holdingStreams(instance.extend(options)),
       stop: instance.stop,
