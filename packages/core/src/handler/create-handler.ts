@@ -245,6 +245,7 @@ export function createHandler(
       failure = toConnectorError(caught, connector.adapter.mapError?.bind(connector.adapter));
       response = errorResponse(failure, state.redactor, errorAnswers);
     }
+    if (state.share !== undefined) runtime.tenantShares.leave(state.share);
     if (logger !== silentLogger)
       logOutcome(logger, state, request, { status: response.status, started, error: failure });
     if (trace !== undefined)

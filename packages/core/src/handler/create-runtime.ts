@@ -16,6 +16,10 @@ import type { HandlerRuntime } from './handler-runtime.js';
 import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
 import { ConfigUrlJudge } from './judge-config-urls.js';
 import { createRateLimiter } from './rate-limiter.js';
+import { TenantShares } from './tenant-shares.js';
+
+/** Each tenant's share of the calls in flight, unless `maxCallsInFlightPerTenant` says. */
+const DEFAULT_CALLS_PER_TENANT = 100;
 import type { ScopeServices } from './request-scope.js';
 import { InitializeFlights } from './initialize-flights.js';
 
@@ -106,6 +110,7 @@ export function createRuntime(
       store: options.store && store,
       connector: compiled.name,
     }),
+    tenantShares: new TenantShares(options.maxCallsInFlightPerTenant ?? DEFAULT_CALLS_PER_TENANT),
     initializeFlights: initializeFlights(options, store, { keys, connector: compiled.name }),
     maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
     validateAnswers: options.validateAnswers ?? false,

@@ -20,6 +20,17 @@ export interface HandlerOptions {
   /** A connector-side rate limit; off unless given. */
   readonly rateLimit?: RateLimitOptions;
   /**
+   * Most calls one tenant (a system as configured, as its verified session names it) may have in flight in this
+   * process at once. Past it a later call or cleanup answers `403 RATE_LIMITED` with the wait header (one
+   * second), so the platform waits and resumes while the tenant's calls finish. Anyone may initialize by
+   * default, and a tenant whose end system never answers would otherwise hold a place for every call it sends,
+   * until the process had none left for the others. Raise it for a platform that runs more calls of one system
+   * side by side.
+   *
+   * @default 100
+   */
+  readonly maxCallsInFlightPerTenant?: number;
+  /**
    * Where the session and system caches and the rate-limit counters live. Give every instance of a connector
    * the same shared store (such as `@connector-sdk/redis`) so that they share caches and one rate limit.
    *

@@ -7,6 +7,7 @@ import type { SessionChecks } from './check-session.js';
 import type { ConfigUrlJudge } from './judge-config-urls.js';
 import type { InitializeAccess } from './initialize-access.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { TenantShares } from './tenant-shares.js';
 import type { SessionReader } from './read-session.js';
 import type { InitializeFlights } from './initialize-flights.js';
 
@@ -24,6 +25,8 @@ export interface HandlerRuntime {
   readonly keys: SessionKeys;
   readonly sessions: SessionReader;
   readonly rateLimit: RateLimiter | undefined;
+  /** Each tenant's share of the calls in flight. */
+  readonly tenantShares: TenantShares;
   readonly initializeFlights: InitializeFlights | undefined;
   readonly maxHeaderBytes: number;
   /** Whether operations' answers are checked against their `answer` schemas. */

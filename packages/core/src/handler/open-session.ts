@@ -9,7 +9,8 @@ import type { RequestScope } from './request-scope.js';
 
 /**
  * What every later call and cleanup does first: verify the session (401 when it does not), refuse a `systemId`
- * in the query that is not the session's (400), scope the request to the verified ids, then count the call.
+ * in the query that is not the session's (400), scope the request to the verified ids, take a place of the
+ * tenant's share of the calls in flight (403 with the wait header when it has none left), then count the call.
  * Nothing a caller chose reaches a cache, a store or the rate limit (issue 15).
  *
  * Verifying is synchronous: a refused call makes no promise to reject, and a call without a session (the
@@ -38,6 +39,9 @@ export function openSession(
   if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
     throw mismatch("The path's session id is not the id of this call's session");
   state.tenant = session;
+  const share = `${session.configuration}:${encodeURIComponent(session.systemId)}`;
+  runtime.tenantShares.enter(share);
+  state.share = share;
   if (!runtime.rateLimit) return session;
   return runtime
     .rateLimit({

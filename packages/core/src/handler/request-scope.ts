@@ -36,6 +36,8 @@ export class RequestScope {
    * limit and log fields use nothing else (issue 15).
    */
   tenant: Tenant | undefined = undefined;
+  /** The tenant whose share of the calls in flight this request holds, given back once it is answered. */
+  share: string | undefined = undefined;
   /** The request's trace, when the `request` channel has a subscriber (issue 35). */
   requestTrace: RequestTrace | undefined = undefined;
   /** The innermost trace the request's work runs in: its login while `initialize` runs, else its trace. */
