@@ -17,11 +17,13 @@ import { ACCESS_KEY_ENV, InitializeAccess } from './initialize-access.js';
 import { ConfigUrlJudge } from './judge-config-urls.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { TenantShares } from './tenant-shares.js';
+import type { ScopeServices } from './request-scope.js';
+import { InitializeFlights } from './initialize-flights.js';
 
 /** Each tenant's share of the calls in flight, unless `maxCallsInFlightPerTenant` says. */
 const DEFAULT_CALLS_PER_TENANT = 100;
-import type { ScopeServices } from './request-scope.js';
-import { InitializeFlights } from './initialize-flights.js';
+/** The least `maxSessionHeaderBytes`: room for the SDK's own session entries and a little of the connector's. */
+const MIN_SESSION_HEADER_BYTES = 1024;
 
 /**
  * Logins shared per configuration when `singleFlightInitialize` asks: within the process, and across every
@@ -82,6 +84,12 @@ export function createRuntime(
   const maxSessionAgeMs = options.maxSessionAgeMs ?? 86_400_000;
   if (!(maxSessionAgeMs > 0 && maxSessionAgeMs <= Number.MAX_SAFE_INTEGER))
     throw new TypeError('maxSessionAgeMs must be a positive number of milliseconds');
+  const maxHeaderBytes = options.maxSessionHeaderBytes ?? 6144;
+  // NaN would switch the budget off (no size is over it); a tiny one would fail every initialize.
+  if (!(Number.isSafeInteger(maxHeaderBytes) && maxHeaderBytes >= MIN_SESSION_HEADER_BYTES))
+    throw new TypeError(
+      `maxSessionHeaderBytes must be a whole number of bytes from ${MIN_SESSION_HEADER_BYTES}: the SDK's own session entries need about half of that`,
+    );
   const keys = resolveSessionKeys({
     sessionKey: options.sessionKey,
     fromEnvironment: environment(SESSION_KEY_ENV),
@@ -112,7 +120,7 @@ export function createRuntime(
     }),
     tenantShares: new TenantShares(options.maxCallsInFlightPerTenant ?? DEFAULT_CALLS_PER_TENANT),
     initializeFlights: initializeFlights(options, store, { keys, connector: compiled.name }),
-    maxHeaderBytes: options.maxSessionHeaderBytes ?? 6144,
+    maxHeaderBytes,
     validateAnswers: options.validateAnswers ?? false,
     uploadLimits: {
       maxBytes: options.maxUploadBytes ?? DEFAULT_BODY_LIMITS.maxUploadBytes,

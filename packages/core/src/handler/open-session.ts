@@ -4,6 +4,7 @@ import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { HandlerRuntime } from './handler-runtime.js';
 import { queryParam } from './query-param.js';
 import { readSession, type VerifiedSession } from './read-session.js';
+import { tenantKey } from './rate-limiter.js';
 import { Refusal } from './refusal.js';
 import type { RequestScope } from './request-scope.js';
 
@@ -39,7 +40,7 @@ export function openSession(
   if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
     throw mismatch("The path's session id is not the id of this call's session");
   state.tenant = session;
-  const share = `${session.configuration}:${encodeURIComponent(session.systemId)}`;
+  const share = tenantKey(session);
   runtime.tenantShares.enter(share);
   state.share = share;
   if (!runtime.rateLimit) return session;

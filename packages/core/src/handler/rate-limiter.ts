@@ -9,9 +9,16 @@ import { rateLimitCounter } from '../store/store-keys.js';
 /** Counts one call; rejects with a 403 `RATE_LIMITED` past the limit. */
 export type RateLimiter = (input: RateLimitKeyInput) => Promise<void>;
 
-/** The default key: one count per system as configured (issue 15), so strangers cannot spend it. */
-const tenantKey = (input: RateLimitKeyInput): string =>
-  `${input.configuration}:${encodeURIComponent(input.systemId)}`;
+/**
+ * A tenant: a system as configured, as its verified session names it. The rate limit's default key and each
+ * tenant's share of the calls in flight, so that strangers cannot spend another tenant's.
+ *
+ * @internal
+ */
+export const tenantKey = (input: {
+  readonly configuration: string;
+  readonly systemId: string;
+}): string => `${input.configuration}:${encodeURIComponent(input.systemId)}`;
 
 /**
  * The handler's rate limit, or `undefined` when none is configured. Counters go to the limit's own store,

@@ -24,11 +24,12 @@ import { bodyTimeoutOf } from './stall-timeout.js';
  *
  * | End system                          | Platform                                   |
  * | ----------------------------------- | ------------------------------------------ |
- * | 401 (or expiry in a 2xx body)       | 401 `SESSION_EXPIRED`: the platform re-initializes |
+ * | 401 (or expiry in a 2xx body)       | 401 `SESSION_EXPIRED`: the platform re-initializes (`AUTHENTICATION_FAILED` inside initialize) |
  * | 403                                 | 403 `FORBIDDEN`                            |
  * | 404, 410                            | 404 `NOT_FOUND`                            |
  * | 429                                 | 403 `RATE_LIMITED` + wait header from `Retry-After` / reset headers |
- * | 400, 409, 422                       | 400 `VALIDATION_FAILED`                    |
+ * | 409                                 | 400 `CONFLICT`                             |
+ * | 400, 422                            | 400 `VALIDATION_FAILED`                    |
  * | 503 with `Retry-After`              | 403 `RATE_LIMITED` + wait header           |
  * | 5xx, other                          | 502 `END_SYSTEM_ERROR`                     |
  * | 2xx that is not JSON (`.json()`)    | 502 `END_SYSTEM_ERROR`                     |
