@@ -44,17 +44,24 @@ async function listen(server: Server): Promise<number> {
 }
 
 /**
- * Resolves once the handler has begun reading the body of the next request to `server`: the binding listens for
- * a body's data once it has taken the body's bytes from the budget.
+ * Resolves once the handler has read `bytes` bytes of the body of the next request to `server`: counted from the
+ * moment the binding listens for the body's data, beside it.
  */
-function bodyRead(server: Server): Promise<void> {
+function bodyRead(server: Server, bytes: number): Promise<void> {
   return new Promise((resolve) => {
     // Before the binding's own listener, so that no listener it adds is missed.
     server.prependOnceListener('request', (request: IncomingMessage) => {
+      let received = 0;
+      const onData = (chunk: Buffer) => {
+        received += chunk.length;
+        if (received < bytes) return;
+        request.off('data', onData);
+        resolve();
+      };
       const onListener = (event: string | symbol) => {
         if (event !== 'data') return;
         request.off('newListener', onListener);
-        resolve();
+        request.on('data', onData);
       };
       request.on('newListener', onListener);
     });
@@ -80,17 +87,18 @@ function answered(status: number): Promise<RequestTrace> {
   });
 }
 
-/** Sends the head of an initialize declaring `length` bytes and the first byte of its body. */
+/** Sends the head of an initialize declaring `length` bytes and the first `sent` bytes of its body. */
 function startBody(
   port: number,
   length: number,
+  sent = 1,
 ): Promise<{ socket: Socket; answer: Promise<string> }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = connect(port, '127.0.0.1', () => {
       socket.write(
         `POST ${INITIALIZE} HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\n` +
-          `content-length: ${length}\r\n\r\n[`,
+          `content-length: ${length}\r\n\r\n[${' '.repeat(sent - 1)}`,
       );
       resolve({ socket, answer });
     });
@@ -123,13 +131,15 @@ describe('the bodies still arriving', () => {
       port: 0,
       bodyLimit: MiB,
       bodyTimeoutMs: 600_000,
+      bodyFirstBytesTimeoutMs: 600_000,
       maxBodyBytesInFlight: 1.5 * MiB,
     });
     open.push(running);
-    const reading = bodyRead(running.server);
+    // The body holds what has come of it: all but its last byte.
+    const reading = bodyRead(running.server, MiB - 1);
     // Listened for from the start: a request is traced only if someone listened when it began.
     const cutOff = answered(400);
-    const first = await startBody(running.port, MiB);
+    const first = await startBody(running.port, MiB, MiB - 1);
     await reading;
     const send = () =>
       fetch(`${running.url}${INITIALIZE}`, {

@@ -12,6 +12,10 @@ const OPENED = Symbol('connector-sdk.connection-opened');
  * sends its head with its first packet: far within this.
  */
 const GRACE_MS = 250;
+/** The bytes of answers the kernel had taken from this connection when its sending was last seen to stall. */
+const SENT = Symbol('connector-sdk.connection-sent');
+/** Since when (on `performance.now()`'s clock) this connection's answer has waited, untaken, at `SENT` bytes. */
+const STALLED = Symbol('connector-sdk.connection-stalled');
 const WAITING = 0;
 const HEARD = 1;
 /** Answered 503 at the cap: it holds no place and is closed after its answer. */
@@ -20,6 +24,8 @@ const REFUSED = 2;
 interface PooledSocket extends Socket {
   [STATE]: typeof WAITING | typeof HEARD | typeof REFUSED;
   [OPENED]: number;
+  [SENT]?: number | undefined;
+  [STALLED]?: number | undefined;
   /**
    * The answer in progress on this connection, `null` once it has been sent: Node's own, set and cleared by
    * `node:http` (its `closeIdleConnections()` reads it the same way). Holding the answer ourselves would keep
@@ -107,6 +113,30 @@ export class ConnectionPool {
     if (state === REFUSED) return false;
     pooled[STATE] = HEARD;
     return true;
+  }
+
+  /**
+   * Closes the connections whose answer has waited, with none of it taken by the client, for `sendTimeoutMs` or
+   * more: called every so often by `serve()`. An answer is taken as the kernel takes its bytes, so a slow reader
+   * that keeps reading is never cut, while one that stops holds its answer (and its place) only that long.
+   */
+  closeStalled(sendTimeoutMs: number): void {
+    const now = performance.now();
+    const check = (socket: PooledSocket) => {
+      const queued = socket.writableLength;
+      if (queued === 0) {
+        socket[STALLED] = undefined;
+        return;
+      }
+      // Bytes handed to the kernel so far: Node counts the queued ones in `bytesWritten` too.
+      const sent = socket.bytesWritten - queued;
+      if (socket[STALLED] === undefined || socket[SENT] !== sent) {
+        socket[SENT] = sent;
+        socket[STALLED] = now;
+      } else if (now - socket[STALLED] >= sendTimeoutMs) socket.destroy();
+    };
+    for (const socket of this.#open) check(socket);
+    for (const socket of this.#refused) check(socket);
   }
 
   /** Whether any connection still has answer bytes queued: those Node's `closeIdleConnections()` would cut. */

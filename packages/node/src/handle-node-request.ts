@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  ConnectorError,
   createHandler,
   type Connector,
   type ConnectorHandler,
@@ -7,10 +8,11 @@ import {
   type HandlerOptions,
 } from '@connector-sdk/core';
 import { BodyBudget, DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
+import { Admission } from './admission.js';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
 import { lingerThenClose, type LingerLimits } from './lingering-close.js';
 import { BodyWatch, type BodyLimits } from './read-body.js';
-import { INTERNAL_ERROR_RESPONSE } from './static-error-response.js';
+import { INTERNAL_ERROR_RESPONSE, staticErrorResponse } from './static-error-response.js';
 import { writeResponse } from './write-response.js';
 
 /** Options of the node binding: the core handler's options plus body limits. */
@@ -27,9 +29,21 @@ export interface RequestListenerOptions extends HandlerOptions {
    */
   readonly bodyTimeoutMs?: number;
   /**
-   * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
-   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, a temporary refusal:
-   * slow clients cannot make the process hold hundreds of megabytes until their 408s.
+   * Longest time a request body may take to send its first bytes once its head has come, in milliseconds;
+   * a body that sends none gets 408. It is also how long a body may pause while holding part of
+   * `maxBodyBytesInFlight` that another body needs: past it, the paused body gets 408 and the other one goes
+   * on. At least 1; capped at `bodyTimeoutMs`.
+   *
+   * @default 5_000
+   */
+  readonly bodyFirstBytesTimeoutMs?: number;
+  /**
+   * Most bytes of request bodies being read at once, over all requests. A body holds what has arrived of it
+   * plus a read ahead of at most 64 KiB (never more than its declared `Content-Length`), so a declared length
+   * costs nothing until its bytes come. When a body needs more than is left, bodies holding part of it without
+   * sending are refused first (408: those that sent nothing yet, then those paused for
+   * `bodyFirstBytesTimeoutMs`); only when none is stalled does the body asking get `503 SERVICE_UNAVAILABLE`, a
+   * temporary refusal: slow clients cannot make the process hold hundreds of megabytes until their 408s.
    *
    * @default 67_108_864 (64 MiB)
    */
@@ -45,9 +59,28 @@ export interface RequestListenerOptions extends HandlerOptions {
   readonly lingerTimeoutMs?: number;
   /** Most bytes discarded during that lingering close; past it the connection is cut. @default 67_108_864 (64 MiB) */
   readonly lingerMaxBytes?: number;
+  /**
+   * Most requests in progress at once, over all connections: from the moment a request is taken up until its
+   * answer is handed to the connection. A request past it is answered `503 SERVICE_UNAVAILABLE` at once, without
+   * running any connector code. Each connection has one request in progress at a time: a request the client
+   * sends before it has the previous answer (HTTP pipelining) waits, unread further, until that answer is sent;
+   * a connection with more than 8 such requests waiting is closed once the answers before them are sent, and the
+   * rest are never answered (the client sends them again on a new connection, as RFC 9112 asks of a client that
+   * pipelines).
+   *
+   * @default 1_000
+   */
+  readonly maxRequestsInFlight?: number;
 }
 
+const DONE = Promise.resolve();
 const CLOSE = Object.freeze({ connection: 'close' });
+const TOO_MANY_REQUESTS = staticErrorResponse(
+  new ConnectorError(
+    'SERVICE_UNAVAILABLE',
+    'The connector has too many requests in progress; try again shortly',
+  ),
+);
 
 /** Serves one request with a core handler and writes the answer. */
 async function handleNodeRequest(
@@ -123,16 +156,41 @@ export function nodeHandler(
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs,
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
-    watch: new BodyWatch(timeoutMs),
+    watch: new BodyWatch(timeoutMs, options.bodyFirstBytesTimeoutMs ?? 5_000),
   };
   const linger: LingerLimits = {
     ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
     bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
   };
-  return (request, response, overrides) =>
-    handleNodeRequest(handle, request, response, { limits, linger, overrides, closing }).catch(
+  const admission = new Admission(options.maxRequestsInFlight ?? 1_000, linger.ms);
+  const start = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    overrides: NodeRequestOverrides | undefined,
+  ): Promise<void> => {
+    const socket = request.socket;
+    if (!admission.take(socket)) {
+      const unread = !request.complete;
+      writeResponse(response, TOO_MANY_REQUESTS, unread ? CLOSE : undefined);
+      if (unread) lingerThenClose(request, response, linger);
+      return DONE;
+    }
+    return handleNodeRequest(handle, request, response, {
+      limits,
+      linger,
+      overrides,
+      closing,
+    }).then(
+      () => admission.release(socket),
       () => {
+        admission.release(socket);
         response.destroy();
       },
     );
+  };
+  return (request, response, overrides) =>
+    // Node gives a response its connection at once, unless an answer before it on the connection is unfinished.
+    response.socket !== null
+      ? start(request, response, overrides)
+      : admission.queue(request, response, () => start(request, response, overrides));
 }

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { ConnectorError, type Connector } from '@connector-sdk/core';
+import { isClosing } from './admission.js';
 import { ConnectionPool } from './connection-pool.js';
 import { nodeHandler, type RequestListenerOptions } from './handle-node-request.js';
 import { lingerThenClose } from './lingering-close.js';
@@ -45,6 +46,16 @@ export interface ServeOptions extends RequestListenerOptions {
    * ```
    */
   readonly maxConnections?: number;
+  /**
+   * Longest time an answer may wait for the client to take any of it, in milliseconds: a connection whose
+   * client has read none of its answer for this long is closed, so a client that asks and never reads cannot
+   * hold the answer's memory and its connection's place. A client that reads slowly but steadily is never cut.
+   * The check runs every `sendTimeoutMs / 4` (at most every second), so a connection closes between this time
+   * and a quarter of it later.
+   *
+   * @default 30_000
+   */
+  readonly sendTimeoutMs?: number;
 }
 
 /** A running connector server. */
@@ -86,6 +97,12 @@ const NO_HOST = staticErrorResponse(
 
 /** Answers a request Node could not parse with a contract body instead of Node's bare text. */
 function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A connection that pipelined past the bound: what was left of its last read is not parsed, and its end is
+  // arranged after the answers it is owed. Once they are sent, what still comes ends it.
+  if (isClosing(socket)) {
+    if (!socket.writable) socket.destroy();
+    return;
+  }
   if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
@@ -156,6 +173,8 @@ export async function serve(
     socket.once('close', () => clearTimeout(timer));
   });
 
+  const sendTimeout = options.sendTimeoutMs ?? 30_000;
+  if (!(sendTimeout >= 1)) throw new TypeError('sendTimeoutMs must be at least 1');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 3000, host, () => {
@@ -163,6 +182,13 @@ export async function serve(
       resolve();
     });
   });
+  // Answers nobody takes: looked at every quarter of the time they may wait (issue 51).
+  const stallSweep = setInterval(
+    () => pool.closeStalled(sendTimeout),
+    Math.min(1_000, Math.ceil(sendTimeout / 4)),
+  );
+  stallSweep.unref();
+  server.once('close', () => clearInterval(stallSweep));
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
 

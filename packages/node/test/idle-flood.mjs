@@ -3,14 +3,17 @@
 // nothing, and reopens each as soon as it closes. Once every socket has connected it prints `ready`, then every
 // 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made so far). With a third
 // argument `head`, each socket sends a complete initialize head whose body never comes instead of nothing: no
-// credentials are needed for it (found by review).
+// credentials are needed for it (found by review). With `declared`, the head declares a body of 1 MiB and not a
+// byte of it comes (issue 51).
 import { connect } from 'node:net';
 
 const [port, count] = process.argv.slice(2, 4).map(Number);
-const head =
-  process.argv[4] === 'head'
-    ? 'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n['
-    : undefined;
+const heads = {
+  head: 'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n[',
+  declared:
+    'POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\ncontent-type: application/json\r\ncontent-length: 1048576\r\n\r\n',
+};
+const head = heads[process.argv[4]];
 let open = 0;
 let connects = 0;
 let ready = false;

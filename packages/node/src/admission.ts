@@ -1,0 +1,183 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/**
+ * Most requests a connection may have parsed and waiting behind the one being answered. Node parses every
+ * request of a read (64 KiB: about a thousand small heads) before any is answered; past this many, the rest of
+ * the read is not parsed and the connection closes once the answers it is owed are sent (issue 51).
+ */
+export const MAX_PIPELINED = 8;
+/** Requests of this connection waiting for the answers before theirs. */
+const WAITING = Symbol('connector-sdk.pipelined-waiting');
+/**
+ * Set on a connection that pipelined past {@link MAX_PIPELINED}: nothing more is read or answered on it, and it
+ * closes once the answers it is owed are sent. `serve()`'s pool takes such connections first at its cap.
+ */
+export const CLOSING = Symbol('connector-sdk.closing');
+
+/** What `node:http` keeps on a server socket that this module reads or sets (Node 20 to 24). */
+interface ServerSocket extends Socket {
+  [WAITING]?: number;
+  [CLOSING]?: true;
+  /** Node's own flag: reading stopped because answers backed up; `node:http` resumes it once they drain. */
+  _paused?: boolean;
+  /** Node's HTTP parser of this connection; `onIncoming` is called for each request head it parses. */
+  parser?: { onIncoming: (...args: unknown[]) => unknown; resume(): void } | null;
+}
+
+const DONE = Promise.resolve();
+
+/** Whether a connection is being closed because it pipelined past the bound. */
+export const isClosing = (socket: Socket): boolean => (socket as ServerSocket)[CLOSING] === true;
+
+/**
+ * Stops reading a connection that pipelined past the bound, and ends it once the answers it is owed are sent.
+ * Node's parser goes on through the rest of the read it is in, making a request for every head in it, and none
+ * of that can be stopped from a request listener (`parser.pause()` and `socket.destroy()` take effect only after
+ * the read; measured on Node 20 and 24): so the parser's `onIncoming` is replaced by one that returns 2, which
+ * tells the parser to stop there as it does before an upgrade. The requests already parsed hold no handler and
+ * are dropped with the connection.
+ */
+function closeWhenOwedAreSent(
+  socket: ServerSocket,
+  response: ServerResponse,
+  lingerMs: number,
+): void {
+  socket[CLOSING] = true;
+  const parser = socket.parser;
+  if (!parser) {
+    socket.destroy();
+    return;
+  }
+  parser.onIncoming = () => 2;
+  // Nothing more is read: Node resumes a paused connection when its answers drain, so resuming is made a no-op.
+  socket._paused = true;
+  socket.pause();
+  socket.resume = function stayPaused(this: Socket) {
+    return this;
+  };
+  // A client that takes none of its answers is cut off after the lingering time.
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  // Node hands the connection to this request's response once every answer before it is sent: then end it. The
+  // client reads the answers and the end, and is not reset while it may still be reading them. The connection
+  // is read again only to learn that the client has closed: its parser stays paused, so what comes is refused
+  // unparsed (a client error, upon which the connection is destroyed).
+  response.once('socket', () => {
+    if (socket.destroyed) return;
+    socket.end();
+    delete (socket as { resume?: unknown }).resume;
+    socket._paused = false;
+    socket.resume();
+  });
+}
+
+/** Reads a connection again once nothing waits on it, as Node does when answers that backed up have drained. */
+function resumeReading(socket: ServerSocket): void {
+  if (socket[WAITING] || socket[CLOSING] || !socket._paused || socket.destroyed) return;
+  // Answers still backed up: Node resumes it once they drain.
+  if (socket.writableNeedDrain) return;
+  socket._paused = false;
+  socket.parser?.resume();
+  socket.resume();
+}
+
+/**
+ * The requests of one handler in progress, and the pipelining rule of each connection (issue 51): a connection
+ * has one request in progress at a time. A request that arrives while an answer is unfinished on its connection
+ * (the client pipelined) waits, unhandled, until the answers before it are sent, and the connection is not read
+ * further meanwhile; past {@link MAX_PIPELINED} waiting, the connection is not read again and closes once the
+ * answers it is owed are sent. Requests in progress over all connections are bounded by `max`: past it a
+ * request is answered 503 at once.
+ *
+ * A request with nothing before it costs one property read and a counter; only pipelined ones get a listener.
+ *
+ * @internal
+ */
+export class Admission {
+  #inProgress = 0;
+  /** Where a connection keeps how many places of this admission it holds. */
+  readonly #held = Symbol('connector-sdk.places-held');
+
+  /**
+   * @param max - most requests in progress at once, over all connections
+   * @param lingerMs - how long a connection closed for pipelining may take to read the answers it is owed
+   */
+  constructor(
+    readonly max: number,
+    private readonly lingerMs: number,
+  ) {
+    if (!(max >= 1)) throw new TypeError('maxRequestsInFlight must be at least 1');
+  }
+
+  /** Requests in progress now; for tests. */
+  get inProgress(): number {
+    return this.#inProgress;
+  }
+
+  /**
+   * Runs `start` once the answers before this request on its connection are sent, for a request that arrived
+   * while one of them was unfinished (`response.socket` is `null`: Node gives a response its connection at once
+   * otherwise); runs nothing when the connection pipelined past the bound. The promise settles when `start`'s
+   * does, or at once when nothing is run.
+   */
+  queue(
+    request: IncomingMessage,
+    response: ServerResponse,
+    start: () => Promise<void>,
+  ): Promise<void> {
+    const socket = request.socket as ServerSocket;
+    if (socket[CLOSING]) return DONE;
+    const waiting = (socket[WAITING] ?? 0) + 1;
+    if (waiting > MAX_PIPELINED) {
+      closeWhenOwedAreSent(socket, response, this.lingerMs);
+      return DONE;
+    }
+    socket[WAITING] = waiting;
+    // Not read further while an answer is unfinished: Node's own pause for answers that back up, which it
+    // lifts once they drain.
+    if (!socket._paused) {
+      socket._paused = true;
+      socket.pause();
+    }
+    return new Promise((resolve) => {
+      response.once('socket', () => {
+        const left = (socket[WAITING] = (socket[WAITING] ?? 1) - 1);
+        if (left === 0) response.once('finish', () => resumeReading(socket));
+        void start().then(resolve);
+      });
+    });
+  }
+
+  /**
+   * Takes a place for a request on `socket`; `false` when `max` requests are in progress. The places of a
+   * connection that closes are given back at once, not when its handlers notice (a body cut off is noticed
+   * within a second, an end-system call when it ends): a flood whose connections are closed to make room would
+   * otherwise hold places no connection holds. One listener per connection, none per request.
+   */
+  take(socket: Socket): boolean {
+    if (this.#inProgress >= this.max) return false;
+    this.#inProgress++;
+    const held = (socket as HoldingSocket)[this.#held];
+    if (held === undefined) {
+      socket.once('close', () => {
+        this.#inProgress -= (socket as HoldingSocket)[this.#held] ?? 0;
+        (socket as HoldingSocket)[this.#held] = 0;
+      });
+      (socket as HoldingSocket)[this.#held] = 1;
+    } else (socket as HoldingSocket)[this.#held] = held + 1;
+    return true;
+  }
+
+  /** Gives back a place taken on `socket`, unless its closing gave it back already. */
+  release(socket: Socket): void {
+    const held = (socket as HoldingSocket)[this.#held] ?? 0;
+    if (held === 0) return;
+    (socket as HoldingSocket)[this.#held] = held - 1;
+    this.#inProgress--;
+  }
+}
+
+/** A socket with the places it holds of each {@link Admission}, under a symbol of that admission's own. */
+type HoldingSocket = Socket & Record<symbol, number | undefined>;
