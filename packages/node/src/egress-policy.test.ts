@@ -1,9 +1,10 @@
 // Issue 20, finding 3 and issue 31 (medium), over real HTTP on the node binding: whoever initializes chooses the
 // end system's URL, so by default the connector reaches public addresses only. A configured URL naming loopback,
 // a private, link-local or metadata address (in any spelling) is answered 400 END_SYSTEM_NOT_ALLOWED before
-// connector code runs; a URL the connector builds itself, a name DNS resolves there, or a redirect is refused by
-// the client with 502 EGRESS_REFUSED, without connecting. The operator opens what its end systems need through
-// the handler's `egress` option or CONNECTOR_SDK_EGRESS_ALLOW.
+// connector code runs; a URL the connector builds itself or a redirect is refused by the client with
+// 502 EGRESS_REFUSED (an address) or 502 END_SYSTEM_UNREACHABLE (a name DNS resolves there, answered as one DNS
+// does not know), without connecting. The kind of address goes to the log only. The operator opens what its end
+// systems need through the handler's `egress` option or CONNECTOR_SDK_EGRESS_ALLOW.
 import { tracingChannel } from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -164,11 +165,14 @@ describe('the default egress policy: public addresses only', () => {
     async (_kind, make, host, reason) => {
       loggedIn.length = 0;
       seen.length = 0;
+      logged.length = 0;
       const { status, errors } = await initialize(running, url(make()));
       expect(status).toBe(400);
       expect(errors?.code).toBe('END_SYSTEM_NOT_ALLOWED');
       expect(errors?.message).toContain(host);
-      expect(errors?.message).toContain(reason);
+      // The kind of address is the operator's to know, not the caller's.
+      expect(errors?.message).not.toContain(reason);
+      expect(logged.join('\n')).toContain(reason);
       expect(errors?.message).toMatch(/only when its operator allows it$/);
       expect(errors?.detail).toBeUndefined();
       expect(loggedIn).toEqual([]);
@@ -197,7 +201,7 @@ describe('the default egress policy: public addresses only', () => {
     expect(status).toBe(502);
     expect(errors?.code).toBe('EGRESS_REFUSED');
     expect(errors?.message).toBe(
-      "The end system's address 127.0.0.1 is a loopback address, which this connector reaches only when its operator allows it",
+      "The end system's address 127.0.0.1 is one this connector reaches only when its operator allows it",
     );
     expect(text).not.toContain('internal');
     expect(seen).toEqual([]);
@@ -210,11 +214,14 @@ describe('the default egress policy: public addresses only', () => {
     logged.length = 0;
     const { status, errors } = await initialize(running, raw(`http://localhost:${port}`));
     expect(status).toBe(502);
+    expect(errors?.code).toBe('END_SYSTEM_UNREACHABLE');
     expect(errors?.message).toBe(
-      "The end system's host localhost resolves to a loopback address, which this connector reaches only when its operator allows it",
+      "The end system's host localhost could not be reached: check the host name in the URL; an end system on a private network is reached only when the connector's operator allows it",
     );
     expect(seen).toEqual([]);
-    expect(logged.join('\n')).toMatch(/"address":"(127\.0\.0\.1|::1)"/);
+    expect(logged.join('\n')).toMatch(
+      /"address":"(127\.0\.0\.1|::1)","reason":"a loopback address"/,
+    );
   });
 });
 

@@ -92,12 +92,16 @@ export const ERROR_STATUS = {
   INVALID_OPERATION_RESULT: 500,
   /** The end system failed (5xx, malformed answer). */
   END_SYSTEM_ERROR: 502,
-  /** The end system could not be reached (connection refused, reset, DNS). */
+  /**
+   * The end system could not be reached (connection refused, reset, DNS). Also a host name that resolves to an
+   * address the egress policy refuses, answered exactly as a name DNS does not know: told apart, the two would
+   * let whoever initializes learn which internal names exist.
+   */
   END_SYSTEM_UNREACHABLE: 502,
   /**
-   * The end system's host resolves to an address the end-system client's egress policy refuses: by default
-   * anything but a public address, until the connector's operator allows it (the handler's `egress` option or
-   * `CONNECTOR_SDK_EGRESS_ALLOW`).
+   * The end system's URL (or a redirect) names an address the end-system client's egress policy refuses: by
+   * default anything but a public address, until the connector's operator allows it (the handler's `egress`
+   * option or `CONNECTOR_SDK_EGRESS_ALLOW`). The answer never says which kind of address; the log does.
    */
   EGRESS_REFUSED: 502,
   /**

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import type { CompiledField } from '../connector/compile-connector.js';
 import { ConnectorError } from '../errors/connector-error.js';
+import type { Logger } from '../logging/logger.js';
 import {
   egressRefusalMessage,
   type CompiledEgressPolicy,
@@ -20,7 +21,8 @@ const MAX_REMEMBERED_LENGTH = 2_048;
  * is answered `400 END_SYSTEM_NOT_ALLOWED` instead of a login attempted there. An address, in any spelling the
  * URL parser reads (`http://2130706433/`, `[::ffff:127.0.0.1]`), is judged as it is, and `localhost` names as
  * loopback. A host name is left to the end-system client, which judges the addresses DNS gives on every
- * connection and refuses before a byte is sent (`502 EGRESS_REFUSED`).
+ * connection and refuses before a byte is sent (`502 END_SYSTEM_UNREACHABLE`, as for a name DNS does not know).
+ * The answer never says which kind of address it is: that goes to the request's log.
  *
  * @internal
  */
@@ -40,8 +42,11 @@ export class ConfigUrlJudge {
     return this.#fields.length > 0;
   }
 
-  /** @throws ConnectorError `END_SYSTEM_NOT_ALLOWED` naming the field and the host */
-  judge(config: Readonly<Record<string, unknown>>): void {
+  /**
+   * @param log - the request's logger: the reason (loopback, private…) is the operator's, never the caller's
+   * @throws ConnectorError `END_SYSTEM_NOT_ALLOWED` naming the field and the host
+   */
+  judge(config: Readonly<Record<string, unknown>>, log: Logger): void {
     for (const field of this.#fields) {
       const value = config[field.key];
       if (typeof value !== 'string' || value === '') continue;
@@ -54,11 +59,15 @@ export class ConfigUrlJudge {
         continue;
       }
       const reason = known ?? this.#refusal(host, value);
-      if (reason !== undefined)
-        throw new ConnectorError(
-          'END_SYSTEM_NOT_ALLOWED',
-          `Configuration field '${field.key}': ${egressRefusalMessage(host, reason)}`,
-        );
+      if (reason === undefined) continue;
+      log.warn(
+        { endSystem: { field: field.key, host, error: 'END_SYSTEM_NOT_ALLOWED', reason } },
+        'configured URL refused by the egress policy',
+      );
+      throw new ConnectorError(
+        'END_SYSTEM_NOT_ALLOWED',
+        `Configuration field '${field.key}': ${egressRefusalMessage(host)}`,
+      );
     }
   }
 

@@ -44,7 +44,7 @@ export async function serveInitialize(
     state.redactor,
   );
   // Before any connector code: a URL that names the connector's own network is never logged in to.
-  runtime.configUrls?.judge(body.config);
+  runtime.configUrls?.judge(body.config, state.log);
   const configuration = configurationFingerprint(
     keys,
     compiled.name,
@@ -105,6 +105,7 @@ export async function serveInitialize(
     keys,
     redactor: state.redactor,
     maxHeaderBytes: runtime.maxHeaderBytes,
+    input: body,
   });
   // The session exists once it can be answered: what initialize cached for it is written now, into this
   // caller's own session (a shared login's writes go to every session it serves).

@@ -120,7 +120,8 @@ export interface EndSystemClientOptions {
    * since the URL comes from whoever initializes. The operator's policy (the handler's `egress` option, reached
    * through `log`, or the `CONNECTOR_SDK_EGRESS_ALLOW` environment variable) applies to every client; this one
    * adds to it for this client: what either allows is allowed, what either refuses is refused. A refused
-   * address fails the call with 502 `EGRESS_REFUSED`, naming the host. See {@link EgressPolicy}.
+   * address fails the call with 502 `EGRESS_REFUSED` naming the host (a host name: 502 `END_SYSTEM_UNREACHABLE`,
+   * as for a name DNS does not know). See {@link EgressPolicy}.
    */
   readonly egress?: EgressPolicy | undefined;
   /**

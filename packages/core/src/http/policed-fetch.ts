@@ -7,6 +7,7 @@ import { holdsBody, withHeldBody } from './held-upload.js';
 import { proxyFailure } from './proxy-failure.js';
 import { noRetry, sendsStream } from './request-hooks.js';
 import { safeUrl } from './safe-url.js';
+import { isHostName, unreachedHostMessage } from '../security/egress-policy.js';
 import { traceAttempt } from './trace-attempt.js';
 import { endSystemChannel } from '../diagnostics/channels.js';
 import { currentTap, tapsHonoured, type EndSystemTap } from './end-system-tap.js';
@@ -211,13 +212,17 @@ function failure(
           url: safe(),
           error: 'EGRESS_REFUSED',
           address: refused.address,
+          reason: refused.reason,
           durationMs,
           ...via,
         },
       },
       'end-system call refused by the egress policy',
     );
-    return refused;
+    // A name is answered as one DNS does not know: see `unreachedHost`.
+    return isHostName(refused.host)
+      ? unreachedHost(refused, refused.host, `${method} ${safe()}`)
+      : refused;
   }
   const network = networkFailure(error);
   // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline, or
@@ -244,6 +249,11 @@ function failure(
   // The platform's answer says which call failed and why, as an HTTP failure's does (issue 21, item 2).
   if (network && client.proxy) {
     attachConnectorError(error, proxyFailure(error, network, client.proxy, `${method} ${safe()}`));
+  } else if (network?.code === 'ENOTFOUND') {
+    attachConnectorError(
+      error,
+      unreachedHost(error, new URL(request.url).hostname, `${method} ${safe()}`),
+    );
   } else if (network) {
     attachConnectorError(
       error,
@@ -269,4 +279,21 @@ function failure(
     );
   }
   return error;
+}
+
+/**
+ * The answer to a host name the client does not reach, whether DNS does not know it (`ENOTFOUND`) or the egress
+ * policy refuses the address it resolves to: the same status, code, wording, detail and number of attempts
+ * (neither is retried: NXDOMAIN is DNS's final word), so that whoever initializes cannot tell an internal name
+ * that exists from one that does not, nor a loopback one from a private one. The log line says which it was.
+ */
+function unreachedHost(error: object, host: string, call: string): EndSystemError {
+  const answer = new EndSystemError(unreachedHostMessage(host), {
+    code: 'END_SYSTEM_UNREACHABLE',
+    detail: call,
+    cause: error,
+  });
+  noRetry.add(error);
+  noRetry.add(answer);
+  return answer;
 }

@@ -7,6 +7,7 @@ import {
 } from '../diagnostics/channels.js';
 import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
+import { egressRefusal } from './attempt-abort.js';
 import { requestContext } from './client-state.js';
 import { safeUrl } from './safe-url.js';
 
@@ -55,7 +56,8 @@ export function traceAttempt(
         return;
       }
       const error = toConnectorError(outcome);
-      context.code = error.code;
+      // The platform hears of a refused name as of one DNS does not know; the operator's trace says which.
+      context.code = egressRefusal(outcome) ? 'EGRESS_REFUSED' : error.code;
       context.error = publishedError(error);
     },
   );

@@ -185,9 +185,11 @@ export class CompiledEgressPolicy {
 }
 
 /**
- * The error of a connection the egress policy refused. Names the host as the URL gave it and the kind of
- * address, never the address or the URL (which may hold credentials); the address goes to the log only. It
- * says who can open the address (the connector's operator), not how: a caller is not to be taught a way round.
+ * The error of a connection the egress policy refused. Its message names the host as the URL gave it, never the
+ * address, the URL (which may hold credentials) nor the kind of address: whoever initializes chooses the URL, and
+ * "loopback" or "private" would tell them what the operator's names stand for. The address and the reason go to
+ * the connector's log only. It says who can open the address (the connector's operator), not how: a caller is not
+ * to be taught a way round.
  *
  * @internal
  */
@@ -196,15 +198,35 @@ export class EgressRefusedError extends EndSystemError {
   constructor(
     readonly host: string,
     readonly address: string,
-    reason: Refusal,
+    /** Why the address is refused: for the operator's log, never for the platform's answer. */
+    readonly reason: Refusal,
   ) {
-    super(egressRefusalMessage(host, reason), { code: 'EGRESS_REFUSED' });
+    super(egressRefusalMessage(host), { code: 'EGRESS_REFUSED' });
   }
 }
 
-/** @internal The message of a refused host, for the client's error and initialize's check alike. */
-export function egressRefusalMessage(host: string, reason: Refusal): string {
-  return isIP(plainHost(host)) === 0
-    ? `The end system's host ${host} resolves to ${reason}, which this connector reaches only when its operator allows it`
-    : `The end system's address ${host} is ${reason}, which this connector reaches only when its operator allows it`;
+/** Whether a host as a URL gives it is a name, rather than an address. @internal */
+export function isHostName(host: string): boolean {
+  return isIP(plainHost(host)) === 0;
+}
+
+/**
+ * The message of a refused host, for the client's error and initialize's check alike: the same whatever the
+ * reason, so that it tells a caller nothing about the operator's network.
+ *
+ * @internal
+ */
+export function egressRefusalMessage(host: string): string {
+  return `The end system's ${isHostName(host) ? 'host' : 'address'} ${host} is one this connector reaches only when its operator allows it`;
+}
+
+/**
+ * The message of a host name the end-system client does not reach, whether DNS does not know it or it resolves
+ * to an address the policy refuses: told apart, the two would let whoever initializes learn which internal names
+ * exist. It says what to check, which fixes a typo and an end system on a private network alike.
+ *
+ * @internal
+ */
+export function unreachedHostMessage(host: string): string {
+  return `The end system's host ${host} could not be reached: check the host name in the URL; an end system on a private network is reached only when the connector's operator allows it`;
 }
