@@ -2,7 +2,11 @@
 // SDK's diagnostics channels.
 // #region subscribe
 import { subscribe, tracingChannel } from 'node:diagnostics_channel';
-import { DIAGNOSTICS_CHANNELS, type RequestTrace } from '@connector-sdk/core';
+import {
+  DIAGNOSTICS_CHANNELS,
+  type RateLimitRefusal,
+  type RequestTrace,
+} from '@connector-sdk/core';
 
 /** Requests seen, by `operation status code`, with their total duration in milliseconds. */
 export const requests = new Map<string, { count: number; totalMs: number }>();
@@ -22,10 +26,11 @@ tracingChannel<unknown, RequestTrace>(DIAGNOSTICS_CHANNELS.request).subscribe({
   error: () => {},
 });
 
-/** Rate-limit refusals, by system id. */
+/** Rate-limit refusals, by system id: an initialize's is whatever its caller sent, so it is not kept. */
 export const refusals = new Map<string, number>();
 subscribe(DIAGNOSTICS_CHANNELS.rateLimited, (message) => {
-  const { systemId } = message as { systemId: string };
-  refusals.set(systemId, (refusals.get(systemId) ?? 0) + 1);
+  const { operation, systemId } = message as RateLimitRefusal;
+  const key = operation === 'initialize' ? 'unverified' : systemId;
+  refusals.set(key, (refusals.get(key) ?? 0) + 1);
 });
 // #endregion subscribe

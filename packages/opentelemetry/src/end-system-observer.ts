@@ -1,4 +1,4 @@
-import type { EndSystemTrace } from '@connector-sdk/core';
+import type { EndSystemTrace, RequestTrace } from '@connector-sdk/core';
 import {
   SpanKind,
   SpanStatusCode,
@@ -10,7 +10,7 @@ import {
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
 import type { ScopeOf } from './scope.js';
-import { ATTR } from './semantic-conventions.js';
+import { ATTR, UNVERIFIED } from './semantic-conventions.js';
 
 /** What the end-system observer records to. @internal */
 export interface EndSystemInstruments {
@@ -19,12 +19,15 @@ export interface EndSystemInstruments {
   readonly scopeOf: ScopeOf;
   readonly clientDuration: Histogram;
   readonly recordQueryValues: boolean;
+  /** Runs a recording once the request has verified what its caller chose (see the request observer's). */
+  readonly whenVerified: (request: RequestTrace, record: (verified: boolean) => void) => void;
 }
 
 interface Live {
   readonly span: Span;
   readonly started: number;
   readonly attributes: Attributes;
+  readonly request: RequestTrace | undefined;
 }
 
 /**
@@ -35,7 +38,7 @@ interface Live {
  * @internal
  */
 export function endSystemObserver(instruments: EndSystemInstruments) {
-  const { tracer, scopeOf, clientDuration, recordQueryValues } = instruments;
+  const { tracer, scopeOf, clientDuration, recordQueryValues, whenVerified } = instruments;
   const live = new WeakMap<object, Live>();
 
   const start = (attempt: EndSystemTrace): void => {
@@ -66,7 +69,7 @@ export function endSystemObserver(instruments: EndSystemInstruments) {
       { kind: SpanKind.CLIENT, attributes: spanAttributes },
       parent,
     );
-    live.set(attempt, { span, started: performance.now(), attributes });
+    live.set(attempt, { span, started: performance.now(), attributes, request });
   };
 
   const end = (attempt: EndSystemTrace): void => {
@@ -79,7 +82,14 @@ export function endSystemObserver(instruments: EndSystemInstruments) {
       attempt.code ??
       (attempt.status !== undefined && attempt.status >= 400 ? String(attempt.status) : undefined);
     if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
-    clientDuration.record((performance.now() - state.started) / 1000, attributes);
+    const seconds = (performance.now() - state.started) / 1000;
+    // The host and port of an initialize's calls are the caller's choice until it succeeds (see `UNVERIFIED`);
+    // a client made without a request's log is the connector's own.
+    if (state.request === undefined) clientDuration.record(seconds, attributes);
+    else
+      whenVerified(state.request, (verified) =>
+        clientDuration.record(seconds, verified ? attributes : unverified(attributes)),
+      );
     if (attempt.status !== undefined)
       span.setAttribute(ATTR.httpResponseStatusCode, attempt.status);
     if (errorType !== undefined) {
@@ -90,6 +100,15 @@ export function endSystemObserver(instruments: EndSystemInstruments) {
   };
 
   return { start, end };
+}
+
+/** A call's metric attributes without the host and port a caller chose. */
+function unverified(attributes: Attributes): Attributes {
+  const shown: Attributes = {};
+  for (const [name, value] of Object.entries(attributes))
+    if (name !== ATTR.serverPort) shown[name] = value;
+  shown[ATTR.serverAddress] = UNVERIFIED;
+  return shown;
 }
 
 /** The host and port of an end-system URL (already without user info or query). */

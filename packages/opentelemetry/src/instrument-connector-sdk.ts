@@ -17,7 +17,7 @@ import {
 import { endSystemObserver } from './end-system-observer.js';
 import { logCorrelation } from './log-correlation.js';
 import { requestObserver } from './request-observer.js';
-import { ATTR, DURATION_BUCKETS, METRIC } from './semantic-conventions.js';
+import { ATTR, DURATION_BUCKETS, METRIC, UNVERIFIED } from './semantic-conventions.js';
 
 /** Options of {@link instrumentConnectorSdk}. */
 export interface ConnectorSdkInstrumentationOptions {
@@ -116,6 +116,7 @@ export function instrumentConnectorSdk(
     scopeOf: requests.scopeOf,
     clientDuration: duration(METRIC.clientDuration, 'Duration of end-system requests.'),
     recordQueryValues: options.recordQueryValues ?? false,
+    whenVerified: requests.whenVerified,
   });
   const refusals = meter.createCounter(METRIC.rateLimitRefusals, {
     description: 'Calls the connector-side rate limit refused.',
@@ -138,7 +139,8 @@ export function instrumentConnectorSdk(
     const refusal = message as RateLimitRefusal;
     refusals.add(1, {
       [ATTR.connectorOperation]: refusal.operation,
-      [ATTR.connectorSystemId]: refusal.systemId,
+      // A later call's system id is its verified session's; an initialize's, refused, is its caller's choice.
+      [ATTR.connectorSystemId]: refusal.operation === 'initialize' ? UNVERIFIED : refusal.systemId,
       [ATTR.connectorName]: refusal.connector,
     });
   };

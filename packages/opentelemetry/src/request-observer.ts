@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/api';
 import { httpMethod } from './http-method.js';
 import { Scope, type OpenSpan, type ScopeOf } from './scope.js';
-import { ATTR, OTHER_ERROR } from './semantic-conventions.js';
+import { ATTR, OTHER_ERROR, UNVERIFIED } from './semantic-conventions.js';
 
 /** What the request and login observers record to. @internal */
 export interface RequestInstruments {
@@ -33,6 +33,18 @@ export function requestObserver(instruments: RequestInstruments) {
   const live = new WeakMap<object, Scope>();
 
   const scopeOf: ScopeOf = (trace) => (trace === undefined ? undefined : live.get(trace));
+
+  /**
+   * Runs `record` once `request` has its outcome, with whether it verified what its caller chose: an initialize
+   * that succeeded does; a later call's values come from the session the handler verified, so it does too. A
+   * request that has already ended is not waited for, and verifies nothing.
+   */
+  const whenVerified = (request: RequestTrace, record: (verified: boolean) => void): void => {
+    if (request.operation !== 'initialize') return record(true);
+    const scope = live.get(request);
+    if (scope === undefined) return record(false);
+    (scope.pending ??= []).push(record);
+  };
 
   /** Makes a request's span, with the time it started, when something first needs it (see `Scope`). */
   const openRequestSpan: OpenSpan = (scope) => {
@@ -127,11 +139,16 @@ export function requestObserver(instruments: RequestInstruments) {
     scope.own?.end(at);
 
     if (request.operation === 'initialize') {
+      const verified = succeeded(request);
+      for (const record of scope.pending ?? []) record(verified);
+      scope.pending = undefined;
       const outcome: Attributes = {
         [ATTR.connectorName]: request.connector,
         [ATTR.httpResponseStatusCode]: request.status,
       };
-      if (request.systemId !== undefined) outcome[ATTR.connectorSystemId] = request.systemId;
+      // The system id is the caller's choice until the initialize succeeds (see `UNVERIFIED`).
+      if (request.systemId !== undefined)
+        outcome[ATTR.connectorSystemId] = verified ? request.systemId : UNVERIFIED;
       if (attributes[ATTR.errorType] !== undefined)
         outcome[ATTR.errorType] = attributes[ATTR.errorType];
       initializations.add(1, outcome);
@@ -166,7 +183,12 @@ export function requestObserver(instruments: RequestInstruments) {
     span.end();
   };
 
-  return { startRequest, endRequest, startLogin, endLogin, scopeOf, recordEnded };
+  return { startRequest, endRequest, startLogin, endLogin, scopeOf, recordEnded, whenVerified };
+}
+
+/** Whether a request was answered with a success: for an initialize, a session the SDK signed. */
+function succeeded(request: RequestTrace): boolean {
+  return request.status !== undefined && request.status < 400;
 }
 
 /** Whether a span is a server span; the API does not say, the SDK's spans do (`kind`). */

@@ -17,6 +17,11 @@ export class Scope {
   readonly started = performance.now();
   /** When the request ended, by `performance.now()`; `NaN` until it has. */
   ended = NaN;
+  /**
+   * What waits for an initialize's outcome before it is recorded (its end-system calls' durations): called
+   * with whether the initialize succeeded, which verifies the values its caller chose.
+   */
+  pending: ((verified: boolean) => void)[] | undefined = undefined;
   /** The context the request or login started in. */
   readonly parent: Context;
   readonly request: RequestTrace | undefined;

@@ -35,5 +35,14 @@ export const DURATION_BUCKETS = [
   0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
 ];
 
+/**
+ * What a metric records in place of a value a caller chose and the SDK has not verified (a system id, an end
+ * system's host): a metric's attributes make its series, which an SDK bounds (2,000 a metric by default), so
+ * invented values would push real tenants into the overflow series. Spans, which make no series, keep the value.
+ *
+ * @internal
+ */
+export const UNVERIFIED = 'unverified';
+
 /** `error.type` when a request failed without an SDK code (no such case today), as the conventions say. @internal */
 export const OTHER_ERROR = '_OTHER';

@@ -86,7 +86,11 @@ export interface RequestTrace {
   operation: string | undefined;
   /** The route template under the base path, such as `/sdk/api/1.0/items/:id`; `undefined` without a route. */
   route: string | undefined;
-  /** The platform's system id, once the session verified (or initialize checked it). */
+  /**
+   * The platform's system id, once the session verified (or initialize checked its form). An initialize's is
+   * whatever its caller sent until the initialize succeeds (`status` 200): a metric keyed by it would let anyone
+   * make series of their own.
+   */
   systemId?: string | undefined;
   /** The status answered. */
   status?: number;
@@ -149,7 +153,10 @@ export interface RateLimitRefusal {
   readonly connector: string;
   /** `initialize`, `cleanup` or the operation's name. */
   readonly operation: string;
-  /** The platform's system id. */
+  /**
+   * The platform's system id: a verified session's, except for `initialize`, whose is whatever its caller sent
+   * (the SDK's own metric records `unverified` for it).
+   */
   readonly systemId: string;
   /** The limit reached: calls per window. */
   readonly limit: number;
