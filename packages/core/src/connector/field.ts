@@ -2,6 +2,7 @@
 // and the types a shape of fields gives them. What a secret field is, how the form shows a field, and the text
 // and URL fields live beside this file; this one gathers them into `field`.
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, textNestsDeeperThan } from '../body/json-depth.js';
 import { INVALID, withFastParse } from './fast-parse.js';
 import { setFieldKind } from './field-kind.js';
 import { secretField } from './secret-field.js';
@@ -204,7 +205,8 @@ export const field = {
   },
 
   /**
-   * A value holding JSON, parsed and validated against a schema. Errors name the path inside the JSON.
+   * A value holding JSON, parsed and validated against a schema. Errors name the path inside the JSON. It nests
+   * at most 128 levels, as a request body does: judged on the text, before it is parsed.
    *
    * @param schema - the shape the parsed JSON must have
    * @returns a field yielding the parsed value
@@ -213,6 +215,11 @@ export const field = {
     const field = z
       .string()
       .transform((value, ctx): unknown => {
+        // As deep as a request body may nest, judged before parsing: whoever initializes writes this text.
+        if (textNestsDeeperThan(value, MAX_JSON_DEPTH)) {
+          ctx.addIssue({ code: 'custom', message: `must nest at most ${MAX_JSON_DEPTH} levels` });
+          return z.NEVER;
+        }
         try {
           return JSON.parse(value) as unknown;
         } catch {
@@ -223,7 +230,7 @@ export const field = {
       .pipe(schema);
     setFieldKind(field, { fieldType: 'JSON' });
     return withFastParse(field, (raw) => {
-      if (typeof raw !== 'string') return INVALID;
+      if (typeof raw !== 'string' || textNestsDeeperThan(raw, MAX_JSON_DEPTH)) return INVALID;
       let parsed: unknown;
       try {
         parsed = JSON.parse(raw);

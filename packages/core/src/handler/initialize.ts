@@ -14,6 +14,7 @@ import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';
 import { describeProblems, readFields } from './read-fields.js';
 import { InitializeInput } from './initialize-input.js';
+import { oversizedConfiguration } from './oversized-configuration.js';
 
 const SUPPRESS_NOTIFICATION = 'suppressNotification';
 /**
@@ -211,7 +212,8 @@ function judgeName(connector: CompiledConnector, name: string): NameJudgment {
  * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's entries: the
  * ids, and the MAC that lets later calls prove the session is this one, unchanged (issue 15).
  *
- * @throws InternalError with code `INVALID_INITIALIZE_RESULT`, naming each bad key (never a value)
+ * @throws InternalError with code `INVALID_INITIALIZE_RESULT`, naming each bad key (never a value); a
+ * `ValidationError` `INVALID_CONFIGURATION` when the session is over budget because of what the caller configured
  */
 export function buildInitializeAnswer(
   result: unknown,
@@ -221,6 +223,8 @@ export function buildInitializeAnswer(
     readonly keys: SessionKeys;
     readonly redactor: Redactor;
     readonly maxHeaderBytes: number;
+    /** The initialize body, to tell a session too large by what the caller configured (a 400). */
+    readonly input?: InitializeInput;
   },
 ): ParameterEntry[] {
   const { entries, problems } = toEntries(result);
@@ -271,6 +275,17 @@ export function buildInitializeAnswer(
   ];
   for (const entry of ids) bytes += headerLineBytes(entry.key, entry.value);
   if (bytes > context.maxHeaderBytes) {
+    // Every other entry fine: the caller's values alone make the session too large (see the function).
+    const callers =
+      problems.length === 0 && context.input
+        ? oversizedConfiguration(
+            entries,
+            context.input,
+            bytes - context.maxHeaderBytes,
+            context.maxHeaderBytes,
+          )
+        : undefined;
+    if (callers) throw callers;
     problems.push(
       `the entries take ${bytes} bytes as headers, over the budget of ${context.maxHeaderBytes}`,
     );

@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors/errors.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
-import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, textNestsDeeperThan } from '../body/json-depth.js';
 
 /**
  * The request body as parsed JSON, refused when it nests deeper than {@link MAX_JSON_DEPTH}. A promise only when
@@ -17,21 +17,23 @@ export function readJsonBody(request: ConnectorRequest): unknown {
 
 function parseJsonText(text: string): unknown {
   if (text.trim() === '') return undefined;
-  let body: unknown;
+  // Judged on the text, before parsing: see `textNestsDeeperThan`.
+  if (textNestsDeeperThan(text, MAX_JSON_DEPTH)) throw tooDeep();
   try {
-    body = JSON.parse(text) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
     // No cause: V8's message quotes the input around the error, which may hold a secret.
     throw new ValidationError('The request body is not valid JSON', { code: 'INVALID_JSON' });
   }
-  return mayNestDeeperThan(text, MAX_JSON_DEPTH) ? checkDepth(body) : body;
 }
 
+/** A body a binding parsed already (Express's `req.body`): judged by walking it. */
 function checkDepth(body: unknown): unknown {
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
-      code: 'INVALID_JSON',
-    });
-  }
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) throw tooDeep();
   return body;
 }
+
+const tooDeep = () =>
+  new ValidationError(`The request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+    code: 'INVALID_JSON',
+  });

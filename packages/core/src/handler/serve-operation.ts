@@ -9,7 +9,7 @@ import { openSession } from './open-session.js';
 import type { VerifiedSession } from './read-session.js';
 import { Refusal } from './refusal.js';
 import { readJsonBody } from './read-json-body.js';
-import { describeProblem } from './read-fields.js';
+import { MAX_DESCRIBED_PROBLEMS, describeProblem, joinProblems } from './read-fields.js';
 import { OperationContextImpl, type RequestScope } from './request-scope.js';
 import type { RawQuery } from '../contract/connector-request.js';
 import { base64Stream } from '../files/file-content.js';
@@ -29,8 +29,12 @@ function parseInput(schema: z.ZodType | undefined, value: unknown, where: string
   if (schema === undefined) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = describeIssues(result.error.issues, where);
-  throw new ValidationError(`The ${where} is invalid: ${problems.join('; ')}`, {
+  const { issues } = result.error;
+  const problems = joinProblems(
+    describeIssues(issues.slice(0, MAX_DESCRIBED_PROBLEMS), where),
+    issues.length,
+  );
+  throw new ValidationError(`The ${where} is invalid: ${problems}`, {
     code: 'INVALID_INPUT',
   });
 }

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBodySchema, createHandler, defineConnector, z } from '../index.js';
 import { withSession } from '../../test/sessions.js';
-import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from './json-depth.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan, textNestsDeeperThan } from './json-depth.js';
 
 const echo = defineConnector({
   name: 'echo',
@@ -45,21 +45,28 @@ describe('deeply nested request bodies', () => {
   });
 });
 
-describe('the bracket count before the walk', () => {
-  it('never clears a text whose value nests too deep (property)', () => {
+describe('the depth read from the text, before parsing', () => {
+  it('says what walking the parsed value says, for any JSON text (property)', () => {
     const max = 6;
     fc.assert(
-      fc.property(fc.jsonValue({ depthSize: 'large', maxDepth: 12 }), (value) => {
-        const text = JSON.stringify(value);
-        if (nestedDeeperThan(value, max)) expect(mayNestDeeperThan(text, max)).toBe(true);
-      }),
+      fc.property(
+        fc.jsonValue({ depthSize: 'large', maxDepth: 12 }),
+        fc.constantFrom(0, 2),
+        (value, indent) => {
+          const text = JSON.stringify(value, null, indent);
+          expect(textNestsDeeperThan(text, max)).toBe(nestedDeeperThan(value, max));
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 500) },
     );
   });
 
-  it('clears short texts and texts with few brackets, whatever their strings hold', () => {
-    expect(mayNestDeeperThan(nested(3), 6)).toBe(false);
-    expect(mayNestDeeperThan(JSON.stringify({ a: 'x'.repeat(500), b: [1, [2]] }), 6)).toBe(false);
-    expect(mayNestDeeperThan(JSON.stringify(['[[[[[[[[']), 6)).toBe(true);
+  it('skips brackets inside strings, escaped quotes and backslashes included', () => {
+    expect(textNestsDeeperThan(nested(3), 6)).toBe(false);
+    expect(textNestsDeeperThan(nested(7), 6)).toBe(true);
+    expect(textNestsDeeperThan(JSON.stringify({ a: 'x'.repeat(500), b: [1, [2]] }), 6)).toBe(false);
+    expect(textNestsDeeperThan(JSON.stringify(['[[[[[[[[']), 6)).toBe(false);
+    expect(textNestsDeeperThan(JSON.stringify(['\\"[[[[[[[[', '\\', '"{{{{{{{{']), 6)).toBe(false);
+    expect(textNestsDeeperThan(`["\\\\"${nested(7)}]`, 6)).toBe(true);
   });
 });

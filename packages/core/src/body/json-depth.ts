@@ -42,19 +42,39 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 }
 
 /**
- * Whether JSON text could nest deeper than `max` levels: only if it has more than `max` opening brackets.
- * Counting them is far cheaper than walking the parsed value, and settles nearly every body (issue 8).
+ * Whether JSON text nests arrays and objects deeper than `max` levels, read from the text itself, before it is
+ * parsed: strings are skipped whole (`indexOf`), and only brackets outside them count. For valid JSON the answer
+ * is exact, so a deep body is refused without parsing it (parsing 500,000 levels cost more than 100 ms), and a
+ * wide one (80,000 objects) is cleared without walking what it parses to. Text that is not JSON may get
+ * either answer; `JSON.parse` refuses it anyway.
  *
  * @param text - JSON text
  * @param max - the deepest nesting allowed
  * @internal
  */
-export function mayNestDeeperThan(text: string, max: number): boolean {
+export function textNestsDeeperThan(text: string, max: number): boolean {
+  // Deeper than `max` takes more than `max` opening brackets.
   if (text.length <= max) return false;
-  let count = 0;
-  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1))
-    if (++count > max) return true;
-  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1))
-    if (++count > max) return true;
+  let depth = 0;
+  const length = text.length;
+  for (let at = 0; at < length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 0x22) {
+      // To the closing quote: one not escaped, that is, after an even run of backslashes.
+      let end = text.indexOf('"', at + 1);
+      while (end !== -1 && escaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end === -1) return false;
+      at = end;
+    } else if (code === 0x5b || code === 0x7b) {
+      if (++depth > max) return true;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
   return false;
+}
+
+/** Whether the character at `at` follows an odd run of backslashes. */
+function escaped(text: string, at: number): boolean {
+  let slashes = 0;
+  while (text.charCodeAt(at - 1 - slashes) === 0x5c) slashes++;
+  return slashes % 2 === 1;
 }
