@@ -42,8 +42,8 @@ beforeAll(async () => {
     requestTimeoutMs: 600_000,
     keepAliveTimeoutMs: 600_000,
   });
-  // Registered after serve()'s own listener: by the time it runs, the pool has taken the new connection (or
-  // refused it) and closed the one it made room from.
+  // Registered after serve()'s own listener: by the time it runs, the pool has taken the new connection, and
+  // makes room for it (or refuses it) at the end of that turn of the event loop.
   running.server.on('connection', (socket: Socket) => {
     const port = socket.remotePort ?? -1;
     live.add(socket);
@@ -98,6 +98,8 @@ async function open(): Promise<Socket> {
     accepted.get(port) ?? (await new Promise<Socket>((resolve) => claims.set(port, resolve)));
   accepted.delete(port);
   peers.set(socket, peer);
+  // At the cap the pool makes room at the end of the turn it took the connection in: after that, it has.
+  await new Promise((resolve) => setImmediate(resolve));
   return socket;
 }
 

@@ -16,6 +16,8 @@ const GRACE_MS = 250;
 const SENT = Symbol('connector-sdk.connection-sent');
 /** Since when (on `performance.now()`'s clock) this connection's answer has waited, untaken, at `SENT` bytes. */
 const STALLED = Symbol('connector-sdk.connection-stalled');
+/** The address the connection came from, as it was when it was admitted. */
+const ADDRESS = Symbol('connector-sdk.connection-address');
 const WAITING = 0;
 const HEARD = 1;
 /** Answered 503 at the cap: it holds no place and is closed after its answer. */
@@ -24,6 +26,7 @@ const REFUSED = 2;
 interface PooledSocket extends Socket {
   [STATE]: typeof WAITING | typeof HEARD | typeof REFUSED;
   [OPENED]: number;
+  [ADDRESS]: string;
   [SENT]?: number | undefined;
   [STALLED]?: number | undefined;
   /**
@@ -57,49 +60,120 @@ export class ConnectionPool {
   /** Connections that had sent no request head when last looked at, oldest first. */
   readonly #waiting = new Set<PooledSocket>();
   readonly #max: number;
+  readonly #refusedLingerMs: number;
+  /** Newcomers past the cap, taken or refused at the end of this turn of the event loop. */
+  #arrivals: PooledSocket[] = [];
+  /** How many places each address holds. */
+  readonly #byAddress = new Map<string, number>();
 
-  constructor(max: number) {
+  /**
+   * @param max - most connections holding a place
+   * @param refusedLingerMs - how long a refused connection may take to send its request before it is closed
+   */
+  constructor(max: number, refusedLingerMs: number) {
     if (!(max >= 1)) throw new TypeError('maxConnections must be at least 1');
     this.#max = max;
+    this.#refusedLingerMs = refusedLingerMs;
   }
 
   /**
-   * Takes a new connection. Returns `false` when it must be refused because every connection has a request
-   * in flight; the caller then answers its request 503 and closes it.
+   * Takes a new connection. At the cap, room is made once the connections' pending reads have been handled (at
+   * the end of this turn of the event loop), not at once: a connection whose request head has already arrived
+   * is then known to have sent it, so a newcomer never closes the platform's own new connection in the moment
+   * between its connecting and its head being read (found under a flood that reconnects at once). Should every
+   * older connection have a request in flight, the newcomer is refused instead: its request is answered 503 and
+   * it is closed (within `refusedLingerMs` if it sends none).
    */
-  admit(socket: Socket): boolean {
+  admit(socket: Socket): void {
     const pooled = socket as PooledSocket;
     pooled[STATE] = WAITING;
-    const now = performance.now();
-    pooled[OPENED] = now;
+    pooled[OPENED] = performance.now();
+    pooled[ADDRESS] = socket.remoteAddress ?? '';
     socket.once('close', () => {
-      this.#open.delete(pooled);
-      this.#waiting.delete(pooled);
+      this.#release(pooled);
       this.#refused.delete(pooled);
     });
-    if (this.#open.size >= this.#max) {
-      // Connections past the grace period first. A flood that turned over every place within it still makes
-      // room, from a body still to come, else the oldest silent connection, rather than pile up refused sockets:
-      // a new connection of the platform's is silent only for the moment before its head arrives.
-      const before = now - GRACE_MS;
-      const victim =
-        this.#oldestWaiting(before) ??
-        this.#slowestBody(before) ??
-        this.#newestIdle(before) ??
-        this.#slowestBody(now) ??
-        this.#oldestWaiting(now);
-      if (victim === undefined) {
-        pooled[STATE] = REFUSED;
-        this.#refused.add(pooled);
-        return false;
-      }
-      this.#open.delete(victim);
-      this.#waiting.delete(victim);
-      victim.destroy();
+    if (this.#open.size + this.#arrivals.length < this.#max) {
+      this.#hold(pooled);
+      return;
     }
-    this.#open.add(pooled);
-    this.#waiting.add(pooled);
-    return true;
+    this.#arrivals.push(pooled);
+    if (this.#arrivals.length === 1) setImmediate(() => this.#makeRoom());
+  }
+
+  /** Takes this turn's newcomers past the cap: each closes an older connection, or is refused. */
+  #makeRoom(): void {
+    const arrivals = this.#arrivals;
+    this.#arrivals = [];
+    const now = performance.now();
+    // Connections past the grace period first. A flood that turned over every place within it still makes
+    // room, from a body still to come, else the oldest silent connection, rather than pile up refused sockets.
+    const before = now - GRACE_MS;
+    for (const newcomer of arrivals) {
+      if (newcomer.destroyed) continue;
+      const victim =
+        this.#open.size < this.#max
+          ? undefined
+          : (this.#oldestWaiting(before) ??
+            this.#slowestBody(before) ??
+            this.#newestIdle(before) ??
+            this.#slowestBody(now) ??
+            this.#oldestWaiting(now) ??
+            this.#overShare(newcomer));
+      // A newcomer whose request already came is being answered: it keeps its place, over the cap until then.
+      if (victim === undefined && this.#open.size >= this.#max && newcomer[STATE] === WAITING) {
+        this.#refuse(newcomer);
+        continue;
+      }
+      if (victim !== undefined) {
+        this.#release(victim);
+        victim.destroy();
+      }
+      this.#hold(newcomer);
+    }
+  }
+
+  #hold(socket: PooledSocket): void {
+    this.#open.add(socket);
+    this.#waiting.add(socket);
+    const address = socket[ADDRESS];
+    this.#byAddress.set(address, (this.#byAddress.get(address) ?? 0) + 1);
+  }
+
+  #release(socket: PooledSocket): void {
+    this.#waiting.delete(socket);
+    if (!this.#open.delete(socket)) return;
+    const address = socket[ADDRESS];
+    const left = (this.#byAddress.get(address) ?? 1) - 1;
+    if (left === 0) this.#byAddress.delete(address);
+    else this.#byAddress.set(address, left);
+  }
+
+  /**
+   * When every connection has a request in flight: the newest connection of the address that holds more than
+   * half the places, for a newcomer from another address, even with a request in flight (its answer is lost:
+   * the client may send it again). One address cannot keep every other out; the connections of a reverse
+   * proxy, all from one address, never close each other.
+   */
+  #overShare(newcomer: PooledSocket): PooledSocket | undefined {
+    let widest: string | undefined;
+    let most = 0;
+    for (const [address, count] of this.#byAddress)
+      if (count > most) [widest, most] = [address, count];
+    if (widest === undefined || widest === newcomer[ADDRESS] || most * 2 <= this.#max)
+      return undefined;
+    let newest: PooledSocket | undefined;
+    for (const socket of this.#open) if (socket[ADDRESS] === widest) newest = socket;
+    return newest;
+  }
+
+  /** Refuses a newcomer: its request is answered 503, and it is closed if it sends none in time. */
+  #refuse(socket: PooledSocket): void {
+    socket[STATE] = REFUSED;
+    this.#refused.add(socket);
+    const timer = setTimeout(() => socket.destroy(), this.#refusedLingerMs);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
   }
 
   /**

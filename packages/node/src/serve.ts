@@ -34,9 +34,13 @@ export interface ServeOptions extends RequestListenerOptions {
    * request head yet is closed, else the one whose request body is still to come and that has sent the least,
    * else the newest one idle between keep-alive requests, each spared for its first 250 ms while older ones can
    * make room; so sockets that send nothing, or heads whose bodies never come, can never keep the platform out
-   * (issue 31). Only when every connection has a request in flight is
-   * the new one refused: its request is answered `503 SERVICE_UNAVAILABLE` and it is closed (within a second if
-   * it sends none). Raise it, and the process's file limit (`ulimit -n`), for a platform that keeps more
+   * (issue 31). The choice is made once the pending reads of the turn have been handled, so a new connection
+   * whose request head has arrived is never taken for a silent one. When every connection has a request in
+   * flight, a new connection from another address closes the newest connection of an address that holds more
+   * than half the places (its answer is lost; the client may send it again): one address cannot keep every
+   * other out, while a reverse proxy's connections, all from one address, never close each other. Else the new
+   * one is refused: its request is answered `503 SERVICE_UNAVAILABLE` and it is closed (within a second if it
+   * sends none). Raise it, and the process's file limit (`ulimit -n`), for a platform that keeps more
    * connections open; behind a reverse proxy, keep the proxy's pool of connections to the connector under it.
    *
    * @default 1_000
@@ -138,7 +142,7 @@ export async function serve(
   // written, rather than by tracking every response in flight (a listener per request, issue 18).
   const handle = nodeHandler(connector, options, () => closing !== undefined);
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
-  const pool = new ConnectionPool(options.maxConnections ?? 1_000);
+  const pool = new ConnectionPool(options.maxConnections ?? 1_000, OVER_CAP_LINGER.ms);
   const server = createServer(
     {
       headersTimeout,
@@ -166,12 +170,7 @@ export async function serve(
   server.on('clientError', answerClientError);
   // Counted here rather than with Node's `server.maxConnections`, which drops a connection past it without a
   // word: the client would see a reset instead of a contract answer (issue 20, finding 2).
-  server.on('connection', (socket: Socket) => {
-    if (pool.admit(socket)) return;
-    const timer = setTimeout(() => socket.destroy(), OVER_CAP_LINGER.ms);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-  });
+  server.on('connection', (socket: Socket) => pool.admit(socket));
 
   const sendTimeout = options.sendTimeoutMs ?? 30_000;
   if (!(sendTimeout >= 1)) throw new TypeError('sendTimeoutMs must be at least 1');
