@@ -15,6 +15,14 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serve, type ConnectorServer } from './index.js';
 
 const LOOPBACK = { allow: ['127.0.0.1'] };
+/**
+ * The test's scale: 200 requests against a cap of 150 connections, 20 platform calls; the issue's full scale,
+ * 1,000 requests against serve()'s default cap of 1,000 and 100 platform calls, with TENANT_FLOOD_SCALE=full
+ * (a measurement, too heavy for CI).
+ */
+const FULL = process.env.TENANT_FLOOD_SCALE === 'full';
+const FLOOD = FULL ? 1_000 : 200;
+const CALLS = FULL ? 100 : 20;
 const flood = fileURLToPath(new URL('../test/tenant-flood.mjs', import.meta.url));
 
 const connector = defineConnector({
@@ -97,7 +105,11 @@ beforeAll(async () => {
     ),
   );
   // The connection cap made small so that the test needs few sockets; the tenant's share is the default.
-  running = await serve(connector, { port: 0, maxConnections: 150, egress: LOOPBACK });
+  running = await serve(connector, {
+    port: 0,
+    ...(FULL ? {} : { maxConnections: 150 }),
+    egress: LOOPBACK,
+  });
 });
 afterAll(async () => {
   attacker?.kill('SIGKILL');
@@ -110,31 +122,41 @@ afterAll(async () => {
 
 const portOf = (server: Server) => (server.address() as { port: number }).port;
 
-it("serves the platform's calls while another tenant keeps more calls in flight than the server keeps connections", async () => {
-  const base = `${running.url}/sdk/api/1.0`;
-  const tenant = await initialize(base, 'greedy', `http://127.0.0.1:${portOf(silent)}/`);
-  const platform = await initialize(base, 'platform', `http://127.0.0.1:${portOf(answering)}/`);
-  attacker = spawn(process.execPath, [flood, String(running.port), '200', '/sdk/api/1.0/read'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TENANT_SESSION: JSON.stringify(tenant) },
-  });
-  await new Promise<void>((resolve, reject) => {
-    attacker?.stdout?.setEncoding('utf8');
-    attacker?.stdout?.on('data', (text: string) => {
-      if (text.includes('ready')) resolve();
+it(
+  "serves the platform's calls while another tenant keeps more calls in flight than the server keeps connections",
+  async () => {
+    const base = `${running.url}/sdk/api/1.0`;
+    const tenant = await initialize(base, 'greedy', `http://127.0.0.1:${portOf(silent)}/`);
+    const platform = await initialize(base, 'platform', `http://127.0.0.1:${portOf(answering)}/`);
+    attacker = spawn(
+      process.execPath,
+      [flood, String(running.port), String(FLOOD), '/sdk/api/1.0/read'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, TENANT_SESSION: JSON.stringify(tenant) },
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      attacker?.stdout?.setEncoding('utf8');
+      attacker?.stdout?.on('data', (text: string) => {
+        if (text.includes('ready')) resolve();
+      });
+      attacker?.once('exit', (code) => reject(new Error(`the tenant's flood exited with ${code}`)));
     });
-    attacker?.once('exit', (code) => reject(new Error(`the tenant's flood exited with ${code}`)));
-  });
-  // The tenant holds calls at its end system: at least its whole share, 100, before the platform calls.
-  await new Promise<void>((resolve) => {
-    const check = () => (held.size >= 100 ? resolve() : setImmediate(check));
-    check();
-  });
-  const statuses: (number | string)[] = [];
-  for (let i = 0; i < 20; i++) {
-    const answer = await call(`${base}/read`, { headers: platform });
-    statuses.push(answer.status === 200 ? 200 : `${answer.status} ${answer.body}`);
-  }
-  const served = statuses.filter((status) => status === 200).length;
-  expect(served, `statuses: ${statuses.join(', ')}`).toBeGreaterThanOrEqual(19);
-});
+    // The tenant holds calls at its end system: at least its whole share, 100, before the platform calls.
+    await new Promise<void>((resolve) => {
+      const check = () => (held.size >= 100 ? resolve() : setImmediate(check));
+      check();
+    });
+    const statuses: (number | string)[] = [];
+    for (let i = 0; i < CALLS; i++) {
+      const answer = await call(`${base}/read`, { headers: platform });
+      statuses.push(answer.status === 200 ? 200 : `${answer.status} ${answer.body}`);
+    }
+    const served = statuses.filter((status) => status === 200).length;
+    if (FULL)
+      process.stderr.write(`tenant flood, full scale: ${served} of ${CALLS} platform calls 200\n`);
+    expect(served, `statuses: ${statuses.join(', ')}`).toBeGreaterThanOrEqual(CALLS * 0.95);
+  },
+  FULL ? 600_000 : undefined,
+);
