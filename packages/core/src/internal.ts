@@ -13,6 +13,7 @@ export {
   bodyTimer,
   checkBodyTimeout,
 } from './body/body-limits.js';
+export { BodyWatch, declaredLength, firstHold, type WatchedBody } from './body/body-watch.js';
 export {
   discardRest,
   readRequestText,

@@ -1,11 +1,13 @@
 import { createHandler, type Connector, type HandlerOptions } from '@connector-sdk/core';
 import {
   BodyBudget,
+  BodyWatch,
   DEFAULT_BODY_LIMITS,
   checkBodyTimeout,
   discardRest,
   readRequestText,
   requestBytes,
+  type WebBodyLimits,
 } from '@connector-sdk/core/internal';
 import { serverRemoteAddress, type RemoteAddressOf } from './remote-address.js';
 
@@ -14,13 +16,23 @@ export interface FetchHandlerOptions extends HandlerOptions {
   /** Largest request body accepted, in bytes; larger ones get 413. @default 1_048_576 (1 MiB) */
   readonly bodyLimit?: number;
   /**
-   * Longest time a request body may take to arrive, in milliseconds; slower ones get 408. At least 1 (a smaller
-   * value throws a `TypeError`); `Infinity` turns the timeout off, which lets a client hold a request open for
-   * as long as it sends nothing.
+   * Longest time a request body may take to arrive, in milliseconds; slower ones get 408. One timer per handler
+   * watches the bodies arriving, so the 408 comes between this time and a quarter of it later (at most a second
+   * later). At least 1 (a smaller value throws a `TypeError`); `Infinity` turns the timeout off, which lets a
+   * client hold a request open for as long as it keeps sending.
    *
    * @default 30_000
    */
   readonly bodyTimeoutMs?: number;
+  /**
+   * Longest time a request body may take to send its first bytes once the connector asks for it, in
+   * milliseconds; a body that sends none gets 408. It is also how long a body may pause while holding part of
+   * `maxBodyBytesInFlight` that another body needs: past it, the paused body gets 408 and the other one goes
+   * on. At least 1 (a smaller value throws a `TypeError`); capped at `bodyTimeoutMs`.
+   *
+   * @default 5_000
+   */
+  readonly bodyFirstBytesTimeoutMs?: number;
   /**
    * After answering a request whose body was not read (too large, or not needed), how long the rest of the
    * body is read and thrown away before it is cancelled, in milliseconds. Cancelling at once makes the server
@@ -33,9 +45,12 @@ export interface FetchHandlerOptions extends HandlerOptions {
   /** Most bytes thrown away that way; past it the body is cancelled. @default 67_108_864 (64 MiB) */
   readonly lingerMaxBytes?: number;
   /**
-   * Most bytes of request bodies being read at once, over all requests (a declared `Content-Length` counts in
-   * full from the start). A body that would go past it gets `503 SERVICE_UNAVAILABLE`, a temporary refusal:
-   * slow clients cannot make the process hold hundreds of megabytes until their 408s.
+   * Most bytes of request bodies being read at once, over all requests of this handler. A body holds what has
+   * arrived of it plus a read ahead of at most 64 KiB (never more than its declared `Content-Length`), so a
+   * declared length costs nothing until its bytes come. When a body needs more than is left, bodies holding part
+   * of it without sending are refused first (408: those that sent nothing yet, then those paused for
+   * `bodyFirstBytesTimeoutMs`); only when none is stalled does the body asking get `503 SERVICE_UNAVAILABLE`, a
+   * temporary refusal: slow clients cannot make the process hold hundreds of megabytes until their 408s.
    *
    * @default 67_108_864 (64 MiB)
    */
@@ -89,14 +104,20 @@ export function createFetchHandler(
   options: FetchHandlerOptions = {},
 ): FetchHandler {
   const handle = createHandler(connector, options);
-  const limits = {
+  const timeoutMs = checkBodyTimeout(options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs);
+  const limits: WebBodyLimits = {
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
-    timeoutMs: checkBodyTimeout(options.bodyTimeoutMs ?? DEFAULT_BODY_LIMITS.timeoutMs),
+    timeoutMs,
     linger: {
       ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
       bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
     },
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
+    // One timer for every body of the handler, as in the node binding (issue 51: first bytes, stalled bodies).
+    watch: new BodyWatch(
+      timeoutMs,
+      options.bodyFirstBytesTimeoutMs ?? DEFAULT_BODY_LIMITS.firstBytesTimeoutMs,
+    ),
   };
   // The peer is looked up only when someone asks who it is.
   const peerOf = options.initializeFrom && (options.remoteAddress ?? serverRemoteAddress);

@@ -156,7 +156,10 @@ export function nodeHandler(
     maxBytes: options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes,
     timeoutMs,
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
-    watch: new BodyWatch(timeoutMs, options.bodyFirstBytesTimeoutMs ?? 5_000),
+    watch: new BodyWatch(
+      timeoutMs,
+      options.bodyFirstBytesTimeoutMs ?? DEFAULT_BODY_LIMITS.firstBytesTimeoutMs,
+    ),
   };
   const linger: LingerLimits = {
     ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,

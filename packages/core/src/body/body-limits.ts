@@ -11,6 +11,8 @@ export const DEFAULT_BODY_LIMITS = Object.freeze({
   maxBytes: 1_048_576,
   /** Longest time a request body may take to arrive, in milliseconds. */
   timeoutMs: 30_000,
+  /** Longest time a request body may take to send its first bytes, in milliseconds. */
+  firstBytesTimeoutMs: 5_000,
   /** Most bytes of bodies being read at once, over all requests of a handler (64 MiB). */
   maxBytesInFlight: 67_108_864,
   /** How long the rest of a refused or unread body is read and thrown away, in milliseconds. */
@@ -58,8 +60,8 @@ export function bodyTimer(
 
 /**
  * The bytes of request bodies a handler is reading at once, and their bound (issue 20, finding 2: 300 slow
- * 1 MiB bodies held 300 MB until their 408s). A declared `Content-Length` is taken in full before the body is
- * read; a body without one takes as it arrives.
+ * 1 MiB bodies held 300 MB until their 408s). A body takes from it as its bytes arrive, plus a read ahead (see
+ * `BodyWatch.hold`): a declared `Content-Length` alone takes little (issue 51).
  *
  * @internal shared by the bindings
  */

@@ -1,6 +1,7 @@
 import { ConnectorError, isConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';
 import { bodyBudgetExceeded, bodyTimer, type BodyBudget } from './body-limits.js';
+import { declaredLength, firstHold, type BodyWatch, type WatchedBody } from './body-watch.js';
 
 /**
  * Limits on reading a WHATWG `Request` body. Not fetch-specific: any binding that holds a `Request`, and uploads,
@@ -15,6 +16,11 @@ export interface WebBodyLimits {
   readonly linger: { readonly ms: number; readonly bytes: number };
   /** The bytes of bodies being read at once, over all requests of a handler. */
   readonly inFlight?: BodyBudget;
+  /**
+   * Times out the handler's bodies still arriving (whole body, first bytes), notices those cut off, and refuses
+   * a stalled one when another needs the budget; shared with the node binding's bodies' logic.
+   */
+  readonly watch: BodyWatch;
 }
 
 /**
@@ -50,22 +56,21 @@ export async function discardRest(
 
 /**
  * Reads a fetch `Request` body as UTF-8 text: 413 as soon as it is known to be too large (from
- * `Content-Length`, or while streaming, cancelling the rest), 408 when it arrives too slowly.
+ * `Content-Length`, or while streaming, throwing the rest away), 408 when it does not begin within the watch's
+ * first-bytes timeout, arrives too slowly, or stalls while holding budget another body needs. The body holds
+ * from `limits.inFlight` only what has arrived of it plus a read ahead, never its declared length up front
+ * (issue 51), and is watched by the handler's {@link BodyWatch} rather than a timer of its own, as the node
+ * binding's bodies are.
  *
  * @internal
  */
 export async function readRequestText(request: Request, limits: WebBodyLimits): Promise<string> {
-  const tooLarge = () =>
-    new ConnectorError(
-      'PAYLOAD_TOO_LARGE',
-      `The request body is larger than ${limits.maxBytes} bytes`,
-    );
   if (request.body === null) return '';
   const declared = Number(request.headers.get('content-length'));
   if (declared > limits.maxBytes) {
     if (!request.bodyUsed && !request.body.locked)
       void discardRest(request.body.getReader(), limits.linger);
-    throw tooLarge();
+    throw tooLarge(limits.maxBytes);
   }
   const alreadyRead = (cause?: unknown) =>
     new ConnectorError(
@@ -80,56 +85,109 @@ export async function readRequestText(request: Request, limits: WebBodyLimits): 
   } catch (cause) {
     throw alreadyRead(cause);
   }
-  // A declared length is held in full from the start, so that many slow bodies are refused before they arrive.
+  // What a body holds from the budget grows as its bytes arrive: a declared length alone holds a read ahead, not
+  // the length (issue 51: 64 heads declaring 1 MiB each and sending nothing held the whole budget).
   const budget = limits.inFlight;
-  let reserved = Number.isFinite(declared) && declared > 0 ? declared : 0;
-  if (budget && !budget.take(reserved)) {
+  const length = declaredLength(declared);
+  const reserved = firstHold(length);
+  if (budget && !limits.watch.take(budget, reserved)) {
     void discardRest(reader, limits.linger);
     throw bodyBudgetExceeded();
   }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let timedOut = false;
-  const timer = bodyTimer(limits.timeoutMs, () => {
-    timedOut = true;
-    void reader.cancel().catch(() => undefined);
-  });
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limits.maxBytes) {
-        void discardRest(reader, limits.linger);
-        throw tooLarge();
+  return new WebBodyRead(request, reader, limits, length, reserved).text;
+}
+
+const tooLarge = (maxBytes: number) =>
+  new ConnectorError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxBytes} bytes`);
+
+/**
+ * One `Request` body arriving, read chunk by chunk by a loop of its own and watched by the handler's
+ * {@link BodyWatch}, which may end it from outside (timeouts, a stalled body refused for room). Once ended
+ * with an error, the rest of the body is thrown away within `limits.linger`, so that the server can still
+ * write the answer on a connection the client is writing to.
+ */
+class WebBodyRead implements WatchedBody {
+  since = 0;
+  lastBytesAt = 0;
+  received = 0;
+  previous: WatchedBody | undefined;
+  next: WatchedBody | undefined;
+  /** The text, or why there is none. */
+  readonly text: Promise<string>;
+  readonly #chunks: Uint8Array[] = [];
+  #ended = false;
+  #resolve!: (text: string) => void;
+  #reject!: (error: Error) => void;
+
+  constructor(
+    private readonly request: Request,
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly limits: WebBodyLimits,
+    /** The declared length, `Infinity` when unknown (chunked). */
+    readonly length: number,
+    /** The bytes held from the budget: those arrived and a read ahead. */
+    public reserved: number,
+  ) {
+    this.text = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    limits.watch.add(this);
+    void this.#pump();
+  }
+
+  /** The server aborts the request's signal when the client goes away (Node servers, Deno, Bun). */
+  gone(): boolean {
+    return this.request.signal.aborted;
+  }
+
+  async #pump(): Promise<void> {
+    const { reader, limits } = this;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        // Ended from outside meanwhile: the rest is being thrown away.
+        if (this.#ended) return;
+        if (done) return this.finish(undefined);
+        this.received += value.byteLength;
+        this.lastBytesAt = performance.now();
+        if (this.received > limits.maxBytes) return this.finish(tooLarge(limits.maxBytes));
+        // What has arrived, and a read ahead of what is still to come.
+        if (!limits.watch.hold(this, limits.inFlight)) return this.finish(bodyBudgetExceeded());
+        this.#chunks.push(value);
       }
-      // A body without a declared length takes from the budget as it comes.
-      if (size > reserved) {
-        if (budget && !budget.take(size - reserved)) {
-          void discardRest(reader, limits.linger);
-          throw bodyBudgetExceeded();
-        }
-        reserved = size;
-      }
-      chunks.push(value);
+    } catch (error) {
+      if (!this.#ended)
+        this.finish(
+          new ConnectorError('BAD_REQUEST', 'The request body was cut off', { cause: error }),
+        );
     }
-  } catch (error) {
-    if (isConnectorError(error)) throw error;
-    throw new ConnectorError('BAD_REQUEST', 'The request body was cut off', { cause: error });
-  } finally {
-    clearTimeout(timer);
-    budget?.give(reserved);
   }
-  if (timedOut) {
-    throw new ConnectorError(
-      'REQUEST_TIMEOUT',
-      `The request body did not arrive within ${limits.timeoutMs} ms`,
-    );
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size));
-  } catch {
-    throw new ValidationError('The request body is not valid UTF-8', { code: 'INVALID_JSON' });
+
+  /** Ends the read: with the text, or with `error` (and then the rest of the body is thrown away). */
+  finish(error: Error | undefined): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const limits = this.limits;
+    limits.watch.remove(this);
+    limits.inFlight?.give(this.reserved);
+    this.reserved = 0;
+    if (error) {
+      void discardRest(this.reader, limits.linger);
+      this.#reject(error);
+      return;
+    }
+    try {
+      this.#resolve(
+        new TextDecoder('utf-8', { fatal: true }).decode(
+          Buffer.concat(this.#chunks, this.received),
+        ),
+      );
+    } catch {
+      this.#reject(
+        new ValidationError('The request body is not valid UTF-8', { code: 'INVALID_JSON' }),
+      );
+    }
   }
 }
 
