@@ -2,9 +2,8 @@ import type { ServerResponse } from 'node:http';
 import type { Connector } from '@connector-sdk/core';
 import { DEFAULT_BODY_LIMITS, originForm } from '@connector-sdk/core/internal';
 import { createNodeHandler, type RequestListenerOptions } from '@connector-sdk/node';
-import { bodyParserError } from './body-parser-error.js';
 import type { ExpressRequestLike } from './express-request.js';
-import { readParsedBody } from './read-parsed-body.js';
+import { bodyParserFailure, readParsedBody } from './parsed-body.js';
 
 /** Express's `next`. */
 export type NextFunction = (error?: unknown) => void;
@@ -24,8 +23,8 @@ export type ConnectorErrorHandler = (
   next: NextFunction,
 ) => void;
 
-// A mount path ending in a version segment, such as `/sdk/api/1.0`.
-const VERSIONED_MOUNT = /\/(\d+\.\d+)$/;
+// A mount path's last segment when it is a version, such as `/1.0` in `/sdk/api/1.0`.
+const VERSION_SEGMENT = /\/\d+\.\d+$/;
 
 /**
  * Express middleware serving a connector. Mount it at the versioned base (`/sdk/api/1.0`), at a prefix of your
@@ -49,13 +48,13 @@ export function connectorMiddleware(
 ): [ConnectorRequestHandler, ConnectorErrorHandler] {
   const rootPrefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMITS.maxBytes;
-  const handle = createNodeHandler(connector, { ...options, prefix: rootPrefix });
+  const handle = createNodeHandler(connector, options);
 
   /**
    * The target as the connector reads it, under its prefix; `undefined` when the path is not ours. Express
-   * matches mount paths whatever their case, and the other bindings do not (issue 20, finding 6): a mount at the
-   * connector's own prefix keeps the case the request used, so `/SDK/API/1.0/discover` is not found, as on the
-   * node binding. A mount elsewhere (`/connectors/acme`) is read as the prefix.
+   * matches mount paths whatever their case, and the other bindings do not: a mount at the connector's own
+   * prefix keeps the case the request used, so `/SDK/API/1.0/discover` is not found, as on the node binding.
+   * A mount elsewhere (`/connectors/acme`) is read as the prefix.
    */
   const target = (request: ExpressRequestLike): string | undefined => {
     // Express keeps an absolute-form target's `http://host` in front of the mount-relative URL; the handler
@@ -68,14 +67,11 @@ export function connectorMiddleware(
       if (!full.startsWith(rootPrefix) || !/^(?:$|[/?])/.test(rest)) return undefined;
       return rest.startsWith('/') ? full : `${rootPrefix}/${rest}`;
     }
-    const version = VERSIONED_MOUNT.exec(request.baseUrl)?.[1];
-    const mount =
-      version === undefined ? request.baseUrl : request.baseUrl.slice(0, -version.length - 1);
-    const prefix =
-      mount !== rootPrefix && mount.toLowerCase() === rootPrefix.toLowerCase() ? mount : rootPrefix;
-    return version === undefined
-      ? `${prefix}${url}`
-      : `${prefix}/${version}${url === '/' ? '' : url}`;
+    const version = VERSION_SEGMENT.exec(request.baseUrl)?.[0] ?? '';
+    const mount = request.baseUrl.slice(0, request.baseUrl.length - version.length);
+    const prefix = mount.toLowerCase() === rootPrefix.toLowerCase() ? mount : rootPrefix;
+    // Express hands the versioned base itself (`/sdk/api/1.0`) on as `/`.
+    return `${prefix}${version}${version !== '' && url === '/' ? '' : url}`;
   };
 
   return [
@@ -90,16 +86,10 @@ export function connectorMiddleware(
         });
     },
     (error, request, response, next) => {
-      const url = target(request);
-      const failure = url === undefined ? undefined : bodyParserError(error);
-      // Through the handler, so the failure is answered and logged like any other body error.
-      if (failure)
-        void handle(request, response, {
-          url,
-          target: request.originalUrl,
-          text: () => Promise.reject(failure),
-        });
-      else next(error);
+      const failure = bodyParserFailure(error);
+      const url = failure && target(request);
+      if (url === undefined) next(error);
+      else void handle(request, response, { url, target: request.originalUrl, ...failure });
     },
   ];
 }

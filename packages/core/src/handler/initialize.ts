@@ -9,12 +9,12 @@ import {
 } from '../security/header-safety.js';
 import type { Redactor } from '../security/redactor.js';
 import { looksSecret } from '../security/secret-names.js';
-import { isSecret } from '../security/secret.js';
 import type { SessionKeys } from '../security/session-keys.js';
 import { sealSession } from '../security/session-seal.js';
 import { describeProblems, readFields } from './read-fields.js';
 import { InitializeInput } from './initialize-input.js';
 import { oversizedConfiguration } from './oversized-configuration.js';
+import { clipKey, entryProblem, isRecord, toEntries } from './parameter-entries.js';
 
 const SUPPRESS_NOTIFICATION = 'suppressNotification';
 /**
@@ -23,25 +23,6 @@ const SUPPRESS_NOTIFICATION = 'suppressNotification';
  * process busy for half a second per request (issue 9).
  */
 export const MAX_INITIALIZE_ENTRIES = 1_000;
-const clipKey = (key: string) => (key.length > 64 ? `${key.slice(0, 64)}…` : key);
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const ENTRY_FIELDS = [
-  ['key', 'string'],
-  ['value', 'string'],
-  ['sensitive', 'boolean'],
-] as const;
-
-function entryProblem(entry: unknown): string | undefined {
-  if (!isRecord(entry)) return 'is not an object with key, value and sensitive';
-  for (const [name, type] of ENTRY_FIELDS) {
-    if (!(name in entry)) return `has no '${name}'`;
-    if (typeof entry[name] !== type) return `has a '${name}' that is not a ${type}`;
-  }
-  if (entry.key === '') return 'has an empty key';
-  return undefined;
-}
 
 /**
  * Checks the initialize body (contract: "Parameter entry", rules 1) and the configuration. Every sensitive
@@ -137,38 +118,6 @@ export interface SessionIds {
   readonly systemId: string;
   /** The keyed fingerprint of the configuration initialize was called with. */
   readonly configuration: string;
-}
-
-function toEntries(result: unknown): { entries: ParameterEntry[]; problems: string[] } {
-  const problems: string[] = [];
-  const entries: ParameterEntry[] = [];
-  if (Array.isArray(result)) {
-    result.forEach((entry: unknown, index) => {
-      const problem = entryProblem(entry);
-      if (problem) problems.push(`entry [${index}] ${problem}`);
-      else {
-        // Only the contract's three fields: anything else the connector put there is not answered.
-        const { key, value, sensitive } = entry as ParameterEntry;
-        entries.push({ key, value, sensitive });
-      }
-    });
-  } else if (isRecord(result)) {
-    for (const key of Object.keys(result)) {
-      const value = result[key];
-      if (value === undefined) continue;
-      if (isSecret(value)) entries.push({ key, value: value.reveal(), sensitive: true });
-      else if (
-        typeof value === 'string' ||
-        typeof value === 'number' ||
-        typeof value === 'boolean'
-      ) {
-        entries.push({ key, value: String(value), sensitive: false });
-      } else problems.push(`'${clipKey(key)}' is not a string, number, boolean or secret()`);
-    }
-  } else {
-    problems.push('it is neither an object of session values nor a list of entries');
-  }
-  return { entries, problems };
 }
 
 /** What a session entry's name alone decides. */

@@ -1,27 +1,20 @@
-import { FormMatcher, StandaloneMatcher } from './form-matcher.js';
 import { loggedValue } from './logged-value.js';
-import { MIN_SECRET_LENGTH, formFloor } from './secret-parts.js';
-import { ByteFormSet, NO_BYTE_FORMS } from './byte-form-set.js';
+import { MadeForms } from './made-forms.js';
+import { formFloor } from './secret-parts.js';
 import { searchedForms } from './searched-forms.js';
 import { FormBudget } from './form-budget.js';
-import { DIRECT_SEARCH_WORK, merge, searchEach, viewsOf } from './form-search.js';
-import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT, type TextView } from './text-views.js';
-import { foldedView } from './folded-view.js';
+import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT } from './text-views.js';
 
 /** What replaces a secret, or a form derived from it, in error bodies and log lines. */
 export const REDACTED = '[REDACTED]';
-
-/** The matcher of a request without short secrets: shared, since making one per request cost more than a 401. */
-const NO_STANDALONE_FORMS = new StandaloneMatcher([]);
-/** The forms of a request none were made for yet: shared, never written to (see {@link Redactor}). */
-const NO_FORMS: readonly string[] = Object.freeze([]);
 
 /**
  * Replaces secrets, and the forms derived from them, in text and in values about to be logged. A text is
  * searched as it is and as each family of escapes it holds decodes it (text-views.ts), for each secret's few
  * forms; base64 and hex forms are made only when a text has a run of such characters long enough to hold one.
  * The text and each view are also searched folded (folded-view.ts: case, NFKC, characters that do not show and
- * line breaks), for each secret's forms folded alike.
+ * line breaks), for each secret's forms folded alike. The redactor keeps the secrets and the budget, and
+ * decides when their forms are made; the forms made, and the searches for them, are {@link MadeForms}'.
  *
  * A redactor lives as long as its request. What it holds for every request is made with `new` or shared until
  * written, never from an array or object literal: V8 moves a literal's allocation site to the old generation
@@ -45,22 +38,8 @@ export class Redactor {
   #unfloored = false;
   /** The longest secret: no text form of one is longer. */
   #longestSecret = 0;
-  #anywhere: Set<string> | undefined;
-  #forms = NO_FORMS as string[];
-  #matcher: FormMatcher | undefined;
-  /** The forms folded, searched in the folded views of a text. */
-  #folded = NO_FORMS as string[];
-  #foldedSet: Set<string> | undefined;
-  #foldedMatcher: FormMatcher | undefined;
-  #standaloneForms: Set<string> | undefined;
-  /** The forms of short secrets, found where they stand alone. */
-  #standalone = NO_STANDALONE_FORMS;
-  /** The base64 and hex forms, made when a text may hold one. */
-  #bytes = NO_BYTE_FORMS;
-  /** The longest form of a short secret, and the character that tells whether it stands alone. */
-  #longestStandalone = 0;
-  /** The shortest text that can hold a form. */
-  #shortest = MIN_SECRET_LENGTH;
+  /** The forms made so far: none until a text long enough to hold one is first redacted. */
+  #made: MadeForms | undefined;
   /** Set when the forms of this request's secrets exceed its budget: every text is redacted whole. */
   #overwhelmed = false;
   readonly #budget = new FormBudget();
@@ -110,13 +89,7 @@ export class Redactor {
     this.#pending = undefined;
     this.#pendingFloor = Infinity;
     this.#unfloored = false;
-    this.#anywhere = undefined;
-    this.#forms = NO_FORMS as string[];
-    this.#matcher = undefined;
-    this.#folded = NO_FORMS as string[];
-    this.#foldedSet = undefined;
-    this.#foldedMatcher = undefined;
-    this.#bytes = NO_BYTE_FORMS;
+    this.#made?.drop();
   }
 
   /** The secrets registered so far, for a test kit's recorder (issue 37). @internal */
@@ -141,12 +114,10 @@ export class Redactor {
     if (length < this.#pendingFloor) return;
     this.#pending = undefined;
     this.#pendingFloor = Infinity;
-    const anywhere = (this.#anywhere ??= new Set());
-    const standaloneForms = (this.#standaloneForms ??= new Set());
-    let standaloneAdded = false;
-    if (this.#forms === NO_FORMS) this.#forms = [];
-    if (this.#folded === NO_FORMS) this.#folded = [];
-    const foldedSet = (this.#foldedSet ??= new Set());
+    // Base64 and hex forms are made later, when a text may hold one: their work is counted then.
+    const made = (this.#made ??= new MadeForms((work) =>
+      this.#spend(work, this.#secrets.values().next().value as string, false),
+    ));
     for (const [value, floor] of pending) {
       if (floor > length) {
         (this.#pending ??= new Map()).set(value, floor);
@@ -155,105 +126,21 @@ export class Redactor {
       }
       const forms = searchedForms(value);
       if (!this.#spend(forms.work, value, true)) return;
-      for (const form of forms.anywhere) {
-        if (anywhere.has(form)) continue;
-        anywhere.add(form);
-        this.#forms.push(form);
-      }
-      for (const form of forms.folded) {
-        if (foldedSet.has(form)) continue;
-        foldedSet.add(form);
-        this.#folded.push(form);
-      }
-      for (const form of forms.standalone) {
-        if (standaloneForms.has(form)) continue;
-        standaloneForms.add(form);
-        standaloneAdded = true;
-      }
-      if (forms.bytes.length > 0) {
-        if (this.#bytes === NO_BYTE_FORMS) this.#bytes = new ByteFormSet();
-        this.#bytes.add(forms.bytes);
-      }
+      made.add(forms);
     }
-    this.#matcher = undefined;
-    this.#foldedMatcher = undefined;
-    if (standaloneAdded) {
-      this.#standalone = new StandaloneMatcher([...standaloneForms]);
-      this.#longestStandalone = this.#standalone.longest + 2;
-      this.#shortest = Math.min(MIN_SECRET_LENGTH, this.#standalone.shortest);
-    }
+    made.settle();
   }
 
-  /** Makes the base64 and hex forms not made yet, within the budget; false when it is spent. */
-  #makeByteForms(): boolean {
-    const work = this.#bytes.make();
-    return work === 0 || this.#spend(work, this.#secrets.values().next().value as string, false);
-  }
-
-  /** Whether no form is made yet: every secret's forms are longer than any text redacted so far. */
-  #holdsNoForm(): boolean {
-    return this.#forms.length === 0 && this.#standalone.isEmpty && this.#bytes === NO_BYTE_FORMS;
-  }
-
-  /** Where forms occur in a text (or a view of one): form by form when short, else in one pass. */
-  #search(text: string, found: [number, number][]): void {
-    if (this.#forms.length * text.length <= DIRECT_SEARCH_WORK)
-      searchEach(this.#forms, text, found);
-    else found.push(...(this.#matcher ??= new FormMatcher(this.#forms)).ranges(text));
-  }
-
-  /**
-   * Where folded forms occur in the folded view of a text or of one of its views, as ranges of the text. A
-   * text that folding leaves as it is (lower-case ASCII without line breaks) holds no folded form the forms did
-   * not find: it is not searched again.
-   */
-  #searchFolded(view: TextView | undefined, text: string, found: [number, number][]): void {
-    const fold = foldedView(text);
-    if (fold === text || this.#folded.length === 0) return;
-    const folded = typeof fold === 'string' ? fold : fold.text;
-    const inFold: [number, number][] = [];
-    if (this.#folded.length * folded.length <= DIRECT_SEARCH_WORK)
-      searchEach(this.#folded, folded, inFold);
-    else inFold.push(...(this.#foldedMatcher ??= new FormMatcher(this.#folded)).ranges(folded));
-    for (const [start, end] of inFold) {
-      // Back through the fold (none when it kept every character in place), then through the view.
-      let from = typeof fold === 'string' ? start : (fold.from[start] as number);
-      let to = typeof fold === 'string' ? end : (fold.to[end - 1] as number);
-      if (view !== undefined) {
-        from = view.from[from] as number;
-        to = view.to[to - 1] as number;
-      }
-      found.push([from, to]);
-    }
-  }
-
-  /** Every stretch of `text` a form covers, in the text itself and in each view of it. */
-  #ranges(text: string): [number, number][] {
-    const found: [number, number][] = [];
-    this.#search(text, found);
-    const standalone = !this.#standalone.isEmpty;
-    if (standalone) found.push(...this.#standalone.ranges(text));
-    this.#searchFolded(undefined, text, found);
-    for (const view of viewsOf(text)) {
-      const inView: [number, number][] = [];
-      this.#search(view.text, inView);
-      if (standalone) inView.push(...this.#standalone.ranges(view.text));
-      for (const [start, end] of inView)
-        found.push([view.from[start] as number, view.to[end - 1] as number]);
-      this.#searchFolded(view, view.text, found);
-    }
-    if (this.#bytes.mayHold(text)) {
-      const bytes = this.#bytes;
-      if (!this.#makeByteForms()) return [[0, text.length]];
-      bytes.search(text, found);
-    }
-    return merge(found);
+  /** Whether `text` can hold no form: it is shorter than any form made, or none is made yet. */
+  #holdsNoForm(text: string): boolean {
+    const made = this.#made;
+    return made === undefined || text.length < made.shortest || made.holdsNoForm();
   }
 
   /**
    * Replaces every secret form in a text, found as it is or through any escapes. Overlapping matches merge, so
-   * two secrets that overlap are hidden whole. Forms of secrets shorter than {@link MIN_SECRET_LENGTH} are
-   * replaced where they stand alone.
+   * two secrets that overlap are hidden whole. Forms of secrets shorter than `MIN_SECRET_LENGTH`
+   * (secret-parts.ts) are replaced where they stand alone.
    *
    * @param text - any text
    * @returns the text with every secret form replaced by `[REDACTED]`; `[REDACTED]` when the request's
@@ -263,8 +150,8 @@ export class Redactor {
     if (this.#secrets.size === 0 || text === '') return text;
     this.#makeForms(text.length);
     if (this.#overwhelmed) return REDACTED;
-    if (text.length < this.#shortest || this.#holdsNoForm()) return text;
-    const ranges = this.#ranges(text);
+    if (this.#holdsNoForm(text)) return text;
+    const ranges = (this.#made as MadeForms).ranges(text);
     if (this.#overwhelmed) return REDACTED;
     return ranges.length === 0 ? text : replaced(text, ranges);
   }
@@ -280,8 +167,8 @@ export class Redactor {
   find(text: string): [number, number][] {
     if (this.#secrets.size === 0 || text === '') return [];
     this.#makeForms(text.length);
-    if (!this.#overwhelmed && (text.length < this.#shortest || this.#holdsNoForm())) return [];
-    const ranges = this.#overwhelmed ? [] : this.#ranges(text);
+    if (!this.#overwhelmed && this.#holdsNoForm(text)) return [];
+    const ranges = this.#overwhelmed ? [] : (this.#made as MadeForms).ranges(text);
     return this.#overwhelmed ? [[0, text.length]] : ranges;
   }
 
@@ -298,7 +185,7 @@ export class Redactor {
     // Only what can reach the kept part is redacted: the cost follows `max`, not the text. No form is longer
     // than its secret, or than 6 characters per character of it for hex of three-byte characters.
     const reach =
-      Math.max(this.#longestSecret, this.#longestStandalone) * MOST_CHARACTERS_PER_UNIT +
+      Math.max(this.#longestSecret, this.#made?.longestStandalone ?? 0) * MOST_CHARACTERS_PER_UNIT +
       LONGEST_ESCAPE;
     const window = text.length > max + reach ? text.slice(0, max + reach) : text;
     const redacted = this.redact(window);
@@ -313,37 +200,7 @@ export class Redactor {
     // Any secret's form may start in the tail, however short the text.
     this.#makeForms(Infinity);
     if (this.#overwhelmed) return 0;
-    const matcher = (this.#matcher ??= new FormMatcher(this.#forms));
-    let at =
-      kept.length - Math.max(matcher.pendingStart(kept), this.#standalone.pendingStart(kept));
-    const fold = this.#folded.length > 0 ? foldedView(kept) : kept;
-    if (fold !== kept) {
-      // The start of a secret in another case or spelling, which only the folded view shows as one.
-      const folded = typeof fold === 'string' ? fold : fold.text;
-      const pending = (this.#foldedMatcher ??= new FormMatcher(this.#folded)).pendingStart(folded);
-      if (pending > 0) {
-        const start = folded.length - pending;
-        at = Math.min(at, typeof fold === 'string' ? start : (fold.from[start] as number));
-      }
-    }
-    if (this.#bytes.mayEndIn(kept)) {
-      const bytes = this.#bytes;
-      if (!this.#makeByteForms()) return 0;
-      at = Math.min(at, kept.length - bytes.pendingStart(kept));
-    }
-    for (const view of viewsOf(kept)) {
-      // What precedes an escape cut in two, which is dropped whatever it would have been.
-      let units = view.text.length;
-      while (units > 0 && (view.from[units - 1] as number) >= view.cut) units--;
-      const decoded = view.text.slice(0, units);
-      const pending = Math.max(
-        matcher.pendingStart(decoded),
-        this.#standalone.pendingStart(decoded),
-      );
-      if (pending > 0) at = Math.min(at, view.from[units - pending] as number);
-      at = Math.min(at, view.cut);
-    }
-    return at;
+    return (this.#made as MadeForms).cutAt(kept);
   }
 
   /**
