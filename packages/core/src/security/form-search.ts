@@ -3,6 +3,7 @@ import {
   htmlView,
   jsonView,
   percentView,
+  flatPercentView,
   quotedPrintableView,
   type TextView,
 } from './text-views.js';
@@ -47,10 +48,22 @@ const FAMILIES = [
     holds: (text: string) => text.includes('%') || text.includes('+'),
     view: percentView,
   },
+  // `%25` before two hex digits is either a nested escape or an escaped `%` followed by them: read both ways.
+  { decoded: DECODED.percent, holds: holdsEscapedPercent, view: flatPercentView },
   { decoded: DECODED.backslash, holds: (text: string) => text.includes('\\'), view: jsonView },
   { decoded: DECODED.ampersand, holds: (text: string) => text.includes('&'), view: htmlView },
   { decoded: DECODED.equals, holds: holdsQuotedPrintable, view: quotedPrintableView },
 ] as const;
+
+/** Whether a text holds an escaped `%` (`%25`, in either case) that the percent view reads as a nested escape. */
+function holdsEscapedPercent(text: string): boolean {
+  for (let at = text.indexOf('%2'); at !== -1; at = text.indexOf('%2', at + 1)) {
+    const five = text.charCodeAt(at + 2);
+    if (five === 0x35 && isHex(text.charCodeAt(at + 3)) && isHex(text.charCodeAt(at + 4)))
+      return true;
+  }
+  return false;
+}
 
 /** Whether a text holds a quoted-printable escape or soft line break (`=3D`, `=\n`): most `=` are neither. */
 function holdsQuotedPrintable(text: string): boolean {

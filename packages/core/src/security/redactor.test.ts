@@ -54,6 +54,13 @@ describe('Redactor', () => {
     });
   });
 
+  it('finds a secret ending in % written URL-encoded before two hex digits, which also read as a nested escape', () => {
+    // `%2500` is `%00` escaped once more, or an escaped `%` followed by `00`: both readings are searched.
+    const redactor = new Redactor(['   %']);
+    expect(redactor.redact('%20%20%20%2500')).toBe(`${REDACTED}00`);
+    expect(redactor.redact('x=%20%20%20%25FF&y')).toBe(`x=${REDACTED}FF&y`);
+  });
+
   it('never lets a secret of 4+ characters through, whatever it contains (property)', () => {
     fc.assert(
       fc.property(
@@ -80,6 +87,8 @@ describe('Redactor', () => {
           expect(redactor.redact(`Basic ${basic}`)).not.toContain(exposed);
         },
       ),
+      // Once found at random: an encoded `%` at the end, before hex digits.
+      { examples: [['   %', '', '00']] },
     );
   });
 });

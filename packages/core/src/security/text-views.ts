@@ -28,6 +28,8 @@ interface ByteEscapes {
   readonly partial: RegExp;
   /** Whether a `+` reads as a space (form encoding). */
   readonly plus: boolean;
+  /** How many levels of nesting an escape may have: 2 (`%2525XX`), or 0 to read `%25` as a `%` and no more. */
+  readonly depth: number;
   /** Whether the escape character at the end of a line is a soft line break, dropped (quoted-printable). */
   readonly softBreaks: boolean;
 }
@@ -38,7 +40,14 @@ const PERCENT: ByteEscapes = {
   partial: /^%(?:25){0,2}[0-9A-Fa-f]?$/,
   plus: true,
   softBreaks: false,
+  depth: 2,
 };
+
+/**
+ * Percent escapes one level deep: `%2500` read as `%` and `00`, where {@link PERCENT} reads the `%00` it also is.
+ * A secret that ends in `%`, written encoded before two hex digits, shows only this way.
+ */
+const PERCENT_FLAT: ByteEscapes = { ...PERCENT, depth: 0 };
 
 const QUOTED_PRINTABLE: ByteEscapes = {
   mark: 0x3d,
@@ -46,6 +55,7 @@ const QUOTED_PRINTABLE: ByteEscapes = {
   partial: /^=(?:3[Dd]){0,2}[0-9A-Fa-f\r]?$/,
   plus: false,
   softBreaks: true,
+  depth: 2,
 };
 
 /** The byte of an escape at `at`, up to three levels deep (`%25XX`, `%2525XX`), and its length; none if none. */
@@ -54,7 +64,7 @@ function byteEscape(
   at: number,
   family: ByteEscapes,
 ): [byte: number, length: number] | undefined {
-  for (let depth = 2; depth >= 0; depth--) {
+  for (let depth = family.depth; depth >= 0; depth--) {
     let i = at + 1;
     let nested = true;
     for (let level = 0; level < depth && nested; level++, i += 2)
@@ -94,6 +104,9 @@ const SHORTEST_POINT = [0, 0x80, 0x800, 0x10000];
  * decoder writes it.
  */
 export const percentView = (text: string): TextView => bytesView(text, PERCENT);
+
+/** The text with its percent escapes decoded one level only (see {@link PERCENT_FLAT}). */
+export const flatPercentView = (text: string): TextView => bytesView(text, PERCENT_FLAT);
 
 /**
  * The text with its quoted-printable escapes (`=XX`, in either case) decoded as UTF-8, as {@link percentView}
