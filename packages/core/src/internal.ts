@@ -22,4 +22,6 @@ export {
 } from './body/read-web-body.js';
 export { isUnsafePath, originForm } from './handler/path-rule.js';
 export { checkLogger } from './logging/logger.js';
+export { FRAMING_HEADER_NAMES } from './security/header-safety.js';
 export { Redactor } from './security/redactor.js';
+export { isCredentialName } from './security/secret-names.js';

@@ -1,28 +1,15 @@
 import { ErrorBodySchema, ParameterListSchema, type ParameterEntry } from '@connector-sdk/core';
+import { FRAMING_HEADER_NAMES, isCredentialName } from '@connector-sdk/core/internal';
 import type { WireResponse } from './transport.js';
 
-// These rules restate the contract independently of core's implementation, so the kit can judge it.
+// These rules restate the contract independently of core's implementation, so the kit can judge it; except
+// the names core forbids as session headers and the names it takes for credentials, which are core's by
+// definition: the kit judges a connector against them, so it reads core's own lists.
 
 /** RFC 9110 §5.6.2 token characters. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** Visible ASCII, space and tab: what every HTTP stack carries unchanged. */
 const FIELD_VALUE = /^[\x20-\x7e\t]+$/;
-/** Framing and hop-by-hop headers: replaying them as request headers breaks the request. */
-const FRAMING = new Set([
-  'connection',
-  'content-length',
-  'content-type',
-  'expect',
-  'host',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
-/** Keys that name a credential: the simulator treats their values as secrets. */
-const CREDENTIAL_KEY = /authorization|cookie|token|secret|passw|api[-_]?key|credential/i;
 /** Headers that always carry a credential, and values that look like one: these must be marked sensitive. */
 const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$/i;
 const CREDENTIAL_VALUE = /^(?:bearer|basic|digest|token)\s+\S/i;
@@ -30,13 +17,13 @@ const CREDENTIAL_VALUE = /^(?:bearer|basic|digest|token)\s+\S/i;
 export const SESSION_HEADER_BUDGET = 8192;
 
 /**
- * Whether a key names a credential, so the simulator treats its value as a secret.
+ * Whether a key names a credential, so the simulator treats its value as a secret: core's rule.
  *
  * @param key - a parameter key or header name
  * @internal
  */
 export function isCredentialKey(key: string): boolean {
-  return CREDENTIAL_KEY.test(key);
+  return isCredentialName(key);
 }
 
 /** How the wait after a rate-limit 403 is announced. */
@@ -83,7 +70,8 @@ export function sessionProblems(entries: readonly ParameterEntry[]): string[] {
   for (const { key, value, sensitive } of entries) {
     const lower = key.toLowerCase();
     if (!TOKEN.test(key)) problems.push(`key "${key}" is not a valid HTTP header name`);
-    else if (FRAMING.has(lower)) problems.push(`key "${key}" is a framing or hop-by-hop header`);
+    else if (FRAMING_HEADER_NAMES.has(lower))
+      problems.push(`key "${key}" is a framing or hop-by-hop header`);
     if (seen.has(lower)) problems.push(`key "${key}" appears twice (header names ignore case)`);
     seen.add(lower);
     if (!FIELD_VALUE.test(value)) {

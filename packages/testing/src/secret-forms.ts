@@ -1,4 +1,4 @@
-import { MIN_SECRET_LENGTH, secretForms as sdkSecretForms } from '@connector-sdk/core';
+import { MIN_SECRET_LENGTH, secretForms } from '@connector-sdk/core';
 
 /** The text shown instead of a secret in transcripts. */
 export const MASK = '***';
@@ -11,8 +11,8 @@ const standaloneForm = (form: string) =>
   );
 
 /**
- * The forms the kit looks for: exactly those the SDK's redactor replaces (`secretForms` of
- * `@connector-sdk/core`: as is, URL-, form-, WHATWG-URL- and JSON-encoded, base64 alone and inside longer base64,
+ * The forms in which a secret would leak, which the kit looks for: exactly those the SDK's redactor replaces
+ * (`secretForms` of `@connector-sdk/core`: as is, URL-, form-, WHATWG-URL- and JSON-encoded, base64 alone and inside longer base64,
  * hex, and the parts of `Bearer` and `Basic` credentials), with whole `Basic` credentials pairing the secret
  * with each companion value (such as the user name), for masking transcripts whole. A secret shorter than
  * {@link MIN_SECRET_LENGTH} characters counts only where it stands alone, as the redactor treats it.
@@ -22,11 +22,11 @@ const standaloneForm = (form: string) =>
  * @returns the forms found anywhere, longest first, and those found standing alone
  * @internal
  */
-export function secretForms(
+export function leakForms(
   secret: string,
   companions: readonly string[] = [],
 ): { anywhere: string[]; standalone: string[] } {
-  const forms = sdkSecretForms(secret);
+  const forms = secretForms(secret);
   const anywhere = new Set(forms.anywhere);
   if (secret.length >= MIN_SECRET_LENGTH) {
     for (const companion of companions) {
@@ -66,7 +66,7 @@ export class SecretSet {
    * @param value - a sensitive value
    */
   add(value: string): void {
-    const forms = secretForms(value, this.#companions);
+    const forms = leakForms(value, this.#companions);
     for (const form of forms.anywhere) this.#anywhere.add(form);
     for (const form of forms.standalone)
       if (!this.#standalone.has(form)) this.#standalone.set(form, standaloneForm(form));

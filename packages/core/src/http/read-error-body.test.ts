@@ -104,6 +104,18 @@ describe('secret-looking pairs in a text error body (issue 31)', () => {
     expect(shown).not.toContain('json-pk-10');
     expect(shown).toContain('/srv');
   });
+
+  it('keeps JSON keys that name something about a credential, not one', async () => {
+    const body = {
+      token_type: 'Bearer',
+      secretName: 'db-main',
+      password_confirmation: 'pc-json-11',
+    };
+    const shown = await exposed(JSON.stringify(body), 'application/json');
+    expect(shown).toContain('Bearer');
+    expect(shown).toContain('db-main');
+    expect(shown).not.toContain('pc-json-11');
+  });
 });
 
 describe('blankSecretText', () => {
@@ -114,6 +126,8 @@ describe('blankSecretText', () => {
       'keyboard=qwerty; monkey: 12; passage=north; insider: none',
       'TOKENIZER_MODE is unset',
       'error_code=E42 tokens used: 12',
+      'token_type=Bearer; tokenizer_mode: fast; secret_name=db-main',
+      'cookie_consent=yes&authorization_url=/oauth/authorize&pass_count=3',
     ])
       expect(blankSecretText(text)).toBe(text);
   });
@@ -124,5 +138,11 @@ describe('blankSecretText', () => {
       '{"client_secret": "[REDACTED]", "x": 1}',
     );
     expect(blankSecretText('password=pw&next=/home')).toBe('password=[REDACTED]&next=/home');
+  });
+
+  it('blanks the credentials named as the rest of the SDK names them', () => {
+    expect(blankSecretText('pin=4711&Passwort=geheim&X-Vault-Token: hvs.abc')).toBe(
+      'pin=[REDACTED]&Passwort=[REDACTED]&X-Vault-Token: [REDACTED]',
+    );
   });
 });

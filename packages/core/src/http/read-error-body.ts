@@ -1,5 +1,5 @@
 import { REDACTED } from '../security/redactor.js';
-import { looksSecret } from '../security/secret-names.js';
+import { isCredentialName, looksSecret } from '../security/secret-names.js';
 import type { SecretSink } from '../security/secret-sink.js';
 
 /** Most bytes of an error response read; the rest is cancelled. */
@@ -14,24 +14,6 @@ const MAX_EXCERPT = 2_000;
  */
 const PAIR =
   /(?<![\w.-])([\w.-]{1,128})(["']?[ \t]*[=:][ \t]*)(?:"((?:[^"\\\r\n]|\\.)*)("?)|'([^'\r\n]*)('?)|((?:(?:bearer|basic|token|digest)[ \t]+)?[^\s&"',;<>]+))/gi;
-
-/** Words that make a name secret-looking wherever they sit in it (`AWS_SECRET_ACCESS_KEY`, `githubToken`). */
-const SECRET_WORDS =
-  /token|secret|passw(?:or)?d|passphrase|apikey|privatekey|credential|authorization|sessionid|cookie/;
-
-/** Parts that make a name secret-looking only as a whole part of it (`sid`, `DB_PWD`; not `inside`, `passage`). */
-const SECRET_PARTS = new Set(['sid', 'jwt', 'pwd', 'pass']);
-
-/**
- * Whether a pair's name looks like it holds a credential: one of {@link SECRET_WORDS} anywhere once dots,
- * dashes and underscores are dropped, or one of {@link SECRET_PARTS} as a part of it (issue 31).
- */
-function secretLookingName(name: string): boolean {
-  if (SECRET_WORDS.test(name.toLowerCase().replace(/[-_.]/g, ''))) return true;
-  for (const part of name.split(/[-_.]+|(?<=[a-z0-9])(?=[A-Z])/))
-    if (SECRET_PARTS.has(part.toLowerCase())) return true;
-  return false;
-}
 
 /** An end system's error response, read within bounds. */
 export interface ErrorBody {
@@ -73,8 +55,7 @@ function blankSecrets(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => blankSecrets(item, depth + 1));
   const copy = Object.create(null) as Record<string, unknown>;
   for (const [key, item] of Object.entries(value)) {
-    copy[key] =
-      looksSecret(key) || secretLookingName(key) ? REDACTED : blankSecrets(item, depth + 1);
+    copy[key] = looksSecret(key) ? REDACTED : blankSecrets(item, depth + 1);
   }
   return copy;
 }
@@ -90,7 +71,7 @@ export function blankSecretText(text: string): string {
   for (let pair = PAIR.exec(text); pair !== null; pair = PAIR.exec(text)) {
     const [whole, name = '', separator = '', double, doubleEnd, single, singleEnd, bare] = pair;
     const value = double ?? single ?? bare ?? '';
-    if (value === '' || !secretLookingName(name)) {
+    if (value === '' || !isCredentialName(name)) {
       // Not a credential: its value may still hold a pair of its own (`Login failed: password=…`).
       PAIR.lastIndex = pair.index + name.length + separator.length;
       continue;

@@ -2,10 +2,18 @@
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /**
- * Names that must never be replayed as request headers: framing and hop-by-hop headers (RFC 9110 §7.6.1,
- * RFC 9112), and headers that would change how the connector reads the request.
+ * Names that must never be replayed as request headers, lower-case: framing and hop-by-hop headers (RFC 9110
+ * §7.6.1, RFC 9112), and headers that would change how the connector reads the request. Core refuses them as
+ * session names, and the test kit flags a connector that answers one, so both read this one list (through
+ * `@connector-sdk/core/internal`). `content-encoding` is here though it is end to end: replayed on a later
+ * call, it tells the connector the body is compressed when it is not, and the body no longer decodes.
+ * `http2-settings` is connection-specific (RFC 7540 §3.2.1, the HTTP/1.1 upgrade to HTTP/2): a request that
+ * carries it over HTTP/2 is malformed (RFC 9113 §8.2.2). The kit's copy lacked both, so it passed sessions
+ * core refused.
+ *
+ * @internal
  */
-const FORBIDDEN_NAMES = new Set([
+export const FRAMING_HEADER_NAMES: ReadonlySet<string> = new Set([
   'connection',
   'content-encoding',
   'content-length',
@@ -138,7 +146,8 @@ const RESERVED_NAMES = new Set<string>(Object.values(SDK_SESSION_HEADER_KEYS));
 export function headerNameProblem(name: string, allowReserved = false): string | undefined {
   if (!TOKEN.test(name)) return 'is not a valid HTTP header name (RFC 9110 token characters only)';
   const lower = name.toLowerCase();
-  if (FORBIDDEN_NAMES.has(lower)) return 'is a framing or hop-by-hop header and cannot be replayed';
+  if (FRAMING_HEADER_NAMES.has(lower))
+    return 'is a framing or hop-by-hop header and cannot be replayed';
   if (!allowReserved && RESERVED_NAMES.has(lower)) return 'is reserved for the SDK';
   return undefined;
 }

@@ -7,7 +7,6 @@ import type {
   CassetteResponse,
 } from './cassette-file.js';
 import {
-  SECRET_HEADER,
   URL_HEADER,
   credentialPairs,
   credentialSpans,
@@ -43,7 +42,7 @@ function headerLeaks(headers: CassetteHeaders, side: string): string[] {
     if (URL_HEADER.has(name))
       for (const item of typeof value === 'string' ? [value] : value)
         found.push(...pairLeaks(item, `${side} header ${name}`));
-    if (!SECRET_HEADER.test(name)) continue;
+    if (!isCredentialName(name)) continue;
     for (const item of typeof value === 'string' ? [value] : value)
       for (const [start, end] of credentialSpans(name, item))
         if (!ONLY_PLACEHOLDERS.test(item.slice(start, end))) found.push(`${side} header ${name}`);

@@ -4,7 +4,6 @@ import { Redactor } from '@connector-sdk/core/internal';
 import type { CassetteBody, CassetteExchange, CassetteHeaders } from './cassette-file.js';
 import { compressedFormat, inflatedFile } from './compressed-file.js';
 import {
-  SECRET_HEADER,
   URL_HEADER,
   credentialPairs,
   credentialSpans,
@@ -232,7 +231,7 @@ function scrubHeaders(headers: CassetteHeaders, scrubber: Scrubber): CassetteHea
   const scrubbed: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     const one = (item: string) =>
-      SECRET_HEADER.test(name)
+      isCredentialName(name)
         ? scrubCredentials(name, item, scrubber)
         : URL_HEADER.has(name)
           ? scrubber.pairs(item)
@@ -247,7 +246,7 @@ function learnQuery(url: string, scrubber: Scrubber): void {
   const mark = url.indexOf('?');
   if (mark === -1) return;
   for (const [name, value] of new URLSearchParams(url.slice(mark + 1)))
-    if (SECRET_HEADER.test(name) && value.length >= 4) scrubber.unit(value);
+    if (isCredentialName(name) && value.length >= 4) scrubber.unit(value);
 }
 
 /** Registers a credential field's value (and its credential parts), so it is scrubbed everywhere. */
@@ -277,7 +276,7 @@ function learnHeaders(headers: CassetteHeaders, scrubber: Scrubber): void {
     if (URL_HEADER.has(name))
       for (const item of typeof value === 'string' ? [value] : value)
         for (const pair of credentialPairs(item)) learnValue(pair.value, scrubber);
-    if (!SECRET_HEADER.test(name)) continue;
+    if (!isCredentialName(name)) continue;
     for (const item of typeof value === 'string' ? [value] : value)
       for (const [start, end] of credentialSpans(name, item))
         if (end - start >= 4)

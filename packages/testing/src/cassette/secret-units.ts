@@ -1,32 +1,18 @@
 import { MIN_SECRET_LENGTH } from '@connector-sdk/core';
+import { isCredentialName as coreIsCredentialName } from '@connector-sdk/core/internal';
 
 // What a cassette scrubs, one unit at a time: a secret value, or the credential part of one (`Bearer <token>`
 // scrubs as `Bearer {{secret:1}}`, so a replayed login's token can take the token's place).
 
 /**
- * Header names whose values are scrubbed whatever the request said of them: as the redactor judges names, and
- * session keys and ids, which an end system's own header (`x-session-key`) carries.
- */
-export const SECRET_HEADER =
-  /authorization|cookie|token|secret|passw(or)?d|api[-_]?key|credential|session[-_]?(id|key)/i;
-
-/**
- * Field names that hold a credential, compared without case or separators (`accessToken`, `access-token` and
- * `ACCESS_TOKEN` alike): exactly one of the short ones, or ending with one of the long ones (`clientSecret`).
- * `token_type` or `secretName` are not: their values would be scrubbed, and learnt, for nothing.
- */
-const CREDENTIAL_NAME =
-  /^(pwd|pin|sid|token|otp)$|(password|passwd|passphrase|secret|accesstoken|refreshtoken|idtoken|authtoken|sessiontoken|bearertoken|apitoken|apikey|sessionid|sessionkey|privatekey|credentials?)$/;
-
-/**
- * Whether a JSON field, form field or query parameter holds a credential by its name.
+ * Whether a header, JSON field, form field or query parameter holds a credential by its name: core's rule,
+ * which the redactor judges names by (`accessToken`, `access-token`, `ACCESS_TOKEN`, `x-session-key` alike;
+ * not `token_type` or `secretName`, whose values would be scrubbed, and learnt, for nothing).
  *
- * @param name - the field's name, as written
+ * @param name - the header's or field's name, as written
  * @returns whether its value is a credential whatever it looks like
  */
-export function isCredentialName(name: string): boolean {
-  return CREDENTIAL_NAME.test(name.toLowerCase().replace(/[^a-z0-9]/g, ''));
-}
+export const isCredentialName: (name: string) => boolean = coreIsCredentialName;
 
 /** Headers whose value is a URL, whose query may hold a credential: a redirect's `Location`, say. */
 export const URL_HEADER = new Set(['location', 'content-location']);
