@@ -25,21 +25,24 @@ export function needsPython(title: string): string {
   return `${title} (skipped: ${pythonMissing})`;
 }
 
-/** A running wsgiref file store. */
-export interface WsgiFileStore {
+/** A Python script serving HTTP on 127.0.0.1, started by {@link startPythonServer}. */
+export interface PythonServer {
   readonly url: string;
   stop(): Promise<void>;
 }
 
-/** Starts the store on a free 127.0.0.1 port; resolves once it accepts connections. */
-export async function startWsgiFileStore(): Promise<WsgiFileStore> {
-  const script = fileURLToPath(new URL('./wsgi-file-store.py', import.meta.url));
+/**
+ * Starts a Python script that listens on a free 127.0.0.1 port and prints "listening <port>" once it accepts
+ * connections; resolves then.
+ *
+ * @param script - the script's path
+ */
+export async function startPythonServer(script: string): Promise<PythonServer> {
   const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    child.once('exit', (code) =>
-      reject(new Error(`wsgi-file-store exited (${code}) before listening`)),
-    );
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening (\d+)/.exec(out);
@@ -55,4 +58,12 @@ export async function startWsgiFileStore(): Promise<WsgiFileStore> {
         child.kill();
       }),
   };
+}
+
+/** A running wsgiref file store. */
+export type WsgiFileStore = PythonServer;
+
+/** Starts the store on a free 127.0.0.1 port; resolves once it accepts connections. */
+export function startWsgiFileStore(): Promise<WsgiFileStore> {
+  return startPythonServer(fileURLToPath(new URL('./wsgi-file-store.py', import.meta.url)));
 }

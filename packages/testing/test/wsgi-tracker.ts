@@ -2,8 +2,8 @@
 // does where a connector's meaning turns on it (an unknown API key is served as the anonymous user; journals
 // name users by display name). Tests that need it skip when python3 is missing (`pythonMissing` and `needsPython`
 // in packages/core/test/wsgi-file-store.ts).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { startPythonServer } from '../../core/test/wsgi-file-store.js';
 
 /** The seeded users' API keys (40 hex digits, as Redmine's). Alice is an administrator, Bob is not. */
 export const TRACKER_KEYS = {
@@ -23,23 +23,11 @@ export interface WsgiTracker {
 
 /** Starts the tracker on a free 127.0.0.1 port; resolves once it accepts connections. */
 export async function startWsgiTracker(): Promise<WsgiTracker> {
-  const script = fileURLToPath(new URL('./wsgi-tracker.py', import.meta.url));
-  const child = spawn('python3', [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = '';
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      reject(new Error(`wsgi-tracker exited (${code}) before listening`)),
-    );
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-  });
-  const url = `http://127.0.0.1:${port}`;
+  const server = await startPythonServer(
+    fileURLToPath(new URL('./wsgi-tracker.py', import.meta.url)),
+  );
   const hook = async (name: string, body: unknown = {}) => {
-    const response = await fetch(`${url}/test-hooks/${name}`, {
+    const response = await fetch(`${server.url}/test-hooks/${name}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -48,14 +36,9 @@ export async function startWsgiTracker(): Promise<WsgiTracker> {
       throw new Error(`wsgi-tracker test hook ${name} answered ${response.status}`);
   };
   return {
-    url,
+    url: server.url,
     revokeApiKey: (key) => hook('revoke-api-key', { key }),
     reset: () => hook('reset'),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill();
-      }),
+    stop: server.stop,
   };
 }

@@ -1,9 +1,8 @@
 import type { ConformanceCheck } from '../check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
-import type { DeclaredOperation } from '../declared-operations.js';
 import { callDeclared, expectShape, pathOf, serverTimeZone } from '../platform-check-helpers.js';
 import { differences } from './compare-values.js';
-import { changeEntity, declaredName, prepare, withEntity } from './round-trip-place.js';
+import { changeEntity, declaredName, prepare, readEntity, withEntity } from './round-trip-place.js';
 
 /** An entity created, changed and commented on reads back as it was written. */
 export const entityRoundTrip: ConformanceCheck = {
@@ -15,17 +14,7 @@ export const entityRoundTrip: ConformanceCheck = {
     const { platform, declared, place, roundTrip } = ready;
     const timeZone = await serverTimeZone(platform, declared);
     const read = async (entityId: string) =>
-      (
-        expectShape(
-          'getEntity',
-          await callDeclared(
-            platform,
-            declared.get('getEntity') as DeclaredOperation,
-            { projectId: place.projectId, entityTypeId: place.entityTypeId },
-            { entityId },
-          ),
-        ) as { fields: Record<string, unknown> }
-      ).fields;
+      (await readEntity(platform, { declared, place, entityId })).fields;
     const notRun: string[] = [];
     const outcome = await withEntity(run, platform, ready, async (entityId) => {
       const created = differences(roundTrip.create, await read(entityId), { ...place, timeZone });

@@ -5,6 +5,7 @@ import type { ConformanceRun } from '../conformance-run.js';
 import type { DeclaredOperation } from '../declared-operations.js';
 import {
   UNLISTED,
+  callDeclared,
   entityTypeOf,
   expectShape,
   noneServed,
@@ -158,6 +159,23 @@ export function revisionPattern(place: Place): string {
     (place.type.history as { revisionDateFormat?: string } | undefined)?.revisionDateFormat ??
     "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"
   );
+}
+
+/** Reads an entity as the platform does, failing unless the answer has the documented shape. */
+export async function readEntity(
+  platform: PlatformSimulator,
+  target: { readonly declared: Declared; readonly place: Place; readonly entityId: string },
+): Promise<{ fields: Record<string, unknown> }> {
+  const { declared, place, entityId } = target;
+  return expectShape(
+    'getEntity',
+    await callDeclared(
+      platform,
+      declared.get('getEntity') as DeclaredOperation,
+      { projectId: place.projectId, entityTypeId: place.entityTypeId },
+      { entityId },
+    ),
+  ) as { fields: Record<string, unknown> };
 }
 
 /** Changes the entity as the platform does, failing unless the answer has the documented shape. */

@@ -1,8 +1,7 @@
 import type { ConformanceCheck } from '../check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
-import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape, serverTimeZone } from '../platform-check-helpers.js';
-import { changeEntity, prepare, withEntities } from './round-trip-place.js';
+import { serverTimeZone } from '../platform-check-helpers.js';
+import { changeEntity, prepare, readEntity, withEntities } from './round-trip-place.js';
 import {
   searchFields,
   searchTimePattern,
@@ -55,15 +54,7 @@ export const searchPolling: ConformanceCheck = {
       for (const entityId of ids)
         times.push(
           updateTime(
-            expectShape(
-              'getEntity',
-              await callDeclared(
-                platform,
-                declared.get('getEntity') as DeclaredOperation,
-                { projectId: place.projectId, entityTypeId: place.entityTypeId },
-                { entityId },
-              ),
-            ) as { fields: Record<string, unknown> },
+            await readEntity(platform, { declared, place, entityId }),
             updated,
             dates.timeZone,
           ),
