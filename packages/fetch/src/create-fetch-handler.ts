@@ -113,7 +113,7 @@ export function createFetchHandler(
       bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
     },
     inFlight: new BodyBudget(options.maxBodyBytesInFlight ?? DEFAULT_BODY_LIMITS.maxBytesInFlight),
-    // One timer for every body of the handler, as in the node binding (issue 51: first bytes, stalled bodies).
+    // One timer for every body of the handler, as in the node binding (first bytes, stalled bodies).
     watch: new BodyWatch(
       timeoutMs,
       options.bodyFirstBytesTimeoutMs ?? DEFAULT_BODY_LIMITS.firstBytesTimeoutMs,

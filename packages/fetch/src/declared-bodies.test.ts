@@ -1,4 +1,4 @@
-// Issue 51 (High), on the fetch binding served by @hono/node-server: a declared Content-Length must not hold the
+// On the fetch binding served by @hono/node-server: a declared Content-Length must not hold the
 // body budget before its bytes come. 64 sockets each sending an initialize head that declares 1 MiB, and nothing
 // else, held the whole default budget (64 MiB) until their 408s, so every platform initialize was answered 503
 // (63 of 63 in the review). A body now holds what has arrived of it and a read ahead of 64 KiB, must begin within
@@ -113,7 +113,7 @@ function silentBody(port: number, length: number): Promise<string> {
   });
 }
 
-describe('fetch binding: declared request bodies and the body budget (issue 51)', () => {
+describe('fetch binding: declared request bodies and the body budget', () => {
   it('answers every platform initialize while 64 sockets hold heads declaring 1 MiB and send nothing', async () => {
     running = await start();
     const reading = bodiesRead(running.server, 64);

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 /**
  * Most requests a connection may have parsed and waiting behind the one being answered. Node parses every
  * request of a read (64 KiB: about a thousand small heads) before any is answered; past this many, the rest of
- * the read is not parsed and the connection closes once the answers it is owed are sent (issue 51).
+ * the read is not parsed and the connection closes once the answers it is owed are sent (ARCHITECTURE.md, D26).
  */
 export const MAX_PIPELINED = 8;
 /** Requests of this connection waiting for the answers before theirs. */
@@ -84,7 +84,7 @@ function resumeReading(socket: ServerSocket): void {
 }
 
 /**
- * The requests of one handler in progress, and the pipelining rule of each connection (issue 51): a connection
+ * The requests of one handler in progress, and the pipelining rule of each connection (ARCHITECTURE.md, D26): a connection
  * has one request in progress at a time. A request that arrives while an answer is unfinished on its connection
  * (the client pipelined) waits, unhandled, until the answers before it are sent, and the connection is not read
  * further meanwhile; past {@link MAX_PIPELINED} waiting, the connection is not read again and closes once the

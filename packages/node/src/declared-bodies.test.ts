@@ -1,4 +1,4 @@
-// Issue 51 (High), on serve(): a declared Content-Length must not hold the body budget before its bytes come.
+// On serve(): a declared Content-Length must not hold the body budget before its bytes come.
 // 64 sockets each sending an initialize head that declares 1 MiB, and nothing else, held the whole default
 // budget (64 MiB) until their 408s, so every platform initialize was answered 503. A body now holds what has
 // arrived of it and a read ahead of 64 KiB; when the budget runs short, a body holding part of it without
@@ -87,7 +87,7 @@ function silentBody(port: number, length: number): Promise<string> {
   });
 }
 
-describe('declared request bodies and the body budget (issue 51)', () => {
+describe('declared request bodies and the body budget', () => {
   it('answers every platform initialize while 64 sockets hold heads declaring 1 MiB and send nothing', async () => {
     running = await serve(connector, { port: 0 });
     const base = `${running.url}/sdk/api/1.0`;

@@ -1,4 +1,4 @@
-// Issue 51 (High), on serve() with default options: a stranger who pipelines thousands of requests on each of
+// On serve() with default options: a stranger who pipelines thousands of requests on each of
 // many connections, and reads none of the answers, must not take the process's memory or the platform's calls.
 // Node parses every request of a read (64 KiB: about a thousand small heads) and runs the handler of each; a
 // connection now has one request in progress at a time, at most 8 waiting behind it, and pipelining past that
@@ -146,7 +146,7 @@ function exchange(port: number, text: string): Promise<string> {
 const DISCOVER = 'GET /sdk/api/1.0/discover HTTP/1.1\r\nhost: a\r\n\r\n';
 const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => m[1]);
 
-describe('serve() under pipelined requests (issue 51)', () => {
+describe('serve() under pipelined requests', () => {
   it('answers a connection that pipelines past the bound 1 + 8 times, then closes it', async () => {
     running = await serve(connector, { port: 0 });
     const answer = await exchange(running.port, DISCOVER.repeat(40));

@@ -10,7 +10,7 @@ import {
   type WatchedBody,
 } from '@connector-sdk/core/internal';
 
-// The watch is core's, shared with the WHATWG readers of the fetch binding (issue 51); its tests import it here.
+// The watch is core's, shared with the WHATWG readers of the fetch binding; its tests import it here.
 export { BodyWatch };
 
 /** Limits on reading a request body. */
@@ -75,7 +75,7 @@ export function readBody(
   if (request.destroyed || request.readableAborted) return fail(cutOff());
 
   // What a body holds from the budget grows as its bytes arrive: a declared length alone holds a read ahead, not
-  // the length (issue 51: 64 heads declaring 1 MiB each and sending nothing held the whole budget).
+  // the length: 64 heads declaring 1 MiB each and sending nothing held the whole budget.
   const budget = limits.inFlight;
   const length = declaredLength(declared);
   const reserved = firstHold(length);

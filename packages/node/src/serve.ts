@@ -181,7 +181,7 @@ export async function serve(
       resolve();
     });
   });
-  // Answers nobody takes: looked at every quarter of the time they may wait (issue 51).
+  // Answers nobody takes: looked at every quarter of the time they may wait (ARCHITECTURE.md, D26).
   const stallSweep = setInterval(
     () => pool.closeStalled(sendTimeout),
     Math.min(1_000, Math.ceil(sendTimeout / 4)),

@@ -4,7 +4,7 @@
 // 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made so far). With a third
 // argument `head`, each socket sends a complete initialize head whose body never comes instead of nothing: no
 // credentials are needed for it (found by review). With `declared`, the head declares a body of 1 MiB and not a
-// byte of it comes (issue 51).
+// byte of it comes.
 import { connect } from 'node:net';
 
 const [port, count] = process.argv.slice(2, 4).map(Number);

@@ -1,4 +1,4 @@
-// The full-scale measurement of issue 51, too heavy for CI: `node packages/node/test/measure-pipelining.mjs
+// The full-scale measurement of a pipelining flood, too heavy for CI: `node packages/node/test/measure-pipelining.mjs
 // [connections] [requests] [seconds]` (1,000, 1,000 and 20 by default) serves a connector with serve()'s defaults
 // in a process of its own with a 1 GB heap (pipeline-server.ts, through tsx), floods it from another
 // (pipeline-flood.mjs: every connection pipelines `requests` GET /discover and reads nothing), and meanwhile

@@ -1,4 +1,4 @@
-// The attack of issue 51 (High), run in a process of its own so that its sockets and its event loop are not the
+// A pipelining flood, run in a process of its own so that its sockets and its event loop are not the
 // server's: `node pipeline-flood.mjs <port> <count> <requests>` opens `count` TCP connections to
 // 127.0.0.1:<port>, then writes `requests` pipelined `GET /sdk/api/1.0/discover` on each in one go and reads
 // nothing. Once every connection's requests are handed to the kernel it prints `ready`. Told `read` on its

@@ -1,4 +1,4 @@
-// One tenant holding calls in flight (issue 51, "one tenant holds every place"), run in a process of its own so
+// One tenant holding calls in flight ("one tenant holds every place", ARCHITECTURE.md D26), run in a process of its own so
 // that its sockets and event loop are not the server's: `node tenant-flood.mjs <port> <count> <path>` keeps
 // `count` requests for `path` in flight on `count` keep-alive connections, with the session headers given as
 // JSON in the environment variable TENANT_SESSION, and sends each again as soon as it is answered (whatever the

@@ -61,7 +61,7 @@ export function bodyTimer(
 /**
  * The bytes of request bodies a handler is reading at once, and their bound (issue 20, finding 2: 300 slow
  * 1 MiB bodies held 300 MB until their 408s). A body takes from it as its bytes arrive, plus a read ahead (see
- * `BodyWatch.hold`): a declared `Content-Length` alone takes little (issue 51).
+ * `BodyWatch.hold`): a declared `Content-Length` alone takes little.
  *
  * @internal shared by the bindings
  */

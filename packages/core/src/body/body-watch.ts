@@ -4,7 +4,7 @@ import { checkBodyTimeout, type BodyBudget } from './body-limits.js';
 /**
  * The bytes a body may hold from the budget beyond what has arrived: Node reads a connection 64 KiB at a time,
  * so the next read of a body always fits in what it holds. A body holds what has arrived plus at most this
- * (never more than its declared length), so a declared length alone holds little (issue 51).
+ * (never more than its declared length), so a declared length alone holds little (ARCHITECTURE.md, D26).
  *
  * @internal shared by the bindings
  */
@@ -69,7 +69,7 @@ const cutOff = () => new ConnectorError('BAD_REQUEST', 'The request body was cut
  *
  * When the budget cannot give a body what it needs, the watch refuses (408) a body that is holding budget
  * without sending: the oldest that has sent nothing, else the one that has sent nothing for longest, at least
- * `firstBytesMs` (issue 51). Only when no body is stalled is the one asking refused (503).
+ * `firstBytesMs`. Only when no body is stalled is the one asking refused (503).
  *
  * Shared by the node binding (`IncomingMessage` bodies) and the WHATWG readers (`Request` bodies).
  *

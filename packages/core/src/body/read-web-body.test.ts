@@ -1,4 +1,4 @@
-// Issue 51, in the WHATWG reader the fetch binding uses: a body holds from the budget what has arrived of it and
+// In the WHATWG reader the fetch binding uses: a body holds from the budget what has arrived of it and
 // a read ahead, not its declared length, and a body holding budget without sending is refused (408) before the
 // body that needs the room. Streams in memory: the reader asking for more (a pull) is the event waited on.
 import { describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ function limitsOf(budget: number): WebBodyLimits & { inFlight: BodyBudget } {
   };
 }
 
-describe('readRequestText and the body budget (issue 51)', () => {
+describe('readRequestText and the body budget', () => {
   it('holds a read ahead for a declared length, grows with the bytes that come, gives all back', async () => {
     const limits = limitsOf(64 * 1024 * KiB);
     const body = controlledBody(1024 * KiB);

@@ -59,8 +59,8 @@ export async function discardRest(
  * `Content-Length`, or while streaming, throwing the rest away), 408 when it does not begin within the watch's
  * first-bytes timeout, arrives too slowly, or stalls while holding budget another body needs. The body holds
  * from `limits.inFlight` only what has arrived of it plus a read ahead, never its declared length up front
- * (issue 51), and is watched by the handler's {@link BodyWatch} rather than a timer of its own, as the node
- * binding's bodies are.
+ * (ARCHITECTURE.md, D26), and is watched by the handler's {@link BodyWatch} rather than a timer of its own,
+ * as the node binding's bodies are.
  *
  * @internal
  */
@@ -86,7 +86,7 @@ export async function readRequestText(request: Request, limits: WebBodyLimits): 
     throw alreadyRead(cause);
   }
   // What a body holds from the budget grows as its bytes arrive: a declared length alone holds a read ahead, not
-  // the length (issue 51: 64 heads declaring 1 MiB each and sending nothing held the whole budget).
+  // the length: 64 heads declaring 1 MiB each and sending nothing held the whole budget.
   const budget = limits.inFlight;
   const length = declaredLength(declared);
   const reserved = firstHold(length);
