@@ -20,6 +20,7 @@ export {
   requestBytes,
   type WebBodyLimits,
 } from './body/read-web-body.js';
+export { knownCallers, type KnownCaller } from './handler/known-callers.js';
 export { isUnsafePath, originForm } from './handler/path-rule.js';
 export { checkLogger } from './logging/logger.js';
 export { FRAMING_HEADER_NAMES } from './security/header-safety.js';

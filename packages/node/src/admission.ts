@@ -89,7 +89,8 @@ function resumeReading(socket: ServerSocket): void {
  * (the client pipelined) waits, unhandled, until the answers before it are sent, and the connection is not read
  * further meanwhile; past {@link MAX_PIPELINED} waiting, the connection is not read again and closes once the
  * answers it is owed are sent. Requests in progress over all connections are bounded by `max`: past it a
- * request is answered 503 at once.
+ * request is answered 503 at once. The last places up to `max` are kept for known callers (a session this
+ * handler sealed, an `initializeFrom` network): once only those are left, a stranger gets the 503.
  *
  * A request with nothing before it costs one property read and a counter; only pipelined ones get a listener.
  *
@@ -99,16 +100,28 @@ export class Admission {
   #inProgress = 0;
   /** Where a connection keeps how many places of this admission it holds. */
   readonly #held = Symbol('connector-sdk.places-held');
+  /** The places any request may take; the rest, up to `max`, are kept for known callers. */
+  readonly #open: number;
 
   /**
    * @param max - most requests in progress at once, over all connections
    * @param lingerMs - how long a connection closed for pipelining may take to read the answers it is owed
+   * @param kept - how many of the `max` places only known callers may take (ARCHITECTURE.md, D27)
+   * @param known - whether a request comes from a known caller; asked only when the places left are all kept
    */
   constructor(
     readonly max: number,
     private readonly lingerMs: number,
+    kept = Math.floor(max / 10),
+    private readonly known: ((request: IncomingMessage) => boolean) | undefined = undefined,
   ) {
-    if (!(max >= 1)) throw new TypeError('maxRequestsInFlight must be at least 1');
+    if (!(Number.isSafeInteger(max) && max >= 1))
+      throw new TypeError('maxRequestsInFlight must be a whole number from 1');
+    if (!(Number.isSafeInteger(kept) && kept >= 0 && kept < max))
+      throw new TypeError(
+        `requestsKeptForKnownCallers must be a whole number from 0 to maxRequestsInFlight - 1 (${max - 1}), not ${kept}`,
+      );
+    this.#open = max - kept;
   }
 
   /** Requests in progress now; for tests. */
@@ -151,13 +164,19 @@ export class Admission {
   }
 
   /**
-   * Takes a place for a request on `socket`; `false` when `max` requests are in progress. The places of a
+   * Takes a place for `request` on its connection; `false` when `max` requests are in progress, or when the
+   * places left are kept for known callers and the request's is not one. The places of a
    * connection that closes are given back at once, not when its handlers notice (a body cut off is noticed
    * within a second, an end-system call when it ends): a flood whose connections are closed to make room would
    * otherwise hold places no connection holds. One listener per connection, none per request.
    */
-  take(socket: Socket): boolean {
-    if (this.#inProgress >= this.max) return false;
+  take(request: IncomingMessage): boolean {
+    if (
+      this.#inProgress >= this.#open &&
+      (this.#inProgress >= this.max || this.known?.(request) !== true)
+    )
+      return false;
+    const socket = request.socket;
     this.#inProgress++;
     const held = (socket as HoldingSocket)[this.#held];
     if (held === undefined) {

@@ -7,7 +7,7 @@ import {
   type ConnectorResponse,
   type HandlerOptions,
 } from '@connector-sdk/core';
-import { BodyBudget, DEFAULT_BODY_LIMITS } from '@connector-sdk/core/internal';
+import { BodyBudget, DEFAULT_BODY_LIMITS, knownCallers } from '@connector-sdk/core/internal';
 import { Admission } from './admission.js';
 import { NodeConnectorRequest, type NodeRequestOverrides } from './node-connector-request.js';
 import { lingerThenClose, type LingerLimits } from './lingering-close.js';
@@ -71,6 +71,16 @@ export interface RequestListenerOptions extends HandlerOptions {
    * @default 1_000
    */
   readonly maxRequestsInFlight?: number;
+  /**
+   * How many of the `maxRequestsInFlight` places only known callers may take: requests whose session this
+   * connector sealed, and requests from an `initializeFrom` network. Strangers (anyone without such a session,
+   * which includes every initialize when `initializeFrom` is not set) may fill the rest; past it they get
+   * `503 SERVICE_UNAVAILABLE` while the platform's later calls go on. The session is verified at admission only
+   * once nothing but these places is left. From 0 (keep none) to `maxRequestsInFlight - 1`.
+   *
+   * @default a tenth of `maxRequestsInFlight`, rounded down
+   */
+  readonly requestsKeptForKnownCallers?: number;
 }
 
 const DONE = Promise.resolve();
@@ -165,14 +175,21 @@ export function nodeHandler(
     ms: options.lingerTimeoutMs ?? DEFAULT_BODY_LIMITS.lingerMs,
     bytes: options.lingerMaxBytes ?? DEFAULT_BODY_LIMITS.lingerBytes,
   };
-  const admission = new Admission(options.maxRequestsInFlight ?? 1_000, linger.ms);
+  const maxInFlight = options.maxRequestsInFlight ?? 1_000;
+  const known = knownCallers(handle);
+  const admission = new Admission(
+    maxInFlight,
+    linger.ms,
+    options.requestsKeptForKnownCallers ?? Math.floor(maxInFlight / 10),
+    known && ((request) => known(request.headers, request.socket.remoteAddress)),
+  );
   const start = (
     request: IncomingMessage,
     response: ServerResponse,
     overrides: NodeRequestOverrides | undefined,
   ): Promise<void> => {
     const socket = request.socket;
-    if (!admission.take(socket)) {
+    if (!admission.take(request)) {
       const unread = !request.complete;
       writeResponse(response, TOO_MANY_REQUESTS, unread ? CLOSE : undefined);
       if (unread) lingerThenClose(request, response, linger);

@@ -15,6 +15,7 @@ import type {
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
 import { hostAllowed } from './host-allowed.js';
+import { registerKnownCallers } from './known-callers.js';
 import { logOutcome } from './log-outcome.js';
 import { toQuery } from './parse-query.js';
 import { RequestScope } from './request-scope.js';
@@ -259,9 +260,11 @@ export function createHandler(
   }
 
   // Without a subscriber, a request pays this one check and builds no trace (issue 35).
-  return function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
+  const handle = function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
     return requestChannel.hasSubscribers
       ? traceRequest(request, compiled, answer)
       : answer(request);
   };
+  registerKnownCallers(handle, runtime);
+  return handle;
 }

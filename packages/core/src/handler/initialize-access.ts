@@ -90,12 +90,18 @@ export class InitializeAccess {
 
   /** @throws ConnectorError `SOURCE_NOT_ALLOWED` for a caller outside `initializeFrom` */
   checkSource(remoteAddress: string | undefined): void {
-    if (this.#from === undefined) return;
-    // An address the binding cannot tell is refused: the check fails closed.
+    if (this.#from !== undefined && !this.listed(remoteAddress)) throw wrongSource();
+  }
+
+  /**
+   * Whether `remoteAddress` is in one of the `initializeFrom` networks; `false` when none is set, and for an
+   * address the binding cannot tell (the check fails closed).
+   */
+  listed(remoteAddress: string | undefined): boolean {
+    if (this.#from === undefined) return false;
     const plain = remoteAddress?.replace(/^\[|\]$/g, '').replace(/%.*$/, '') ?? '';
     const family = isIP(plain);
-    if (family === 0 || !this.#from.check(plain, family === 4 ? 'ipv4' : 'ipv6'))
-      throw wrongSource();
+    return family !== 0 && this.#from.check(plain, family === 4 ? 'ipv4' : 'ipv6');
   }
 
   /**

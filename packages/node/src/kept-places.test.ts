@@ -1,0 +1,148 @@
+// The places kept for known callers (ARCHITECTURE.md, D27), on serve(): strangers whose initialize bodies
+// never come hold every place open to them, and the platform's later calls, carrying the session this
+// connector sealed, still get a place; a forged session does not. The test waits on answers, never on time:
+// a probe is sent until it is refused, which shows the strangers hold their places.
+import { connect, type Socket } from 'node:net';
+import { request } from 'node:http';
+import { defineConnector, field, ParameterListSchema } from '@connector-sdk/core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serve, type ConnectorServer } from './index.js';
+
+const MAX = 20;
+const KEPT = 5;
+
+const connector = defineConnector({
+  name: 'kept',
+  version: '1.0.0',
+  config: { user: field.string() },
+  session: { 'X-User': field.string() },
+  initialize: ({ config }) => ({ 'X-User': config.user }),
+  operations: ({ get }) => ({
+    whoami: get('/whoami', ({ session }) => ({ user: session['X-User'] })),
+  }),
+});
+
+let running: ConnectorServer;
+const holders = new Set<Socket>();
+
+beforeAll(async () => {
+  running = await serve(connector, {
+    port: 0,
+    maxRequestsInFlight: MAX,
+    requestsKeptForKnownCallers: KEPT,
+    // Bodies that never come hold their places for the whole test: the deadlines are not what is tested.
+    bodyFirstBytesTimeoutMs: 600_000,
+    bodyTimeoutMs: 600_000,
+  });
+});
+afterAll(async () => {
+  for (const socket of holders) socket.destroy();
+  await running.close();
+});
+
+/** One request on a new connection; its status and body. */
+function call(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${running.url}/sdk/api/1.0${path}`, {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      agent: false,
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+const initializeBody = JSON.stringify([{ key: 'user', value: 'ada', sensitive: false }]);
+
+async function initialize(): Promise<Record<string, string>> {
+  const answer = await call('/initialize/s-1?systemId=platform', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: initializeBody,
+  });
+  expect(answer.status, answer.body).toBe(200);
+  const session = ParameterListSchema.parse(JSON.parse(answer.body));
+  return Object.fromEntries(session.map((entry) => [entry.key, String(entry.value)]));
+}
+
+/** Opens a connection that sends an initialize head declaring a body, and never the body: it holds a place. */
+function holdPlace(headers: Record<string, string> = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(running.port, '127.0.0.1', () => {
+      const extra = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('');
+      socket.write(
+        `POST /sdk/api/1.0/initialize/s-held?systemId=held HTTP/1.1\r\nhost: x\r\n` +
+          `content-type: application/json\r\ncontent-length: 100\r\n${extra}\r\n`,
+        (error) => (error ? reject(error) : resolve()),
+      );
+    });
+    socket.on('error', () => undefined);
+    holders.add(socket);
+  });
+}
+
+/** Sends `discover` (a stranger's call) until it is refused: then every place open to strangers is held. */
+async function untilStrangersRefused(): Promise<{ status: number; body: string }> {
+  for (let probe = 0; probe < 10_000; probe++) {
+    const answer = await call('/discover');
+    if (answer.status === 503) return answer;
+  }
+  throw new Error('a stranger was never refused');
+}
+
+it('keeps places for calls with a session this connector sealed while strangers hold all the others', async () => {
+  const session = await initialize();
+  for (let i = 0; i < MAX - KEPT; i++) await holdPlace();
+  const refused = await untilStrangersRefused();
+  expect(JSON.parse(refused.body)).toMatchObject({ errors: { code: 'SERVICE_UNAVAILABLE' } });
+
+  // The platform's later call takes a kept place, again and again.
+  for (let i = 0; i < 3; i++) {
+    const answer = await call('/whoami', { headers: session });
+    expect(answer.status, answer.body).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ user: 'ada' });
+  }
+
+  // A session changed by the caller is a stranger's: the seal is checked before a kept place is given.
+  const macName = Object.keys(session).find((name) => name.toLowerCase().endsWith('-mac'));
+  expect(macName).toBeDefined();
+  const mac = session[macName as string] as string;
+  const forged = { ...session, [macName as string]: `${mac.slice(0, -4)}AAAA` };
+  expect((await call('/whoami', { headers: forged })).status).toBe(503);
+  expect((await call('/whoami', { headers: { ...session, 'X-User': 'eve' } })).status).toBe(503);
+
+  // The kept places are bounded too: known callers holding them all leave none for anyone.
+  for (let i = 0; i < KEPT; i++) await holdPlace(session);
+  let answer = await call('/whoami', { headers: session });
+  for (let probe = 0; answer.status !== 503 && probe < 10_000; probe++)
+    answer = await call('/whoami', { headers: session });
+  expect(answer.status).toBe(503);
+
+  // A holder that goes away gives its place back.
+  const [first] = holders;
+  first?.destroy();
+  holders.delete(first as Socket);
+  answer = await call('/whoami', { headers: session });
+  for (let probe = 0; answer.status !== 200 && probe < 10_000; probe++)
+    answer = await call('/whoami', { headers: session });
+  expect(answer.status, answer.body).toBe(200);
+});
+
+it('refuses kept-place counts that leave strangers no place or are not whole numbers', async () => {
+  for (const kept of [MAX, -1, 1.5, Number.NaN])
+    await expect(
+      serve(connector, { port: 0, maxRequestsInFlight: MAX, requestsKeptForKnownCallers: kept }),
+    ).rejects.toThrow(/requestsKeptForKnownCallers must be a whole number/);
+});
