@@ -18,6 +18,7 @@ export {
   discardRest,
   readRequestText,
   requestBytes,
+  stalledBody,
   type WebBodyLimits,
 } from './body/read-web-body.js';
 export { knownCallers, type KnownCaller } from './handler/known-callers.js';

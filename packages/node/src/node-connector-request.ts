@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ConnectorError, type ConnectorRequest } from '@connector-sdk/core';
-import { bodyTimer, originForm } from '@connector-sdk/core/internal';
+import { bodyTimer, originForm, stalledBody } from '@connector-sdk/core/internal';
 import { readBody, type BodyLimits } from './read-body.js';
 
 /** What a framework built on the node binding already knows about a request. */
@@ -96,7 +96,8 @@ export class NodeConnectorRequest implements ConnectorRequest {
 
   /**
    * The body's bytes as they arrive, for an operation that streams its body (an upload): no size bound here
-   * (the handler applies its own), but at most `timeoutMs` between two chunks. Stopping early leaves the rest
+   * (the handler applies its own), but the first chunk within `bodyFirstBytesTimeoutMs` of the head and at most
+   * `timeoutMs` between two chunks after it. Stopping early leaves the rest
    * unread: the connection then closes gracefully after the answer, as for any body not read.
    */
   bytes(): AsyncIterable<Uint8Array> {
@@ -111,6 +112,9 @@ export class NodeConnectorRequest implements ConnectorRequest {
       );
     const request = this.#request;
     const timeoutMs = this.#limits.timeoutMs;
+    // The first chunk must come within the first-bytes time, as for any body: an upload is no way to hold a
+    // request open longer by sending nothing.
+    let started = false;
     const abandon = () => {
       if (!request.complete) this.bodyAbandoned = true;
     };
@@ -121,7 +125,10 @@ export class NodeConnectorRequest implements ConnectorRequest {
     // return() waiting behind the read that never came).
     const next = (): Promise<IteratorResult<Uint8Array>> => {
       const chunk = request.read() as Buffer | null;
-      if (chunk !== null) return Promise.resolve({ done: false, value: chunk });
+      if (chunk !== null) {
+        started = true;
+        return Promise.resolve({ done: false, value: chunk });
+      }
       if (request.readableEnded) return Promise.resolve({ done: true, value: undefined });
       if (request.destroyed || request.readableAborted) {
         abandon();
@@ -139,6 +146,7 @@ export class NodeConnectorRequest implements ConnectorRequest {
         const onReadable = () => {
           const value = request.read() as Buffer | null;
           if (value === null) return;
+          started = true;
           finish();
           resolve({ done: false, value });
         };
@@ -157,15 +165,11 @@ export class NodeConnectorRequest implements ConnectorRequest {
           abandon();
           reject(cutOff());
         };
-        const timer = bodyTimer(timeoutMs, () => {
+        const waitMs = started ? timeoutMs : this.#limits.watch.firstBytesMs;
+        const timer = bodyTimer(waitMs, () => {
           finish();
           abandon();
-          reject(
-            new ConnectorError(
-              'REQUEST_TIMEOUT',
-              `The request body stopped arriving for ${timeoutMs} ms`,
-            ),
-          );
+          reject(stalledBody(started, waitMs));
         });
         request
           .on('readable', onReadable)

@@ -97,6 +97,14 @@ export class BodyWatch {
   }
 
   /**
+   * Longest time a body may take to send its first bytes once its head has come, in milliseconds: the bodies
+   * this watch counts, and a streamed upload's first chunk.
+   */
+  get firstBytesMs(): number {
+    return this.#firstBytesMs;
+  }
+
+  /**
    * Takes `bytes` from `budget` for a body, refusing stalled bodies to make room when they do not fit.
    * Returns `false` when they still do not fit.
    */

@@ -192,8 +192,23 @@ class WebBodyRead implements WatchedBody {
 }
 
 /**
+ * The 408 of a streamed body that sent nothing: none of it yet (`started` false) or nothing more, for `ms`.
+ *
+ * @internal
+ */
+export function stalledBody(started: boolean, ms: number): ConnectorError {
+  return new ConnectorError(
+    'REQUEST_TIMEOUT',
+    started
+      ? `The request body stopped arriving for ${ms} ms`
+      : `The request body sent no bytes within ${ms} ms of its head`,
+  );
+}
+
+/**
  * A fetch `Request` body's bytes as they arrive, for an operation that streams its body (an upload): no size
- * bound here (the handler applies its own), but at most `limits.timeoutMs` between two chunks. Stopping early
+ * bound here (the handler applies its own), but the first chunk within the watch's first-bytes time and at
+ * most `limits.timeoutMs` between two chunks after it. Stopping early
  * throws the rest away within `limits.linger`, as for any body not read.
  *
  * @internal
@@ -210,6 +225,9 @@ export function requestBytes(request: Request, limits: WebBodyLimits): AsyncIter
         );
       const reader = request.body.getReader();
       let done = false;
+      // The first chunk must come within the first-bytes time, as for any body: an upload is no way to hold
+      // a request open longer by sending nothing.
+      let started = false;
       const stop = () => {
         if (!done) {
           done = true;
@@ -220,17 +238,13 @@ export function requestBytes(request: Request, limits: WebBodyLimits): AsyncIter
         next: async () => {
           let timer: ReturnType<typeof setTimeout> | undefined;
           const late = new Promise<never>((_, reject) => {
-            timer = bodyTimer(limits.timeoutMs, () =>
-              reject(
-                new ConnectorError(
-                  'REQUEST_TIMEOUT',
-                  `The request body stopped arriving for ${limits.timeoutMs} ms`,
-                ),
-              ),
+            timer = bodyTimer(started ? limits.timeoutMs : limits.watch.firstBytesMs, () =>
+              reject(stalledBody(started, started ? limits.timeoutMs : limits.watch.firstBytesMs)),
             );
           });
           try {
             const next = await Promise.race([reader.read(), late]);
+            started = true;
             if (next.done) done = true;
             return next.done
               ? { done: true, value: undefined }
