@@ -74,7 +74,7 @@ export type {
 } from './platform/platform-builders.js';
 export type { FileContent } from './files/file-content.js';
 export type { UploadBody, UploadSpec, UploadedFile } from './files/upload.js';
-export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/java-date.js';
+export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/schemas/java-date.js';
 export {
   describeConfig,
   type ConfigFieldMetadata,
@@ -166,11 +166,11 @@ export type { Store, StoreEntry } from './store/store.js';
 
 export { SDK_SESSION_HEADERS } from './security/header-safety.js';
 export { MIN_SESSION_KEY_LENGTH, SESSION_KEY_ENV } from './security/session-keys.js';
-export { EGRESS_ALLOW_ENV, type EgressPolicy } from './security/egress-policy.js';
-export { ACCESS_KEY_ENTRY, ACCESS_KEY_ENV } from './handler/initialize-access.js';
-export { REDACTED } from './security/redactor.js';
-export { MIN_SECRET_LENGTH } from './security/secret-parts.js';
-export { secretForms, type SecretForms } from './security/secret-spellings.js';
+export { EGRESS_ALLOW_ENV, type EgressPolicy } from './security/egress/egress-policy.js';
+export { ACCESS_KEY_ENTRY, ACCESS_KEY_ENV } from './handler/initialize/initialize-access.js';
+export { REDACTED } from './security/redaction/redactor.js';
+export { MIN_SECRET_LENGTH } from './security/redaction/secret-parts.js';
+export { secretForms, type SecretForms } from './security/redaction/secret-spellings.js';
 export { Secret, isSecret, secret } from './security/secret.js';
 
 /**

@@ -21,9 +21,9 @@ export {
   stalledBody,
   type WebBodyLimits,
 } from './body/read-web-body.js';
-export { knownCallers, type KnownCaller } from './handler/known-callers.js';
-export { isUnsafePath, originForm } from './handler/path-rule.js';
+export { knownCallers, type KnownCaller } from './handler/later-call/known-callers.js';
+export { isUnsafePath, originForm } from './handler/request/path-rule.js';
 export { checkLogger } from './logging/logger.js';
 export { FRAMING_HEADER_NAMES } from './security/header-safety.js';
-export { Redactor } from './security/redactor.js';
+export { Redactor } from './security/redaction/redactor.js';
 export { isCredentialName } from './security/secret-names.js';

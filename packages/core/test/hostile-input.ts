@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { isNullRecordPrototype } from '../src/handler/null-record.js';
+import { isNullRecordPrototype } from '../src/handler/request/null-record.js';
 import { ErrorBodySchema, ParameterListSchema, type ConnectorResponse } from '../src/index.js';
 
 /** Keys that pollute prototypes when a parser or a merge assigns them naively. */

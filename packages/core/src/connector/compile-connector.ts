@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/router.js';
+import { compileRoute, routeShape, sortRoutes, type Route } from '../handler/request/router.js';
 import { headerKey, isRiskyName, sessionNameProblem } from '../security/header-safety.js';
 import { looksSecret } from '../security/secret-names.js';
 import { fastParserOf, type FastParse } from './fast-parse.js';

@@ -1,5 +1,5 @@
 import { toConnectorError } from '../errors/to-connector-error.js';
-import type { Redactor } from '../security/redactor.js';
+import type { Redactor } from '../security/redaction/redactor.js';
 import {
   loginChannel,
   type LoginTrace,

@@ -1,5 +1,5 @@
 import type { ConnectorError } from '../errors/connector-error.js';
-import type { Redactor } from '../security/redactor.js';
+import type { Redactor } from '../security/redaction/redactor.js';
 import type { ConnectorRequest, ConnectorResponse } from '../contract/connector-request.js';
 import { requestChannel, type PublishedError, type RequestTrace } from './channels.js';
 import { publishedError } from './trace-async.js';

@@ -14,18 +14,18 @@ import type {
 } from '../contract/connector-request.js';
 import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
-import { hostAllowed } from './host-allowed.js';
-import { registerKnownCallers } from './known-callers.js';
+import { hostAllowed } from './request/host-allowed.js';
+import { registerKnownCallers } from './later-call/known-callers.js';
 import { logOutcome } from './log-outcome.js';
-import { toQuery } from './parse-query.js';
+import { toQuery } from './request/parse-query.js';
 import { RequestScope } from './request-scope.js';
 import { createRuntime } from './create-runtime.js';
 import { Refusal } from './refusal.js';
-import { matchRoute } from './router.js';
-import { serveCleanup } from './serve-cleanup.js';
-import { serveInitialize } from './serve-initialize.js';
-import { OperationReply, serveOperation } from './serve-operation.js';
-import { requestPathProblem } from './path-rule.js';
+import { matchRoute } from './request/router.js';
+import { serveCleanup } from './later-call/serve-cleanup.js';
+import { serveInitialize } from './initialize/serve-initialize.js';
+import { OperationReply, serveOperation } from './later-call/serve-operation.js';
+import { requestPathProblem } from './request/path-rule.js';
 
 /** The only contract version that exists today; it is the path segment after the prefix. */
 export const API_VERSION = '1.0';

@@ -4,7 +4,7 @@ import { createHandler, defineConnector, field } from '../index.js';
 import { createEndSystemClient } from '../http/index.js';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { initializeSession } from '../../test/sessions.js';
-import { Redactor } from '../security/redactor.js';
+import { Redactor } from '../security/redaction/redactor.js';
 
 const base = '/sdk/api/1.0';
 

@@ -6,7 +6,7 @@ import {
   headerNameProblem,
   headerValueProblem,
 } from '../security/header-safety.js';
-import type { Redactor } from '../security/redactor.js';
+import type { Redactor } from '../security/redaction/redactor.js';
 import type { ConnectorResponse } from '../contract/connector-request.js';
 
 /** How a handler writes its error answers, decided once at creation. @internal */

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { EgressPolicy } from '../security/egress-policy.js';
+import type { EgressPolicy } from '../security/egress/egress-policy.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import type { Store } from '../store/store.js';
 

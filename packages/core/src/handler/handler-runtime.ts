@@ -3,15 +3,15 @@ import type { EndSystemAdapter } from '../connector/define-connector.js';
 import type { FieldShape } from '../connector/field.js';
 import type { UploadLimits } from '../files/upload.js';
 import type { SessionKeys } from '../security/session-keys.js';
-import type { SessionChecks } from './check-session.js';
-import type { ConfigUrlJudge } from './judge-config-urls.js';
-import type { InitializeAccess } from './initialize-access.js';
-import type { RateLimiter } from './rate-limiter.js';
-import type { TenantShares } from './tenant-shares.js';
-import type { SessionReader } from './read-session.js';
-import type { InitializeFlights } from './initialize-flights.js';
+import type { SessionChecks } from './later-call/check-session.js';
+import type { ConfigUrlJudge } from './initialize/judge-config-urls.js';
+import type { InitializeAccess } from './initialize/initialize-access.js';
+import type { RateLimiter } from './later-call/rate-limiter.js';
+import type { TenantShares } from './later-call/tenant-shares.js';
+import type { SessionReader } from './later-call/read-session.js';
+import type { InitializeFlights } from './initialize/initialize-flights.js';
 
-export type { SharedLogin } from './shared-login.js';
+export type { SharedLogin } from './initialize/shared-login.js';
 
 /**
  * What the handler decided once, at creation, for every request: the connector, the session keys, the rate

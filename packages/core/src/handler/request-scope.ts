@@ -1,7 +1,7 @@
 import type { ParameterEntry } from '../contract/schemas.js';
 import type { LoginTrace, RequestTrace } from '../diagnostics/channels.js';
 import type { Logger } from '../logging/logger.js';
-import { Redactor } from '../security/redactor.js';
+import { Redactor } from '../security/redaction/redactor.js';
 import type { Cache } from '../store/cache.js';
 import { DeferredCache } from '../store/deferred-cache.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';

@@ -1,5 +1,5 @@
 import type { Input, KyInstance, Options } from 'ky';
-import { holdingStreams, sendSized } from './held-upload.js';
+import { holdingStreams, sendSized } from './transport/held-upload.js';
 import { refuseCreate, withoutCreate } from './refused-create.js';
 
 // A ky instance with a request's defaults bound to it, written by hand because ky has no cheaper way to make one.

@@ -1,9 +1,9 @@
 import type { Logger } from '../logging/logger.js';
 import type { TraceSource } from '../diagnostics/trace-source.js';
-import type { SecretSink } from '../security/secret-sink.js';
-import type { EndSystemDispatcher } from './egress-dispatcher.js';
-import type { ErrorMappingOptions } from './map-end-system-error.js';
-import type { ProxyTarget } from './proxy-target.js';
+import type { SecretSink } from '../security/redaction/secret-sink.js';
+import type { EndSystemDispatcher } from './transport/egress-dispatcher.js';
+import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
+import type { ProxyTarget } from './transport/proxy-target.js';
 
 // What one client (one platform request) carries to the hooks and the `fetch` of the one ky instance every
 // client extends. The hooks are made once, so a client costs a `ky.extend` and this object (issue 33, item 1:

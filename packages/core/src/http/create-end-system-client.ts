@@ -1,17 +1,17 @@
 import type { KyInstance } from 'ky';
 import { silentLogger } from '../logging/logger.js';
-import { mergeEgressPolicies } from '../security/egress-policy.js';
-import { operatorEgressOf } from '../security/operator-egress.js';
-import { secretSinkOf } from '../security/secret-sink.js';
+import { mergeEgressPolicies } from '../security/egress/egress-policy.js';
+import { operatorEgressOf } from '../security/egress/operator-egress.js';
+import { secretSinkOf } from '../security/redaction/secret-sink.js';
 import { traceSourceOf } from '../diagnostics/trace-source.js';
 import { CLIENT, type ClientState } from './client-state.js';
-import { egressDispatcher, proxyTarget } from './egress-dispatcher.js';
+import { egressDispatcher, proxyTarget } from './transport/egress-dispatcher.js';
 import type { EndSystemClientOptions } from './end-system-client-options.js';
 import { bindDefaults } from './bound-client.js';
 import { DEFAULT_MAX_DELAY_MS, DEFAULT_RETRY, endSystemKy, IDEMPOTENT } from './end-system-ky.js';
 import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
-import { detectExpiry } from './session-expiry.js';
-import { bodyTimeoutOf } from './stall-timeout.js';
+import { detectExpiry } from './errors/session-expiry.js';
+import { bodyTimeoutOf } from './transport/stall-timeout.js';
 
 /**
  * Creates the HTTP client of one end system: a [ky](https://github.com/sindresorhus/ky) instance, so every

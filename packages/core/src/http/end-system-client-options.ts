@@ -1,6 +1,6 @@
 import type { Logger } from '../logging/logger.js';
-import type { EgressPolicy } from '../security/egress-policy.js';
-import type { ErrorMappingOptions } from './map-end-system-error.js';
+import type { EgressPolicy } from '../security/egress/egress-policy.js';
+import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
 
 /** When and how the client retries a failed call. */
 export interface EndSystemRetryOptions {

@@ -1,9 +1,9 @@
 import kyExport, { type KyInstance } from 'ky';
-import { mapHttpError } from './map-http-error.js';
-import { parseJson } from './not-json.js';
-import { policedFetch } from './policed-fetch.js';
+import { mapHttpError } from './errors/map-http-error.js';
+import { parseJson } from './errors/not-json.js';
+import { policedFetch } from './transport/policed-fetch.js';
 import { prepareRequest } from './request-hooks.js';
-import { shouldRetry, WAIT_STATUSES } from './retry-rules.js';
+import { shouldRetry, WAIT_STATUSES } from './errors/retry-rules.js';
 
 /**
  * ky is ESM only. The CommonJS build `require`s it, and a bundler's interop may hand back its module namespace

@@ -15,14 +15,14 @@ export type {
   EndSystemRetryOptions,
   EndSystemTlsOptions,
 } from './end-system-client-options.js';
-export { extractErrorInfo, type EndSystemErrorInfo } from './extract-error-info.js';
+export { extractErrorInfo, type EndSystemErrorInfo } from './errors/extract-error-info.js';
 export {
   DEFAULT_ERROR_RULES,
   type ErrorMappingOptions,
   type ErrorRule,
-} from './map-end-system-error.js';
-export type { NotJsonRule } from './not-json-rule.js';
-export type { EgressPolicy } from '../security/egress-policy.js';
+} from './errors/map-end-system-error.js';
+export type { NotJsonRule } from './errors/not-json-rule.js';
+export type { EgressPolicy } from '../security/egress/egress-policy.js';
 export type {
   EndSystemCall,
   EndSystemCallOptions,
@@ -37,4 +37,4 @@ export {
   type EndSystemSecrets,
   type EndSystemTap,
 } from './end-system-tap.js';
-export { multipartBody, type MultipartBody, type MultipartPart } from './multipart-body.js';
+export { multipartBody, type MultipartBody, type MultipartPart } from './transport/multipart-body.js';

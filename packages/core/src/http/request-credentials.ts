@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors/errors.js';
 import { looksSecret } from '../security/secret-names.js';
-import type { SecretSink } from '../security/secret-sink.js';
+import type { SecretSink } from '../security/redaction/secret-sink.js';
 
 // What the end-system client checks and registers before it sends anything.
 

@@ -1,6 +1,6 @@
 import type { BeforeRequestHook } from 'ky';
 import { bindRequest, clientOf } from './client-state.js';
-import { noteHeldBody } from './held-upload.js';
+import { noteHeldBody } from './transport/held-upload.js';
 import { registerCredentials } from './request-credentials.js';
 
 // The `beforeRequest` hook of every end-system client: what is done before each attempt is sent.

@@ -7,9 +7,9 @@ import {
 } from '../diagnostics/channels.js';
 import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
-import { egressRefusal } from './attempt-abort.js';
+import { egressRefusal } from './transport/attempt-abort.js';
 import { requestContext } from './client-state.js';
-import { safeUrl } from './safe-url.js';
+import { safeUrl } from './transport/safe-url.js';
 
 /** Attempts published so far, by the ky context of their call (ky makes one per call, kept across retries). */
 const attempts = new WeakMap<object, number>();

@@ -1,6 +1,6 @@
-import type { Redactor } from '../security/redactor.js';
-import { SECRET_SINK } from '../security/secret-sink.js';
-import { OPERATOR_EGRESS, type OperatorEgress } from '../security/operator-egress.js';
+import type { Redactor } from '../security/redaction/redactor.js';
+import { SECRET_SINK } from '../security/redaction/secret-sink.js';
+import { OPERATOR_EGRESS, type OperatorEgress } from '../security/egress/operator-egress.js';
 import { logLineFields } from '../diagnostics/log-line-fields.js';
 import { TRACE_SOURCE, type TraceSource } from '../diagnostics/trace-source.js';
 import { silentLogger, type LogMethod, type Logger } from './logger.js';

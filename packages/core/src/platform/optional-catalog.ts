@@ -2,7 +2,7 @@
 // users, comments, attachments, links and the history of each. Written with the helpers of
 // required-catalog.ts; catalog.ts puts both tables together.
 import { z } from 'zod';
-import { AttachmentSchema, AttachmentUpload, FileContentSchema } from './attachment-schemas.js';
+import { AttachmentSchema, AttachmentUpload, FileContentSchema } from './schemas/attachment-schemas.js';
 import { once } from './lazy-catalog.js';
 import {
   CommentCreatedSchema,
@@ -11,15 +11,15 @@ import {
   EntityInputSchema,
   SubStepsSchema,
   UsersSchema,
-} from './entity-schemas.js';
-import { HistoryPageSchema, HistoryQuery } from './history-schemas.js';
+} from './schemas/entity-schemas.js';
+import { HistoryPageSchema, HistoryQuery } from './schemas/history-schemas.js';
 import {
   LinksCreatedSchema,
   LinksDeleteSchema,
   LinksInputSchema,
   SiblingsSchema,
-} from './link-schemas.js';
-import { NullableId, OptionalText, PagingQuery, emptyAsAbsent } from './query-schemas.js';
+} from './schemas/link-schemas.js';
+import { NullableId, OptionalText, PagingQuery, emptyAsAbsent } from './schemas/query-schemas.js';
 import { entry, projectId } from './required-catalog.js';
 
 const attachmentScope = once(() => ({

@@ -10,7 +10,7 @@ import {
   EntitySchema,
   SearchBodySchema,
   SearchResultSchema,
-} from './entity-schemas.js';
+} from './schemas/entity-schemas.js';
 import {
   ConnectorMetadataSchema,
   EntityTypeSchema,
@@ -18,8 +18,8 @@ import {
   LookupValuesSchema,
   ProjectsSchema,
   ServerInfoSchema,
-} from './metadata-schemas.js';
-import { ExpandQuery, FieldListQuery, NullableId, PagingQuery, whole } from './query-schemas.js';
+} from './schemas/metadata-schemas.js';
+import { ExpandQuery, FieldListQuery, NullableId, PagingQuery, whole } from './schemas/query-schemas.js';
 
 /**
  * A catalog entry as written, its method, path and schemas kept as literal types.

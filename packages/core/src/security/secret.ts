@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { REDACTED } from './redactor.js';
+import { REDACTED } from './redaction/redactor.js';
 
 const BRAND = Symbol.for('@connector-sdk/core.Secret');
 
