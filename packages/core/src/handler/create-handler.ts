@@ -1,51 +1,26 @@
 import type { Connector } from '../connector/define-connector.js';
 import { ConnectorError } from '../errors/connector-error.js';
-import { ValidationError } from '../errors/errors.js';
-import { stackless } from '../errors/stackless.js';
 import { requestChannel, type RequestTrace } from '../diagnostics/channels.js';
 import { finishRequestTrace, traceRequest } from '../diagnostics/trace-request.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
-import { checkLogger, silentLogger } from '../logging/logger.js';
-import { headerNameProblem } from '../security/header-safety.js';
+import { silentLogger } from '../logging/logger.js';
 import type {
   ConnectorHandler,
   ConnectorRequest,
   ConnectorResponse,
 } from '../contract/connector-request.js';
-import { errorResponse, JSON_HEADERS, type ErrorAnswerOptions } from './error-response.js';
+import { createDispatch } from './dispatch.js';
+import { errorResponse, JSON_HEADERS } from './error-response.js';
 import type { HandlerOptions } from './handler-options.js';
-import { hostAllowed } from './request/host-allowed.js';
 import { registerKnownCallers } from './later-call/known-callers.js';
 import { logOutcome } from './log-outcome.js';
-import { toQuery } from './request/parse-query.js';
 import { RequestScope } from './request-scope.js';
 import { createRuntime } from './create-runtime.js';
 import { Refusal } from './refusal.js';
-import { matchRoute } from './request/router.js';
-import { serveCleanup } from './later-call/serve-cleanup.js';
-import { serveInitialize } from './initialize/serve-initialize.js';
-import { OperationReply, serveOperation } from './later-call/serve-operation.js';
-import { requestPathProblem } from './request/path-rule.js';
+import { OperationReply } from './later-call/serve-operation.js';
+import { resolveHandlerOptions } from './resolve-handler-options.js';
 
-/** The only contract version that exists today; it is the path segment after the prefix. */
-export const API_VERSION = '1.0';
-
-/**
- * `path.slice(from).split('/')`, by hand: V8's `split` costs twice as much on the few segments of a path, and
- * every request splits one (issue 18).
- */
-function segments(path: string, from: number): string[] {
-  const parts: string[] = [];
-  for (let start = from; ;) {
-    const at = path.indexOf('/', start);
-    if (at === -1) {
-      parts.push(path.slice(start));
-      return parts;
-    }
-    parts.push(path.slice(start, at));
-    start = at + 1;
-  }
-}
+export { API_VERSION } from './dispatch.js';
 
 /** A JSON 200; a value `JSON.stringify` cannot write is the connector's fault (500). */
 function jsonResponse(result: unknown): ConnectorResponse {
@@ -61,14 +36,6 @@ function jsonResponse(result: unknown): ConnectorResponse {
       cause,
     });
   return { status: 200, headers: JSON_HEADERS, body };
-}
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
-function routeNotFound(method: string, path: string): ConnectorError {
-  return stackless(
-    () => new ConnectorError('ROUTE_NOT_FOUND', `No route for ${method} ${path.slice(0, 200)}`),
-  );
 }
 
 /**
@@ -91,128 +58,10 @@ export function createHandler(
   options: HandlerOptions = {},
 ): ConnectorHandler {
   const { compiled } = connector;
-  const prefix = (options.prefix ?? '/sdk/api').replace(/\/+$/, '');
-  const logger = checkLogger(options.logger);
-  const retryHeader = (options.retryAfterHeader ?? 'Retry-After').toLowerCase();
-  if (headerNameProblem(retryHeader))
-    throw new TypeError(`retryAfterHeader "${retryHeader}" is not a valid header name`);
-  const defaultRetryMs = options.defaultRetryAfterMs ?? 30_000;
-  if (!(defaultRetryMs >= 0 && defaultRetryMs <= Number.MAX_SAFE_INTEGER))
-    throw new TypeError('defaultRetryAfterMs must be a number of milliseconds, 0 or more');
-  const { runtime, services } = createRuntime(connector, options, logger);
-  const base = `${prefix}/`;
-  // Each route's template as the `request` channel publishes it, made once rather than on every traced request.
-  const routeTemplates = new Map(
-    compiled.routes.map((route) => [route, `${base}${API_VERSION}${route.pattern}`]),
-  );
-
-  const allowedHosts = options.allowedHosts?.map((host) => {
-    if (typeof host !== 'string' || host.trim() === '' || /[\s/]/.test(host.trim()))
-      throw new TypeError(
-        'allowedHosts must list host names, such as "connector.internal" or "localhost:3000"',
-      );
-    return host.trim().toLowerCase();
-  });
-
-  /**
-   * Routes a request to what serves it. Synchronous until connector code or a body must be waited for, so that
-   * a request refused before (no session, no route) throws instead of rejecting a chain of promises.
-   */
-  function dispatch(
-    request: ConnectorRequest,
-    state: RequestScope,
-    trace: RequestTrace | undefined,
-  ): unknown {
-    if (allowedHosts !== undefined && !hostAllowed(request.headers.host, allowedHosts)) {
-      throw new ConnectorError(
-        'HOST_NOT_ALLOWED',
-        'This connector does not answer to that host name (allowedHosts)',
-      );
-    }
-    const pathProblem = requestPathProblem(request);
-    if (pathProblem !== undefined) {
-      throw stackless(() => new ConnectorError('INVALID_PATH', pathProblem));
-    }
-    const path =
-      request.path.length > 1 && request.path.endsWith('/')
-        ? request.path.slice(0, -1)
-        : request.path;
-    if (!path.startsWith(base)) throw routeNotFound(request.method, path);
-    const parts = segments(path, base.length);
-    const version = parts[0] as string;
-    if (version !== API_VERSION) {
-      throw stackless(
-        () =>
-          new ConnectorError(
-            'UNSUPPORTED_VERSION',
-            `API version '${version.slice(0, 20)}' is not supported; this connector serves ${API_VERSION}`,
-          ),
-      );
-    }
-    let match;
-    try {
-      // Segments after the version.
-      match = matchRoute(compiled.routes, request.method, parts, 1);
-    } catch (error) {
-      throw new ValidationError('The path has a malformed percent-encoding', {
-        code: 'INVALID_INPUT',
-        cause: error,
-      });
-    }
-    if (match.kind === 'not-found') throw routeNotFound(request.method, path);
-    if (match.kind === 'method-not-allowed') {
-      throw new ConnectorError(
-        'METHOD_NOT_ALLOWED',
-        `${request.method} is not allowed here; use ${match.allow.join(', ')}`,
-        { headers: { allow: match.allow.join(', ') } },
-      );
-    }
-    const { params } = match;
-    const target = match.route.target;
-    const query = toQuery(request.query);
-    state.operation = target.kind === 'operation' ? target.name : target.kind;
-    if (trace !== undefined) {
-      trace.operation = state.operation;
-      trace.route = routeTemplates.get(match.route);
-    }
-    switch (target.kind) {
-      case 'discover':
-        return { connectorName: compiled.name, connectorVersion: compiled.version };
-      case 'initialize':
-        if (
-          options.requireJsonContentType &&
-          !JSON_TYPE.test(request.headers['content-type'] ?? '')
-        )
-          throw new ConnectorError(
-            'UNSUPPORTED_MEDIA_TYPE',
-            'Initialize needs a JSON body sent as application/json',
-          );
-        return serveInitialize(runtime, request, state, {
-          sdkSessionId: params.sdkSessionId as string,
-          query,
-        });
-      case 'cleanup':
-        return serveCleanup(runtime, request, state, {
-          sdkSessionId: params.sdkSessionId as string,
-          query,
-        });
-      case 'operation':
-        return serveOperation(runtime, request, state, {
-          name: target.name,
-          operation: target.operation,
-          params,
-          query,
-        });
-    }
-  }
-
-  const errorAnswers: ErrorAnswerOptions = {
-    retryHeader,
-    retryInMs: options.retryAfterUnit === 'milliseconds',
-    defaultRetryMs,
-    exposeStackTraces: options.exposeStackTraces ?? false,
-    maxHeaderBytes: runtime.maxHeaderBytes,
-  };
+  const resolved = resolveHandlerOptions(options);
+  const { logger, errorAnswers } = resolved;
+  const { runtime, services } = createRuntime(connector, options, resolved);
+  const dispatch = createDispatch(compiled, runtime, resolved);
 
   /** The answer to each refusal, made once (refusals are module-wide constants; weak, should one ever not be). */
   const refusals = new WeakMap<Refusal, ConnectorResponse>();
@@ -259,7 +108,7 @@ export function createHandler(
     return response;
   }
 
-  // Without a subscriber, a request pays this one check and builds no trace (issue 35).
+  // Without a subscriber, a request pays this one check and builds no trace.
   const handle = function handle(request: ConnectorRequest): Promise<ConnectorResponse> {
     return requestChannel.hasSubscribers
       ? traceRequest(request, compiled, answer)

@@ -19,10 +19,8 @@ export class TenantShares {
   readonly #max: number;
   readonly #inFlight = new Map<string, number>();
 
-  /** @throws TypeError when `max` is not a whole number from 1 */
+  /** @param max - the share, a whole number from 1 (`resolveHandlerOptions` checked it) */
   constructor(max: number) {
-    if (!Number.isSafeInteger(max) || max < 1)
-      throw new TypeError(`maxCallsInFlightPerTenant must be a whole number from 1, not ${max}`);
     this.#max = max;
   }
 
