@@ -10,7 +10,7 @@
  * @module
  * @mergeModuleWith <project>
  */
-export { createManualClock, systemClock, type Clock, type ManualClock } from './clock.js';
+export { createManualClock, systemClock, type Clock, type ManualClock } from './simulator/clock.js';
 export { runCli, type CliIo } from './cli/run-cli.js';
 export type {
   CassetteBody,
@@ -21,8 +21,8 @@ export type {
   CassetteResponse,
 } from './cassette/cassette-file.js';
 export { CassetteLeakError, CassetteMismatchError } from './cassette/cassette-errors.js';
-export type { CassetteMatchPart, CassetteMatcher } from './cassette/replay-match.js';
-export { scanCassette } from './cassette/scan-cassette.js';
+export type { CassetteMatchPart, CassetteMatcher } from './cassette/replay/replay-match.js';
+export { scanCassette } from './cassette/scrub/scan-cassette.js';
 export { startCassette, type Cassette, type CassetteOptions } from './cassette/start-cassette.js';
 export { ConformanceFailure } from './conformance/conformance-failure.js';
 export type { ConformanceOptions } from './conformance/conformance-run.js';
@@ -48,14 +48,14 @@ export {
   type PlatformSimulatorOptions,
   type RawRequest,
   type SimulatorResponse,
-} from './platform-simulator.js';
-export { ContractViolationError, SimulatorError } from './simulator-errors.js';
+} from './simulator/platform-simulator.js';
+export { ContractViolationError, SimulatorError } from './simulator/simulator-errors.js';
 export type {
   PagedPlatformOperation,
   PlatformCallInput,
   PlatformParams,
   SimulatorAnswer,
-} from './platform-calls.js';
+} from './simulator/platform-calls.js';
 export {
   formatTranscriptEntry,
   type ExchangeEntry,
@@ -63,5 +63,5 @@ export {
   type TranscriptRequest,
   type TranscriptResponse,
   type WaitEntry,
-} from './transcript.js';
-export type { ConnectorTarget } from './transport.js';
+} from './simulator/transcript.js';
+export type { ConnectorTarget } from './simulator/transport.js';

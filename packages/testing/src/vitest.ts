@@ -9,7 +9,7 @@
  * @module @connector-sdk/testing/vitest
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceChecks } from './conformance/conformance-checks.js';
+import { conformanceChecks } from './conformance/checks/conformance-checks.js';
 import { ConformanceRun, type ConformanceOptions } from './conformance/conformance-run.js';
 import { operationAnswers } from './conformance/operation-answers.js';
 

@@ -3,7 +3,7 @@ import { createEndSystemClient } from '@connector-sdk/core/http';
 import { LOOPBACK_EGRESS } from './records-connector.js';
 
 /**
- * The records connector with the defect of issue 32: its operation's end-system client is made without the
+ * The records connector with the defect the logging check guards against: its operation's end-system client is made without the
  * request's `log` (as a context lost in a rest copy left it), so its calls are never logged.
  */
 export const unloggedConnector = defineConnector({

@@ -1,8 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-// What a cassette file holds (issue 37): the end-system exchanges of each test, in order, secrets already
-// replaced by placeholders. JSON, one file per suite (a test file, or a conformance run) with a section per
+// What a cassette file holds (ARCHITECTURE.md, D23): the end-system exchanges of each test, in order,
+// secrets already replaced by placeholders. JSON, one file per suite (a test file, or a conformance run) with a section per
 // test: a suite's recordings stay in one reviewable file, and a test replays from its own section whatever
 // other tests ran before it (`-t` picks one).
 

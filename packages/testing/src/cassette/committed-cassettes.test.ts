@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { scanCassette } from './scan-cassette.js';
+import { scanCassette } from './scrub/scan-cassette.js';
 
 // Every cassette committed anywhere in the repository (a `cassettes` folder's JSON files) is scanned for
 // secrets: a credential header or field holding anything but placeholders fails, whoever wrote the file.

@@ -1,45 +1,29 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createEndSystemClient } from '@connector-sdk/core/http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useLocalRecording } from '../../test/local-recording.js';
 import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import { CassetteLeakError, startCassette, type CassetteFile } from '../index.js';
+import { CassetteLeakError, type CassetteFile } from '../index.js';
 
-// A body sent or answered with a content-encoding is scrubbed and checked as what it encodes (issue 37 review);
-// one in an encoding the recorder cannot decode is refused, the exchange named.
+// A body sent or answered with a content-encoding is scrubbed and checked as what it encodes, since its
+// compressed bytes would hide a secret; one in an encoding the recorder cannot decode is refused, the exchange
+// named.
 
 const SECRET = 'hunter2-9f8e7d6c5b4a';
-let server: Server;
-let url: string;
-const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-content-encoding-'));
-
-beforeAll(async () => {
-  server = createServer((request, reply) => {
-    request.resume();
-    if (request.url === '/odd')
-      reply.writeHead(200, { 'content-encoding': 'x-odd' }).end(Buffer.from(`${SECRET}`).reverse());
-    else
-      reply
-        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
-        .end(gzipSync(JSON.stringify({ ok: true, clientSecret: SECRET })));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((done) => server.close(done));
-  rmSync(dir, { recursive: true, force: true });
+const local = useLocalRecording('content-encoding', (request, reply) => {
+  request.resume();
+  if (request.url === '/odd')
+    reply.writeHead(200, { 'content-encoding': 'x-odd' }).end(Buffer.from(`${SECRET}`).reverse());
+  else
+    reply
+      .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+      .end(gzipSync(JSON.stringify({ ok: true, clientSecret: SECRET })));
 });
 
 it('scrubs and checks a body in gzip, deflate or br as what it encodes', async () => {
-  const path = join(dir, 'encoded.json');
-  const cassette = await startCassette({ path, mode: 'record' });
-  cassette.section('encoded');
-  const client = createEndSystemClient({ baseUrl: url, egress: LOOPBACK_EGRESS });
+  const { cassette, path } = await local.record('encoded');
+  const client = createEndSystemClient({ baseUrl: local.url, egress: LOOPBACK_EGRESS });
   const body = JSON.stringify({ username: 'alice', password: SECRET });
   for (const [encoding, encode] of [
     ['gzip', gzipSync],
@@ -63,10 +47,8 @@ it('scrubs and checks a body in gzip, deflate or br as what it encodes', async (
 });
 
 it('refuses to write a body in an encoding it cannot decode, naming the exchange', async () => {
-  const path = join(dir, 'odd.json');
-  const cassette = await startCassette({ path, mode: 'record' });
-  cassette.section('odd');
-  const client = createEndSystemClient({ baseUrl: url, egress: LOOPBACK_EGRESS });
+  const { cassette, path } = await local.record('odd');
+  const client = createEndSystemClient({ baseUrl: local.url, egress: LOOPBACK_EGRESS });
   await client.get('odd').arrayBuffer();
   await client.post('login', { body: 'x', headers: { 'content-encoding': 'compress' } }).json();
   const stopped = cassette.stop();

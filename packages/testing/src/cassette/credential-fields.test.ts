@@ -1,15 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEndSystemClient } from '@connector-sdk/core/http';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { useLocalRecording } from '../../test/local-recording.js';
 import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import { scanCassette, startCassette, type CassetteBody, type CassetteFile } from '../index.js';
+import { scanCassette, type CassetteBody, type CassetteFile } from '../index.js';
 
-// Credentials the recording never saw sent, found by the names of the fields that hold them (issue 37 review):
-// whatever their case and separators, in JSON and form-encoded bodies, in URL queries and Location headers.
+// Credentials the recording never saw sent (a token the end system hands out), found by the names of the
+// fields that hold them, as no value is known to search for: whatever their case and separators, in JSON
+// and form-encoded bodies, in URL queries and Location headers.
 
 const ACCESS = 'gho_16C7e42F292c6912E7710c838347Ae178B4a';
 const REFRESH = 'ghr_1B4a2e77838347a7E420ce178F2E7c6912E169';
@@ -18,43 +17,29 @@ const REDIRECT_TOKEN = 'AT-5d41402abc4b2a76b9719d911017c592';
 const SESSION_KEY = 'sk-unknown-7a3f9c';
 const ALL = [ACCESS, REFRESH, CLIENT_SECRET, REDIRECT_TOKEN, SESSION_KEY];
 
-let server: Server;
-let url: string;
-const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-credential-fields-'));
-
-beforeAll(async () => {
-  server = createServer((request, reply) => {
-    if (request.url === '/login/json')
-      reply.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({
-          accessToken: ACCESS,
-          refreshToken: REFRESH,
-          clientSecret: CLIENT_SECRET,
-        }),
-      );
-    else if (request.url === '/login/form')
-      reply
-        .writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' })
-        .end(`access_token=${ACCESS}&refresh_token=${REFRESH}&scope=repo`);
-    else if (request.url === '/login/redirect')
-      reply
-        .writeHead(302, { location: `${url}/done?state=xyz&access_token=${REDIRECT_TOKEN}` })
-        .end();
-    else reply.writeHead(200, { 'x-session-key': SESSION_KEY }).end('ok');
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((done) => server.close(done));
-  rmSync(dir, { recursive: true, force: true });
+const local = useLocalRecording('credential-fields', (request, reply) => {
+  if (request.url === '/login/json')
+    reply.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        accessToken: ACCESS,
+        refreshToken: REFRESH,
+        clientSecret: CLIENT_SECRET,
+      }),
+    );
+  else if (request.url === '/login/form')
+    reply
+      .writeHead(200, { 'content-type': 'application/x-www-form-urlencoded' })
+      .end(`access_token=${ACCESS}&refresh_token=${REFRESH}&scope=repo`);
+  else if (request.url === '/login/redirect')
+    reply
+      .writeHead(302, { location: `${local.url}/done?state=xyz&access_token=${REDIRECT_TOKEN}` })
+      .end();
+  else reply.writeHead(200, { 'x-session-key': SESSION_KEY }).end('ok');
 });
 
 it('scrubs credential-named fields whatever their case, in JSON, forms, queries and Location', async () => {
-  const path = join(dir, 'login.json');
-  const cassette = await startCassette({ path, mode: 'record' });
-  cassette.section('login');
-  const client = createEndSystemClient({ baseUrl: url, egress: LOOPBACK_EGRESS });
+  const { cassette, path } = await local.record('login');
+  const client = createEndSystemClient({ baseUrl: local.url, egress: LOOPBACK_EGRESS });
   await client.post('login/json').json();
   await client.post('login/form').text();
   await client.get('login/redirect', { redirect: 'manual', throwHttpErrors: false });
@@ -83,7 +68,7 @@ it('scrubs credential-named fields whatever their case, in JSON, forms, queries 
 });
 
 it('finds credential-named fields in a committed cassette whatever their case and separators', async () => {
-  const path = join(dir, 'committed.json');
+  const path = join(local.dir, 'committed.json');
   const exchange = (body: CassetteBody | undefined, headers: Record<string, string> = {}) => ({
     request: { method: 'POST', url: 'https://acme.example/login', headers: {} },
     response: { status: 200, headers, ...(body && { body }) },

@@ -1,15 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { defineConnector, field, type ParameterEntry } from '@connector-sdk/core';
+import { defineConnector, field } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useLocalRecording } from '../../test/local-recording.js';
 import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import { CassetteLeakError, startCassette } from '../index.js';
+import { CassetteLeakError, createPlatformSimulator, type PlatformSimulator } from '../index.js';
 
 // A secret an end system echoes in another spelling than the connector sent it, recorded through a connector
 // served by `serve()` over real HTTP on 127.0.0.1: the cassette keeps none of them, as no log line would; and a
@@ -49,11 +47,18 @@ const DOWNLOADS: Record<string, Buffer> = {
   ]),
 };
 
-let endSystem: Server;
-let endUrl = '';
+const local = useLocalRecording('spellings', (request, response) => {
+  const [, kind, name = ''] = new URL(request.url ?? '/', local.url).pathname.split('/');
+  if (kind === 'files') {
+    response.writeHead(200, { 'content-type': 'application/octet-stream' });
+    response.end(DOWNLOADS[name]);
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+  response.end(`key ${(SPELLINGS[name] ?? String)(KEY)} accepted`);
+});
 let running: ConnectorServer;
-let session: Record<string, string> = {};
-const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-spellings-'));
+let platform: PlatformSimulator;
 
 const connector = defineConnector({
   name: 'spellings',
@@ -86,46 +91,19 @@ const connector = defineConnector({
 });
 
 beforeAll(async () => {
-  endSystem = createServer((request, response) => {
-    const [, kind, name = ''] = new URL(request.url ?? '/', endUrl).pathname.split('/');
-    if (kind === 'files') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream' });
-      response.end(DOWNLOADS[name]);
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end(`key ${(SPELLINGS[name] ?? String)(KEY)} accepted`);
-  });
-  await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
-  endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
   running = await serve(connector, { port: 0, egress: LOOPBACK_EGRESS });
-  const answer = await fetch(`${running.url}/sdk/api/1.0/initialize/s?systemId=sys`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify([
-      { key: 'url', value: endUrl, sensitive: false },
-      { key: 'apiKey', value: KEY, sensitive: true },
-    ]),
+  platform = createPlatformSimulator({
+    target: running.url,
+    config: { url: local.url, apiKey: { value: KEY, sensitive: true } },
   });
-  session = Object.fromEntries(
-    ((await answer.json()) as ParameterEntry[]).map((entry) => [entry.key, entry.value]),
-  );
+  expect((await platform.initialize()).status).toBe(200);
 });
-afterAll(async () => {
-  await running.close();
-  await new Promise((resolve) => endSystem.close(resolve));
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => running.close());
 
 /** Records the platform's calls to these paths into a fresh cassette, and stops it. */
 async function record(name: string, paths: readonly string[]): Promise<string> {
-  const path = join(dir, `${name}.json`);
-  const cassette = await startCassette({ path, mode: 'record' });
-  cassette.section(name);
-  for (const call of paths) {
-    const answer = await fetch(`${running.url}/sdk/api/1.0/${call}`, { headers: session });
-    expect(answer.status).toBe(200);
-  }
+  const { cassette, path } = await local.record(name);
+  for (const call of paths) expect((await platform.call({ path: call })).status).toBe(200);
   await cassette.stop();
   return path;
 }
@@ -141,7 +119,7 @@ describe('a cassette of a secret in another spelling', () => {
   it('keeps none of them, in the file or in any string of it', async () => {
     const path = await record(
       'spellings',
-      Object.keys(SPELLINGS).map((spelling) => `echo/${spelling}`),
+      Object.keys(SPELLINGS).map((spelling) => `/echo/${spelling}`),
     );
     const text = readFileSync(path, 'utf8');
     const bodies = [...text.matchAll(/"text": ?"((?:[^"\\]|\\.)*)"/g)].map(
@@ -155,7 +133,7 @@ describe('a cassette of a secret in another spelling', () => {
   });
 
   it('keeps a gzip download it could read and found no secret in', async () => {
-    const path = await record('plain-download', ['download/plain.gz']);
+    const path = await record('plain-download', ['/download/plain.gz']);
     expect(readFileSync(path, 'utf8')).toContain(DOWNLOADS['plain.gz']?.toString('base64'));
   });
 
@@ -166,12 +144,12 @@ describe('a cassette of a secret in another spelling', () => {
       /the response body is a zip file, whose compressed bytes the recorder cannot scan/,
     ],
   ])('refuses to keep %s, naming the exchange', async (file, why) => {
-    const stopped = record(`download-${file}`, [`download/${file}`]);
+    const stopped = record(`download-${file}`, [`/download/${file}`]);
     await expect(stopped).rejects.toBeInstanceOf(CassetteLeakError);
     await expect(stopped).rejects.toThrow(why);
     await expect(stopped).rejects.toThrow(
       new RegExp(`test "download-${file}", exchange 1 \\(GET\\)`),
     );
-    expect(() => readFileSync(join(dir, `download-${file}.json`))).toThrow(/ENOENT/);
+    expect(() => readFileSync(join(local.dir, `download-${file}.json`))).toThrow(/ENOENT/);
   });
 });

@@ -3,10 +3,10 @@ import { fileURLToPath } from 'node:url';
 import { tapEndSystem, type EndSystemAttempt } from '@connector-sdk/core/http';
 import { readCassetteFile } from './cassette-file.js';
 import type { CassetteMismatchError } from './cassette-errors.js';
-import { CassetteRecorder, readRequest, requestOf } from './cassette-recorder.js';
-import { CassetteReplayer } from './cassette-replayer.js';
+import { CassetteRecorder, readRequest, requestOf } from './record/cassette-recorder.js';
+import { CassetteReplayer } from './replay/cassette-replayer.js';
 import { announceReplayedCall } from './replayed-calls.js';
-import type { CassetteMatcher } from './replay-match.js';
+import type { CassetteMatcher } from './replay/replay-match.js';
 
 /**
  * Options of {@link startCassette}.
@@ -84,7 +84,7 @@ function recordPath(path: string, mode: CassetteOptions['mode']): string | undef
 
 /**
  * Starts recording every end-system call made through the SDK's client in this process to a cassette, or
- * replaying them from it offline (issue 37). A recording keeps each call's method, URL, headers, body, status,
+ * replaying them from it offline. A recording keeps each call's method, URL, headers, body, status,
  * answer headers and body, per test and in order; before it is written every secret the requests knew
  * (sensitive configuration, secret session values, `addSecret`, the credentials sent) is replaced by a
  * placeholder such as `{{secret:1}}`, in every form the redactor knows, and `Authorization`, `Cookie`,

@@ -1,6 +1,6 @@
-import { startRecordingProxy } from '../cassette/recording-proxy.js';
-import { startReplayServer, type CassetteServer } from '../cassette/replay-server.js';
-import type { ConfigInput } from '../simulator-types.js';
+import { startRecordingProxy } from '../cassette/record/recording-proxy.js';
+import { startReplayServer, type CassetteServer } from '../cassette/replay/replay-server.js';
+import type { ConfigInput } from '../simulator/simulator-types.js';
 import { pointConfig, sensitiveValues } from './replay-config.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 import { runConformance } from '../conformance/run-conformance.js';
 import type { ConformanceOptions } from '../conformance/conformance-run.js';
-import { createPlatformSimulator } from '../platform-simulator.js';
-import { SimulatorError } from '../simulator-errors.js';
+import { createPlatformSimulator } from '../simulator/platform-simulator.js';
+import { SimulatorError } from '../simulator/simulator-errors.js';
 import type { CliIo } from './cli-io.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CallRequest } from '../platform-simulator.js';
+import type { CallRequest } from '../simulator/platform-simulator.js';
 import { UsageError } from './usage-error.js';
 
 /** A call given on the command line, with the status it is expected to end with, if one was given. */

@@ -1,5 +1,5 @@
 import { ParameterListSchema, z } from '@connector-sdk/core';
-import type { ConfigInput } from '../platform-simulator.js';
+import type { ConfigInput } from '../simulator/platform-simulator.js';
 import { readJsonFile } from './read-json-file.js';
 import { UsageError } from './usage-error.js';
 

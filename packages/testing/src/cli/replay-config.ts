@@ -1,4 +1,4 @@
-import type { ConfigInput } from '../simulator-types.js';
+import type { ConfigInput } from '../simulator/simulator-types.js';
 
 /**
  * A configuration pointed at a replay server (`conformance --replay`): each value that starts with an origin

@@ -140,7 +140,7 @@ describe('connector-sdk-testing simulate', () => {
     );
   });
 
-  it('passes a call that ends with the status it expects, and fails one that does not (issue 21, item 9)', async () => {
+  it('passes a call that ends with the status it expects, and fails one that does not', async () => {
     const args = ['simulate', '--url', server.url, '--config', join(dir, 'config.json')];
     const expected = await cli(...args, '--call', 'POST /records => 400', '--call', 'GET /records');
     expect(expected.out).toContain('[3/5] POST /records (expecting 400)');
@@ -338,7 +338,7 @@ describe('connector-sdk-testing conformance', () => {
     expect(result.out).toContain(
       '- a rate-limit 403 carries a positive whole-number wait header (the kit can only',
     );
-    // Log lines it cannot see are not claimed as checked (issue 21, item 8).
+    // Log lines it cannot see are not claimed as checked: the check says so (ARCHITECTURE.md, D24).
     expect(result.out).toContain(
       "- no sensitive value, nor a derived form, appears in any log line (the connector's log lines are not visible here: pass --log-file",
     );

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ContractViolationError, SimulatorError } from '../simulator-errors.js';
+import { ContractViolationError, SimulatorError } from '../simulator/simulator-errors.js';
 import type { CliIo } from './cli-io.js';
 import { conformanceCommand } from './conformance-command.js';
 import { parseCall } from './parse-call.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ParameterEntry } from '@connector-sdk/core';
-import { SecretSet } from '../secret-forms.js';
+import { SecretSet } from '../secrets/secret-forms.js';
 
 /** How long the command may take before the check gives up on it. */
 const TIMEOUT_MS = 60_000;

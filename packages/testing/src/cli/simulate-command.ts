@@ -1,5 +1,8 @@
-import { createPlatformSimulator, type PlatformSimulatorOptions } from '../platform-simulator.js';
-import { formatTranscriptEntry } from '../transcript.js';
+import {
+  createPlatformSimulator,
+  type PlatformSimulatorOptions,
+} from '../simulator/platform-simulator.js';
+import { formatTranscriptEntry } from '../simulator/transcript.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCall } from './parse-call.js';
 

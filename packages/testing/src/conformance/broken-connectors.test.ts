@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
 import { unloggedConnector } from '../../test/unlogged-connector.js';
 import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
-import type { ConnectorTarget } from '../transport.js';
-import { conformanceChecks } from './conformance-checks.js';
+import type { ConnectorTarget } from '../simulator/transport.js';
+import { conformanceChecks } from './checks/conformance-checks.js';
 import { runConformance } from './run-conformance.js';
 
 // Each check must catch a connector broken in the way it guards against, and name the fix.

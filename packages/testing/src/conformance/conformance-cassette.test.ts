@@ -5,7 +5,7 @@ import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOOPBACK_EGRESS, recordsConfig, recordsConnector } from '../../test/records-connector.js';
 import { runCli } from '../cli/run-cli.js';
-import { scanCassette } from '../cassette/scan-cassette.js';
+import { scanCassette } from '../cassette/scrub/scan-cassette.js';
 import { startFakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import { runConformance, type ConformanceResult } from './run-conformance.js';
 import type { ConformanceOptions } from './conformance-run.js';

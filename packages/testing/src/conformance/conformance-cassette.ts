@@ -2,8 +2,9 @@ import type { CassetteMismatchError } from '../cassette/cassette-errors.js';
 import { startCassette, type Cassette, type CassetteOptions } from '../cassette/start-cassette.js';
 
 /**
- * The cassette of a conformance run (issue 37): started with the run's first check, a section per check named
- * by its id (so `describeConformance`, `runConformance` and the CLI read the same file), stopped at the end.
+ * The cassette of a conformance run (ARCHITECTURE.md, D23): started with the run's first check, a section per
+ * check named by its id (so `describeConformance`, `runConformance` and the CLI read the same file),
+ * stopped at the end.
  *
  * @internal
  */

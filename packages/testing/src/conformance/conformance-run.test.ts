@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { createManualClock } from '../clock.js';
+import { createManualClock } from '../simulator/clock.js';
 import { ConformanceRun } from './conformance-run.js';
 
 // The round trips write "since" and "updated between" times from run.now(): epoch milliseconds, which the end

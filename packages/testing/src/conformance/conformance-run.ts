@@ -1,6 +1,6 @@
 import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@connector-sdk/core';
-import type { Clock } from '../clock.js';
-import { SessionMasker } from '../session-masker.js';
+import type { Clock } from '../simulator/clock.js';
+import { SessionMasker } from '../simulator/session-masker.js';
 import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
 import type { RoundTripOptions } from './round-trips/round-trip-options.js';
@@ -14,14 +14,14 @@ import {
   type ConfigInput,
   type PlatformSimulatorOptions,
   type SimulatorResponse,
-} from '../platform-simulator.js';
+} from '../simulator/platform-simulator.js';
 import {
   createTransport,
   type ConnectorTarget,
   type Transport,
   type WireRequest,
   type WireResponse,
-} from '../transport.js';
+} from '../simulator/transport.js';
 
 /** What the conformance kit needs to know about a connector. */
 export interface ConformanceOptions {

@@ -1,4 +1,4 @@
-import { SessionMasker } from '../session-masker.js';
+import { SessionMasker } from '../simulator/session-masker.js';
 import type { ConformanceRun } from './conformance-run.js';
 
 /** Lifecycle routes, whose answers are sessions and acknowledgements rather than mapped data. */
@@ -7,7 +7,7 @@ const LIFECYCLE = /\/(initialize|cleanup)\/|\/discover$/;
 /**
  * The answer of each later operation a conformance run called with success, first call of each request
  * only, by `METHOD path?query`, with the run's secrets (configuration and sessions) masked: what
- * `describeConformance`'s snapshots hold (issue 37).
+ * `describeConformance`'s snapshots hold, so that a changed mapping shows as a snapshot diff.
  *
  * @param run - the run, after its checks
  * @returns each answer's body, parsed when it is JSON

@@ -1,4 +1,4 @@
-import { conformanceChecks } from './conformance-checks.js';
+import { conformanceChecks } from './checks/conformance-checks.js';
 import { ConformanceRun, type ConformanceOptions } from './conformance-run.js';
 
 /** The outcome of one conformance check. */

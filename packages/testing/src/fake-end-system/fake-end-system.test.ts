@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { recordsConfig, recordsConnector } from '../../test/records-connector.js';
-import { createManualClock } from '../clock.js';
-import { createPlatformSimulator } from '../platform-simulator.js';
+import { createManualClock } from '../simulator/clock.js';
+import { createPlatformSimulator } from '../simulator/platform-simulator.js';
 import { startFakeEndSystem, type FakeEndSystem } from './fake-end-system.js';
 
 let fake: FakeEndSystem | undefined;

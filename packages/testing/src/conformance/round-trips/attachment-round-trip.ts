@@ -1,7 +1,7 @@
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { expectShape, pathOf } from '../platform-check-helpers.js';
+import { expectShape, pathOf } from '../checks/platform-check-helpers.js';
 import { firstDifference, hex } from './compare-values.js';
 import { roundTripFile } from './round-trip-file.js';
 import { declaredName, prepare, withEntity } from './round-trip-place.js';

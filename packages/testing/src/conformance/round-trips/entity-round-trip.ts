@@ -1,6 +1,11 @@
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
-import { callDeclared, expectShape, pathOf, serverTimeZone } from '../platform-check-helpers.js';
+import {
+  callDeclared,
+  expectShape,
+  pathOf,
+  serverTimeZone,
+} from '../checks/platform-check-helpers.js';
 import { differences } from './compare-values.js';
 import { changeEntity, declaredName, prepare, readEntity, withEntity } from './round-trip-place.js';
 

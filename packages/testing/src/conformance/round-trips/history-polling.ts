@@ -1,8 +1,8 @@
 import { formatJavaDate } from '@connector-sdk/core';
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape, serverTimeZone } from '../platform-check-helpers.js';
+import { callDeclared, expectShape, serverTimeZone } from '../checks/platform-check-helpers.js';
 import { changeEntity, prepare, revisionPattern, withEntity } from './round-trip-place.js';
 
 /** History read window by window while the entity changes misses no change and repeats none. */

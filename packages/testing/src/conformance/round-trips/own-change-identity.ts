@@ -1,8 +1,8 @@
 import { formatJavaDate } from '@connector-sdk/core';
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { callDeclared, expectShape } from '../platform-check-helpers.js';
+import { callDeclared, expectShape } from '../checks/platform-check-helpers.js';
 import { changeEntity, prepare, revisionPattern, withEntity } from './round-trip-place.js';
 
 /** The kit's own change shows in history as made by the integration user. */

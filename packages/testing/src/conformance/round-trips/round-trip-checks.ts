@@ -1,4 +1,4 @@
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { attachmentRoundTrip } from './attachment-round-trip.js';
 import { entityRoundTrip } from './entity-round-trip.js';
 import { historyPolling } from './history-polling.js';

@@ -1,5 +1,5 @@
 import type { PlatformOperationName } from '@connector-sdk/core';
-import type { PlatformSimulator } from '../../platform-simulator.js';
+import type { PlatformSimulator } from '../../simulator/platform-simulator.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { ConformanceRun } from '../conformance-run.js';
 import type { DeclaredOperation } from '../declared-operations.js';
@@ -11,7 +11,7 @@ import {
   noneServed,
   pathOf,
   scope,
-} from '../platform-check-helpers.js';
+} from '../checks/platform-check-helpers.js';
 import type { RoundTripOptions } from './round-trip-options.js';
 
 // Where the round-trip checks write and what they need: only with `platform.roundTrip`, which says where

@@ -1,8 +1,8 @@
 import { formatJavaDate, parseJavaDate } from '@connector-sdk/core';
-import type { PlatformSimulator } from '../../platform-simulator.js';
+import type { PlatformSimulator } from '../../simulator/platform-simulator.js';
 import { ConformanceFailure } from '../conformance-failure.js';
 import type { DeclaredOperation } from '../declared-operations.js';
-import { expectShape, pathOf } from '../platform-check-helpers.js';
+import { expectShape, pathOf } from '../checks/platform-check-helpers.js';
 import type { RoundTripOptions } from './round-trip-options.js';
 import { idFieldOf, type Declared, type Place } from './round-trip-place.js';
 

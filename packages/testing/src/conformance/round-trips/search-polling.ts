@@ -1,6 +1,6 @@
-import type { ConformanceCheck } from '../check-helpers.js';
+import type { ConformanceCheck } from '../checks/check-helpers.js';
 import { ConformanceFailure } from '../conformance-failure.js';
-import { serverTimeZone } from '../platform-check-helpers.js';
+import { serverTimeZone } from '../checks/platform-check-helpers.js';
 import { changeEntity, prepare, readEntity, withEntities } from './round-trip-place.js';
 import {
   searchFields,

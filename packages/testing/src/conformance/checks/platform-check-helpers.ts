@@ -4,15 +4,19 @@ import {
   type PlatformOperationName,
   type z,
 } from '@connector-sdk/core';
-import type { PlatformSimulator } from '../platform-simulator.js';
-import type { SimulatorResponse } from '../simulator-types.js';
-import { ConformanceFailure } from './conformance-failure.js';
-import type { ConformanceRun } from './conformance-run.js';
-import type { DeclaredOperation as Declared } from './declared-operations.js';
+import type { PlatformSimulator } from '../../simulator/platform-simulator.js';
+import type { SimulatorResponse } from '../../simulator/simulator-types.js';
+import { ConformanceFailure } from '../conformance-failure.js';
+import type { ConformanceRun } from '../conformance-run.js';
+import type { DeclaredOperation as Declared } from '../declared-operations.js';
 
 // What the platform checks share: why they skip, how they call a declared operation, how they check its answer.
 
-/** Why the platform checks cannot run against a URL or a handler without `platform.operations` (issue 17). */
+/**
+ * Why the platform checks cannot run against a URL or a handler without `platform.operations`: neither says
+ * which operations it serves, and a check with nothing to judge says so instead of passing
+ * (ARCHITECTURE.md, D24).
+ */
 export const UNLISTED =
   'the kit cannot see which platform operations a target it does not serve offers: list them as platform: { operations } (--platform-operations in the CLI)';
 

@@ -9,10 +9,10 @@ import {
 } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ConnectorTarget } from '../transport.js';
-import type { ConformanceOptions } from './conformance-run.js';
-import { runConformance } from './run-conformance.js';
-import { LOOPBACK_EGRESS } from '../../test/records-connector.js';
+import type { ConnectorTarget } from '../../simulator/transport.js';
+import type { ConformanceOptions } from '../conformance-run.js';
+import { runConformance } from '../run-conformance.js';
+import { LOOPBACK_EGRESS } from '../../../test/records-connector.js';
 
 const PROJECTS = Array.from({ length: 7 }, (_, i) => ({ id: `P${i}`, name: `Project ${i}` }));
 
@@ -174,7 +174,8 @@ const statuses = (results: readonly { id: string; status: string }[]) =>
   results.map((result) => [result.id, result.status]);
 
 // The same checks, with the same messages, whether the kit serves the connector or reaches it by URL with
-// the list of what it serves (issue 17).
+// the list of what it serves: a connector is judged by the contract, not by how the kit reaches it
+// (ARCHITECTURE.md, D24).
 describe.each<Via>(['in-process', 'over HTTP'])('the platform checks, %s', (via) => {
   it('pass for a connector that keeps the catalog', async () => {
     expect(statuses(await run({}, via))).toEqual(CHECKS.map((id) => [id, 'passed']));
@@ -437,7 +438,7 @@ describe('the platform operations option', () => {
   });
 });
 
-// A check that finds nothing to judge says so, instead of passing (issue 32, point 4).
+// A check that finds nothing to judge says so, instead of passing (ARCHITECTURE.md, D24).
 describe.each<Via>(['in-process', 'over HTTP'])(
   'the platform checks with nothing to judge, %s',
   (via) => {

@@ -1,10 +1,14 @@
 import type { Connector, Logger } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import { unloggedConnector } from '../../test/unlogged-connector.js';
-import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
-import { runConformance } from './run-conformance.js';
+import {
+  recordsConfig,
+  recordsConnector,
+  LOOPBACK_EGRESS,
+} from '../../../test/records-connector.js';
+import { unloggedConnector } from '../../../test/unlogged-connector.js';
+import { startFakeEndSystem, type FakeEndSystem } from '../../fake-end-system/fake-end-system.js';
+import { runConformance } from '../run-conformance.js';
 
 // The check over real HTTP: a connector served by the test itself, its log read as lines, as --log-file does.
 

@@ -5,7 +5,7 @@ import { logSecretsCheck, secretsCheck } from './find-leaks.js';
 import { initializeChecks } from './initialize-checks.js';
 import { endSystemLogCheck } from './logging-checks.js';
 import { meaningChecks } from './meaning-checks.js';
-import { roundTripChecks } from './round-trips/round-trip-checks.js';
+import { roundTripChecks } from '../round-trips/round-trip-checks.js';
 import { sessionChecks } from './session-checks.js';
 
 export type { ConformanceCheck } from './check-helpers.js';

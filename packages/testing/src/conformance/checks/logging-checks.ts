@@ -1,9 +1,10 @@
 import { logsNotVisible, type ConformanceCheck } from './check-helpers.js';
-import { ConformanceFailure } from './conformance-failure.js';
-import type { ConformanceRun, RecordedExchange } from './conformance-run.js';
+import { ConformanceFailure } from '../conformance-failure.js';
+import type { ConformanceRun, RecordedExchange } from '../conformance-run.js';
 
 // The SDK's end-system client writes one line per call, with `endSystem: { method, url, … }`, through the logger
-// it was made with; made without the request's `log` (a context lost in a rest copy, issue 32), it writes none.
+// it was made with; made without the request's `log` (as when a copy of the context lost it: ARCHITECTURE.md,
+// D13), it writes none.
 // The calls themselves the kit sees in its own process (end-system-calls.ts), so it counts both, by method and
 // origin: log lines may arrive late (a file) and may hide a path segment, but each call still has its line.
 
@@ -69,7 +70,7 @@ async function provoke(run: ConformanceRun): Promise<void> {
   }
 }
 
-/** Every end-system call the connector makes shows in its log (issue 32). */
+/** Every end-system call the connector makes shows in its log: one missing there, an operator cannot trace. */
 export const endSystemLogCheck: ConformanceCheck = {
   id: 'logging.end-system-calls',
   name: 'every end-system call the connector makes is logged',

@@ -1,7 +1,7 @@
-import { readWaitMs } from '../contract-rules.js';
-import type { ConformanceRun } from './conformance-run.js';
-import type { SimulatorResponse } from '../simulator-types.js';
-import { ConformanceFailure } from './conformance-failure.js';
+import { readWaitMs } from '../../simulator/contract-rules.js';
+import type { ConformanceRun } from '../conformance-run.js';
+import type { SimulatorResponse } from '../../simulator/simulator-types.js';
+import { ConformanceFailure } from '../conformance-failure.js';
 import {
   garbage,
   headersOf,

@@ -1,6 +1,6 @@
 import { javaDatePatternProblem, type PlatformOperationName } from '@connector-sdk/core';
 import type { ConformanceCheck } from './check-helpers.js';
-import { ConformanceFailure } from './conformance-failure.js';
+import { ConformanceFailure } from '../conformance-failure.js';
 import {
   UNLISTED,
   callDeclared,
@@ -59,7 +59,10 @@ function requiredBy(type: EntityTypeMetadata): [PlatformOperationName, string][]
   return required;
 }
 
-/** The entity types the connector lists, and what each one's metadata promises (issue 17). */
+/**
+ * The entity types the connector lists, and what each one's metadata promises: the platform reads an entity
+ * type's date patterns and calls the operations it makes required, so a wrong one fails only in production.
+ */
 export const entityTypeCheck: ConformanceCheck = {
   id: 'platform.entity-types',
   name: 'entity types have the documented shape, date patterns that can be read, and the operations they make required',

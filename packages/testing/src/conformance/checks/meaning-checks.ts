@@ -1,10 +1,10 @@
 import { formatJavaDate, type PlatformOperationName } from '@connector-sdk/core';
-import type { PlatformSimulator } from '../platform-simulator.js';
-import type { SimulatorResponse } from '../simulator-types.js';
+import type { PlatformSimulator } from '../../simulator/platform-simulator.js';
+import type { SimulatorResponse } from '../../simulator/simulator-types.js';
 import { headersOf, validSession, type ConformanceCheck } from './check-helpers.js';
-import { ConformanceFailure } from './conformance-failure.js';
-import type { ConformanceRun } from './conformance-run.js';
-import type { DeclaredOperation } from './declared-operations.js';
+import { ConformanceFailure } from '../conformance-failure.js';
+import type { ConformanceRun } from '../conformance-run.js';
+import type { DeclaredOperation } from '../declared-operations.js';
 import {
   NO_HISTORY_SCOPE,
   UNLISTED,

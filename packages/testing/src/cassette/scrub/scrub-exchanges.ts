@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { secretForms } from '@connector-sdk/core';
 import { Redactor } from '@connector-sdk/core/internal';
-import type { CassetteBody, CassetteExchange, CassetteHeaders } from './cassette-file.js';
+import type { CassetteBody, CassetteExchange, CassetteHeaders } from '../cassette-file.js';
 import { compressedFormat, inflatedFile } from './compressed-file.js';
 import {
   URL_HEADER,
@@ -12,7 +12,8 @@ import {
   secretUnits,
 } from './secret-units.js';
 
-// Replaces every secret of a recording by a numbered placeholder before anything is written (issue 37). Each
+// Replaces every secret of a recording by a numbered placeholder before anything is written, since a cassette
+// is committed beside the code (ARCHITECTURE.md, D23). Each
 // unit is found in every form the SDK's redactor recognises: the spellings `secretForms` of core lists
 // (encodings, Bearer and Basic parts), then whatever the runtime's redactor itself finds, through the views it
 // reads a text in (escapes of every family, another case, NFKC and NFD, characters that do not show, line

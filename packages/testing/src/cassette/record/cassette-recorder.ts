@@ -1,4 +1,4 @@
-import { SecretSet } from '../secret-forms.js';
+import { SecretSet } from '../../secrets/secret-forms.js';
 import {
   cassetteBody,
   cassetteText,
@@ -7,11 +7,11 @@ import {
   type CassetteExchange,
   type CassetteHeaders,
   type CassetteRequest,
-} from './cassette-file.js';
-import { CassetteLeakError } from './cassette-errors.js';
+} from '../cassette-file.js';
+import { CassetteLeakError } from '../cassette-errors.js';
 import { answerContent, decodeContent } from './decode-content.js';
-import { findCassetteLeaks } from './find-cassette-leaks.js';
-import { scrubExchanges } from './scrub-exchanges.js';
+import { findCassetteLeaks } from '../scrub/find-cassette-leaks.js';
+import { scrubExchanges } from '../scrub/scrub-exchanges.js';
 
 /** Answer headers that vary from run to run or describe the bytes on the wire, not the answer: not kept. */
 const VOLATILE_RESPONSE = new Set([
@@ -66,7 +66,8 @@ export async function requestOf(request: Request): Promise<CassetteRequest> {
 
 /**
  * The exchanges of a recording, per test and in the order their requests were made, and the secrets to scrub
- * from them; written once, scrubbed and proven clean (issue 37).
+ * from them; written once, at the end, so that secrets learnt late in the run are scrubbed too, and only once
+ * scrubbed and proven clean.
  *
  * @internal
  */

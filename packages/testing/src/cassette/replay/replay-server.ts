@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { cassetteBody, readCassetteFile, type CassetteRequest } from './cassette-file.js';
+import { cassetteBody, readCassetteFile, type CassetteRequest } from '../cassette-file.js';
 import { CassetteReplayer } from './cassette-replayer.js';
 import type { CassetteMatcher } from './replay-match.js';
-import type { Cassette } from './start-cassette.js';
+import type { Cassette } from '../start-cassette.js';
 
 // A cassette replayed over HTTP, for a connector running in another process (the CLI's `conformance --replay`):
 // the end system's recorded answers served on 127.0.0.1, where the configuration's end-system URL is pointed.
@@ -40,7 +40,8 @@ async function requestOf(message: IncomingMessage, origin: string): Promise<Cass
 }
 
 /**
- * Serves a cassette's answers on 127.0.0.1 (issue 37): each request is answered as `startCassette` replays,
+ * Serves a cassette's answers on 127.0.0.1, for a connector running in another process (the CLI's
+ * `--replay`), which the tap cannot reach: each request is answered as `startCassette` replays,
  * a request no recording matches with 500 and the closest recording (kept in `takeMismatches()`).
  *
  * @param path - the cassette file

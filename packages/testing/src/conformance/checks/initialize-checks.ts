@@ -1,4 +1,4 @@
-import { ConformanceFailure } from './conformance-failure.js';
+import { ConformanceFailure } from '../conformance-failure.js';
 import {
   LET_SDK_PARSE,
   PROBE,
@@ -7,7 +7,7 @@ import {
   validSession,
   type ConformanceCheck,
 } from './check-helpers.js';
-import type { ConformanceRun } from './conformance-run.js';
+import type { ConformanceRun } from '../conformance-run.js';
 
 function malformedBody(
   id: string,

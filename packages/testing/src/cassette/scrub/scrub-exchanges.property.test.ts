@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import type { CassetteExchange } from './cassette-file.js';
+import type { CassetteExchange } from '../cassette-file.js';
 import { findCassetteLeaks } from './find-cassette-leaks.js';
 import { scrubExchanges } from './scrub-exchanges.js';
 
 // Whatever a secret holds and however the connector or the end system spells it (the forms the redactor
-// recognises), scrubbing leaves no form of it in the URL, headers or bodies of a recording (issue 37).
+// recognises), scrubbing leaves no form of it in the URL, headers or bodies of a recording (ARCHITECTURE.md,
+// D5 and D23).
 
 const secretArb = fc.oneof(
   fc.stringMatching(/^[\x21-\x7e]{6,24}$/),

@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 
-// A body sent or answered with a content-encoding is scrubbed and checked as what it encodes (issue 37): its
+// A body sent or answered with a content-encoding is scrubbed and checked as what it encodes: its
 // compressed bytes would hide every secret from both. fetch decodes what it answers in the encodings below,
 // a request's body is sent as the connector encoded it.
 

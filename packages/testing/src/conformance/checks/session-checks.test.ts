@@ -5,9 +5,13 @@ import {
   type ParameterEntry,
 } from '@connector-sdk/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
-import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
-import { runConformance } from './run-conformance.js';
+import {
+  recordsConfig,
+  recordsConnector,
+  LOOPBACK_EGRESS,
+} from '../../../test/records-connector.js';
+import { startFakeEndSystem, type FakeEndSystem } from '../../fake-end-system/fake-end-system.js';
+import { runConformance } from '../run-conformance.js';
 
 let fake: FakeEndSystem;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { readCassetteFile } from './cassette-file.js';
+import { readCassetteFile } from '../cassette-file.js';
 import { findCassetteLeaks } from './find-cassette-leaks.js';
 
 /**

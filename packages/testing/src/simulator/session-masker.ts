@@ -1,5 +1,5 @@
 import { isCredentialKey } from './contract-rules.js';
-import { MASK, SecretSet } from './secret-forms.js';
+import { MASK, SecretSet } from '../secrets/secret-forms.js';
 
 interface EntryLike {
   readonly key?: unknown;

@@ -1,6 +1,6 @@
 import type { ParameterEntry } from '@connector-sdk/core';
-import type { PlatformSimulator } from '../platform-simulator.js';
-import type { ConformanceRun } from './conformance-run.js';
+import type { PlatformSimulator } from '../../simulator/platform-simulator.js';
+import type { ConformanceRun } from '../conformance-run.js';
 
 /** One contract rule the kit checks. */
 export interface ConformanceCheck {

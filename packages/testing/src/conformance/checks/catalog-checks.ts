@@ -7,8 +7,8 @@ import {
   type z,
 } from '@connector-sdk/core';
 import { type ConformanceCheck } from './check-helpers.js';
-import { ConformanceFailure } from './conformance-failure.js';
-import type { ConformanceRun } from './conformance-run.js';
+import { ConformanceFailure } from '../conformance-failure.js';
+import type { ConformanceRun } from '../conformance-run.js';
 import {
   NO_HISTORY_SCOPE,
   UNLISTED,

@@ -1,11 +1,11 @@
-import { SecretSet } from '../secret-forms.js';
+import { SecretSet } from '../../secrets/secret-forms.js';
 import type {
   CassetteExchange,
   CassetteFile,
   CassetteHeaders,
   CassetteRequest,
   CassetteResponse,
-} from './cassette-file.js';
+} from '../cassette-file.js';
 import {
   URL_HEADER,
   credentialPairs,
@@ -14,7 +14,7 @@ import {
   isFormText,
 } from './secret-units.js';
 
-// The proof a cassette is written only after (issue 37): its text searched for every secret the recording knew,
+// The proof a cassette is written only after, as it is committed beside the code: its text searched for every secret the recording knew,
 // in every form the kit's leak checks know; and, whatever secrets are known (a committed cassette read in CI),
 // every place that holds a credential by its name: such a header's credential, a JSON or form field, a query
 // parameter of the URL or a `Location` named like one (whatever its case and separators).

@@ -1,12 +1,12 @@
-import { SecretSet } from '../secret-forms.js';
+import { SecretSet } from '../../secrets/secret-forms.js';
 import {
   bodyContent,
   type CassetteBody,
   type CassetteExchange,
   type CassetteFile,
   type CassetteRequest,
-} from './cassette-file.js';
-import { CassetteMismatchError } from './cassette-errors.js';
+} from '../cassette-file.js';
+import { CassetteMismatchError } from '../cassette-errors.js';
 import {
   DEFAULT_MATCH,
   differingParts,

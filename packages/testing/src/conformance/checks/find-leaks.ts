@@ -1,14 +1,14 @@
 import { ParameterListSchema } from '@connector-sdk/core';
-import { isCredentialKey } from '../contract-rules.js';
-import { SecretSet } from '../secret-forms.js';
-import { ConformanceFailure } from './conformance-failure.js';
+import { isCredentialKey } from '../../simulator/contract-rules.js';
+import { SecretSet } from '../../secrets/secret-forms.js';
+import { ConformanceFailure } from '../conformance-failure.js';
 import {
   entriesWithProbe,
   initializeWith,
   logsNotVisible,
   type ConformanceCheck,
 } from './check-helpers.js';
-import type { ConformanceRun } from './conformance-run.js';
+import type { ConformanceRun } from '../conformance-run.js';
 
 function safeJson(text: string): unknown {
   try {

@@ -6,9 +6,9 @@ import {
 } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../test/records-connector.js';
+import { recordsConfig, recordsConnector, LOOPBACK_EGRESS } from '../../test/records-connector.js';
 import { createManualClock } from './clock.js';
-import { startFakeEndSystem, type FakeEndSystem } from './fake-end-system/fake-end-system.js';
+import { startFakeEndSystem, type FakeEndSystem } from '../fake-end-system/fake-end-system.js';
 import { createPlatformSimulator } from './platform-simulator.js';
 import { ContractViolationError, SimulatorError } from './simulator-errors.js';
 

@@ -1,8 +1,8 @@
 import { secretForms } from '@connector-sdk/core';
-import { bodyContent, type CassetteRequest } from './cassette-file.js';
-import { secretUnits } from './secret-units.js';
+import { bodyContent, type CassetteRequest } from '../cassette-file.js';
+import { secretUnits } from '../scrub/secret-units.js';
 
-// How a request the connector sends is matched with a recorded one (issue 37). A placeholder of the recording
+// How a request the connector sends is matched with a recorded one. A placeholder of the recording
 // matches whatever non-empty value the connector sends in its place (one of the request's secrets, when they
 // are known: a placeholder stands for a secret, not for any text); once a secret's value is known in a replay (sent by the
 // connector, or handed out in a replayed answer), the same placeholder must be sent that value again (or a

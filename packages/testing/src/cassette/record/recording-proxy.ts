@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { CassetteRecorder, readRequest } from './cassette-recorder.js';
-import type { CassetteServer } from './replay-server.js';
-import { announceReplayedCall, passOnFrom, stopPassingOn } from './replayed-calls.js';
+import type { CassetteServer } from '../replay/replay-server.js';
+import { announceReplayedCall, passOnFrom, stopPassingOn } from '../replayed-calls.js';
 
 // A cassette recorded over HTTP, for a connector running in another process (the CLI's `--record`): a proxy on
 // 127.0.0.1 that the configuration's end-system URL is pointed at, which passes each request on to the end
@@ -27,7 +27,8 @@ async function bodyOf(message: IncomingMessage): Promise<Buffer> {
 }
 
 /**
- * Starts a proxy on 127.0.0.1 that records what passes through it to a cassette (issue 37).
+ * Starts a proxy on 127.0.0.1 that records what passes through it to a cassette: the tap sees only calls made
+ * in this process, and the CLI's `--record` serves a connector running in another.
  *
  * @param path - the cassette file
  * @param upstream - the end system's origin, such as `https://acme.example`
