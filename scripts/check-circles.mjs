@@ -1,4 +1,4 @@
-// Fails when any two source files of a package import each other, directly or through others (issue 33):
+// Fails when any two source files of a package import each other, directly or through others (ARCHITECTURE.md, D25):
 // layers import downward only (STYLE.md). dpdm reads every import, type-only ones included, from every
 // source file of every package, not only from the entry points, so a file no entry reaches is judged too.
 import { readdirSync } from 'node:fs';

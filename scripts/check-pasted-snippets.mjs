@@ -1,4 +1,4 @@
-// Pastes the guides' code into a project made by the scaffolder and type-checks it there (issue 34): a block
+// Pastes the guides' code into a project made by the scaffolder and type-checks it there: a block
 // that defines or serves a connector must compile when a reader pastes it into such a project, with the names
 // that project uses (its src/connector.ts exports `notesConnector`), not only inside this repository.
 //

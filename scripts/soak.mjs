@@ -2,9 +2,10 @@
 // from many keep-alive connections: good and bad initializes, later calls with and without a session, calls
 // that reach a local end system, malformed, oversized and too deeply nested bodies, unknown routes, wrong
 // methods, cleanups, paths the path rule refuses, 32 KiB values cached past the store's byte budget, calls the
-// egress policy refuses; with the bounds of issue 20 (bodies in flight, connections, lingering close) set low.
-// It then checks that every answer had the expected status, that memory after the run is
-// about what it was after warm-up, and that sockets, servers and timers are back to where they started.
+// egress policy refuses; with the bounds against strangers (ARCHITECTURE.md, D15: bodies in flight,
+// connections, lingering close) set low. It then checks that every answer had the expected status, that memory
+// after the run is about what it was after warm-up, and that sockets, servers and timers are back to where they
+// started.
 //
 //   pnpm build && pnpm soak [--requests 100000] [--connections 50]
 //
@@ -113,12 +114,13 @@ const logged = { debug: 0, info: 0, warn: 0, error: 0 };
 const logger = Object.fromEntries(
   Object.keys(logged).map((level) => [level, () => logged[level]++]),
 );
-// The bounds of issue 20, set low enough that the soak's traffic runs against them: bodies in flight, connections,
-// the lingering close after refused bodies, and a store smaller than the values cached over the run.
+// The bounds against strangers (D15), set low enough that the soak's traffic runs against them: bodies in
+// flight, connections, the lingering close after refused bodies, and a store smaller than the values cached
+// over the run.
 const running = await serve(connector, {
   port: 0,
   logger,
-  // The soak's end system runs on this machine: the operator's allow list opens it (issue 31).
+  // The soak's end system runs on this machine: the operator's allow list opens it (ARCHITECTURE.md, D9).
   egress: { allow: ['127.0.0.1'] },
   bodyLimit: BODY_LIMIT,
   maxBodyBytesInFlight: CONNECTIONS * BODY_LIMIT,

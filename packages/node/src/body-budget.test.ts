@@ -1,7 +1,7 @@
-// Issue 20, finding 2, over raw sockets on the node binding: the bytes of request bodies being read at once are
-// bounded. A body that needs more than is left gets 503 while the bodies holding the budget are still sending,
-// and bodies are served again as soon as those are done. A body holds what has arrived of it (and
-// a read ahead), not its declared length: the bodies here send all but their last byte.
+// Over raw sockets on the node binding (ARCHITECTURE.md, D26): the bytes of request bodies being read at once
+// are bounded. A body that needs more than is left gets 503 while the bodies holding the budget are still
+// sending, and bodies are served again as soon as those are done. A body holds what has arrived of it (and a
+// read ahead), not its declared length: the bodies here send all but their last byte.
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { defineConnector, ErrorBodySchema } from '@connector-sdk/core';

@@ -1,4 +1,4 @@
-// Issue 18: the bodies still arriving are timed out, and noticed when cut off, by one timer per handler instead
+// The bodies still arriving are timed out, and noticed when cut off, by one timer per handler instead
 // of a timer and two listeners per body. What that must not change: a slow body is refused no earlier than its
 // timeout, a body cut off gives back its bytes in flight, and no timer runs while no body is arriving.
 import { tracingChannel } from 'node:diagnostics_channel';

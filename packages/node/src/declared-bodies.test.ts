@@ -1,136 +1,17 @@
-// On serve(): a declared Content-Length must not hold the body budget before its bytes come.
-// 64 sockets each sending an initialize head that declares 1 MiB, and nothing else, held the whole default
-// budget (64 MiB) until their 408s, so every platform initialize was answered 503. A body now holds what has
-// arrived of it and a read ahead of 64 KiB; when the budget runs short, a body holding part of it without
-// sending is refused rather than the newcomer. The flood runs in a process of its own (test/idle-flood.mjs,
-// `declared`); how long anything took is never checked.
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { IncomingMessage } from 'node:http';
-import { connect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { defineConnector, ErrorBodySchema, field, secret } from '@connector-sdk/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { serve, type ConnectorServer } from './index.js';
+// On serve(): a declared Content-Length must not hold the body budget before its bytes come (the suite, shared
+// with the fetch binding, says how it is checked).
+import { describeDeclaredBodies } from '../test/declared-bodies.js';
+import { serve } from './index.js';
 
-const connector = defineConnector({
-  name: 'declared',
-  version: '1.0.0',
-  config: { password: field.secret(), note: field.string().optional() },
-  session: { Authorization: field.secret() },
-  initialize: ({ config }) => ({ Authorization: secret(`Bearer ${config.password}`) }),
-});
-const flood = fileURLToPath(new URL('../test/idle-flood.mjs', import.meta.url));
-
-let running: ConnectorServer | undefined;
-let attacker: ChildProcess | undefined;
-const sockets: Socket[] = [];
-afterEach(async () => {
-  attacker?.kill('SIGKILL');
-  attacker = undefined;
-  for (const socket of sockets.splice(0)) socket.destroy();
-  await running?.close();
-  running = undefined;
-});
-
-/**
- * Resolves once the handler has begun reading the bodies of the next `count` requests: the binding listens for
- * a body's data once it has taken what the body holds from the budget.
- */
-function bodiesRead(server: ConnectorServer, count: number): Promise<void> {
-  return new Promise((resolve) => {
-    let left = count;
-    let pending = count;
-    const onRequest = (request: IncomingMessage) => {
-      const onListener = (event: string | symbol) => {
-        if (event !== 'data') return;
-        request.off('newListener', onListener);
-        if (--left === 0) resolve();
-      };
-      request.on('newListener', onListener);
-      if (--pending === 0) server.server.off('request', onRequest);
+describeDeclaredBodies(
+  'declared request bodies and the body budget',
+  async (connector, options) => {
+    const running = await serve(connector, { ...options, port: 0 });
+    return {
+      server: running.server,
+      port: running.port,
+      base: `${running.url}/sdk/api/1.0`,
+      close: () => running.close(),
     };
-    server.server.prependListener('request', onRequest);
-  });
-}
-
-/** A platform initialize whose body is `padding` spaces longer than its entries; status and error code. */
-async function initialize(base: string, padding = 0): Promise<{ status: number; code?: string }> {
-  const response = await fetch(`${base}/initialize/s-1?systemId=sys-1`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: `${JSON.stringify([{ key: 'password', value: 'body-proof', sensitive: true }])}${' '.repeat(padding)}`,
-  });
-  const text = await response.text();
-  return response.status === 200
-    ? { status: 200 }
-    : { status: response.status, code: ErrorBodySchema.parse(JSON.parse(text)).errors.code };
-}
-
-/** Sends an initialize head declaring `length` bytes and nothing else; resolves with what the server answers. */
-function silentBody(port: number, length: number): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.write(
-        `POST /sdk/api/1.0/initialize/s?systemId=x HTTP/1.1\r\nhost: a\r\n` +
-          `content-type: application/json\r\ncontent-length: ${length}\r\n\r\n`,
-      ),
-    );
-    sockets.push(socket);
-    socket.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      const text = Buffer.concat(chunks).toString('latin1');
-      if (/\r\n\r\n[^]*\}$/.test(text)) resolve(text);
-    });
-    socket.on('error', () => undefined);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-  });
-}
-
-describe('declared request bodies and the body budget', () => {
-  it('answers every platform initialize while 64 sockets hold heads declaring 1 MiB and send nothing', async () => {
-    running = await serve(connector, { port: 0 });
-    const base = `${running.url}/sdk/api/1.0`;
-    const reading = bodiesRead(running, 64);
-    const child = spawn(process.execPath, [flood, `${running.port}`, '64', 'declared'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    attacker = child;
-    // Every one of the 64 bodies is being read (and, before, held its declared 1 MiB) before the platform calls.
-    await reading;
-    const statuses: (number | string)[] = [];
-    for (let i = 0; i < 20; i++) {
-      const answer = await initialize(base);
-      statuses.push(answer.code ?? answer.status);
-    }
-    expect(statuses.filter((status) => status !== 200)).toEqual([]);
-  }, 60_000);
-
-  it('refuses a body holding the budget without sending rather than the newcomer that needs it', async () => {
-    // Four bodies of 60 KiB each, declared and silent, fit 256 KiB; a 20 KiB initialize does not fit beside them.
-    running = await serve(connector, {
-      port: 0,
-      maxBodyBytesInFlight: 256 * 1024,
-      // Out of reach: only the newcomer's need makes room, however slow the machine.
-      bodyTimeoutMs: 600_000,
-      bodyFirstBytesTimeoutMs: 600_000,
-    });
-    const base = `${running.url}/sdk/api/1.0`;
-    const reading = bodiesRead(running, 4);
-    const silent = [0, 1, 2, 3].map(() => silentBody(running?.port ?? 0, 60 * 1024));
-    await reading;
-    expect(await initialize(base, 20 * 1024)).toEqual({ status: 200 });
-    // One of them made room: it is answered 408 and closed; the others are still being read.
-    const refused = await Promise.race(silent);
-    expect(refused).toMatch(/^HTTP\/1\.1 408/);
-    const body = refused.slice(refused.indexOf('\r\n\r\n') + 4);
-    expect(ErrorBodySchema.parse(JSON.parse(body)).errors.code).toBe('REQUEST_TIMEOUT');
-  }, 30_000);
-
-  it('answers 408 to a body that sends nothing within bodyFirstBytesTimeoutMs', async () => {
-    running = await serve(connector, { port: 0, bodyFirstBytesTimeoutMs: 50 });
-    const answer = await silentBody(running.port, 100);
-    expect(answer).toMatch(/^HTTP\/1\.1 408/);
-    expect(answer).toMatch(/did not begin within 50 ms/);
-  }, 30_000);
-});
+  },
+);

@@ -1,5 +1,6 @@
-// Issue 31, low 5, over real HTTP: an end system that sends the first bytes of a download and then nothing more
-// ends the platform's call within the client's stall timeout, and the connector goes on serving.
+// Over real HTTP on the node binding (ARCHITECTURE.md, D16): an end system that sends the first bytes of a
+// download and then nothing more ends the platform's call within the client's stall timeout, and the connector
+// goes on serving.
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ErrorBodySchema, defineConnector, field, secret, type Logger } from '@connector-sdk/core';

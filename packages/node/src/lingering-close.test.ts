@@ -1,4 +1,4 @@
-// Issue 20, finding 8, over real HTTP on the node binding: an oversized body is answered 413 at once, and the
+// Over real HTTP on the node binding (ARCHITECTURE.md, D15): an oversized body is answered 413 at once, and the
 // connection closes gracefully (the binding reads and discards what still arrives, for a bounded time and byte
 // count), so a client still writing its body reads the answer instead of a broken pipe.
 import { connect, type Socket } from 'node:net';

@@ -1,5 +1,5 @@
-// Issue 20, finding 1, over real HTTP on the node binding: a default connector whose operation caches what it is
-// sent (the cursor pattern of the guides) keeps its memory bounded in bytes, and one session's writes do not
+// Over real HTTP on the node binding (ARCHITECTURE.md, D15): a default connector whose operation caches what it
+// is sent (the cursor pattern of the guides) keeps its memory bounded in bytes, and one session's writes do not
 // flush another's cache. A bounded loop that measures the heap before and after.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

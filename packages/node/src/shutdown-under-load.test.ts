@@ -1,6 +1,6 @@
-import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { defineConnector, ParameterListSchema } from '@connector-sdk/core';
+import { defineConnector } from '@connector-sdk/core';
+import { freshCall, freshInitialize, sessionOf, type FreshCallInit } from '../test/fresh-call.js';
 import { heldCalls } from '../test/held-calls.js';
 import { serve } from './index.js';
 
@@ -18,39 +18,14 @@ const connector = defineConnector({
   }),
 });
 
-/** One request on a fresh connection: the status, or the error code when there was no answer. */
-function call(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number | string; body: string }> {
-  return new Promise((resolve) => {
-    const req = request(url, { method: init.method ?? 'GET', headers: init.headers, agent: false });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve({ status: 'cut off mid-response', body }));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      resolve({ status: error.code ?? 'error', body: '' }),
-    );
-    req.end(init.body);
-  });
-}
+/** One request on a new connection, which may wait for its answer as long as shutdown lets it. */
+const call = (url: string, init: FreshCallInit = {}) => freshCall(url, { ...init, patienceMs: 0 });
 
 describe('graceful shutdown under load', () => {
   it('finishes every in-flight request and refuses new connections cleanly', async () => {
     const running = await serve(connector, { port: 0, shutdownTimeoutMs: 10_000 });
     const base = `${running.url}/sdk/api/1.0`;
-    const init = await call(`${base}/initialize/s-1?systemId=sys-1`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '[]',
-    });
-    const headers = Object.fromEntries(
-      ParameterListSchema.parse(JSON.parse(init.body)).map((e) => [e.key, e.value]),
-    );
+    const headers = sessionOf(await freshInitialize(base, []));
 
     // 40 calls in flight, and 8 clients calling as fast as they can until the server is gone.
     const slow = Array.from({ length: 40 }, () => call(`${base}/hold`, { headers }));

@@ -5,25 +5,25 @@
 // connection, and each must be answered 200. Past its share of calls in flight the tenant is told to wait, and
 // past half the connections its newest ones make room for other addresses. How long an answer took is not
 // checked.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, request, type Server } from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { defineConnector, field, ParameterListSchema } from '@connector-sdk/core';
+import { defineConnector, field } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startFlood } from '../test/flood-process.js';
+import { freshCall, freshInitialize, sessionOf } from '../test/fresh-call.js';
 import { serve, type ConnectorServer } from './index.js';
 
 const LOOPBACK = { allow: ['127.0.0.1'] };
 /**
- * The test's scale: 200 requests against a cap of 150 connections, 20 platform calls; the issue's full scale,
+ * The test's scale: 200 requests against a cap of 150 connections, 20 platform calls; the full scale,
  * 1,000 requests against serve()'s default cap of 1,000 and 100 platform calls, with TENANT_FLOOD_SCALE=full
  * (a measurement, too heavy for CI).
  */
 const FULL = process.env.TENANT_FLOOD_SCALE === 'full';
 const FLOOD = FULL ? 1_000 : 200;
 const CALLS = FULL ? 100 : 20;
-const flood = fileURLToPath(new URL('../test/tenant-flood.mjs', import.meta.url));
 
 const connector = defineConnector({
   name: 'shared',
@@ -41,45 +41,18 @@ const connector = defineConnector({
   }),
 });
 
-/** One request on a new connection: its status, or the error that ended it. */
-function call(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-) {
-  return new Promise<{ status: number | string; body: string }>((resolve) => {
-    // From an address of its own, as the platform calls from its own hosts.
-    const req = request(url, {
-      method: init.method ?? 'GET',
-      headers: init.headers,
-      agent: false,
-      timeout: 10_000,
-      localAddress: '127.0.0.2',
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', () => resolve({ status: 'cut off', body }));
-    });
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', (error: NodeJS.ErrnoException) =>
-      resolve({ status: error.code ?? error.message, body: '' }),
-    );
-    req.end(init.body);
-  });
-}
+/** The platform's address: it calls from hosts of its own, each call on a new connection. */
+const PLATFORM = '127.0.0.2';
 
 /** Initializes as the platform does for one system; the session as request headers. */
 async function initialize(base: string, systemId: string, url: string) {
-  const answer = await call(`${base}/initialize/s-${systemId}?systemId=${systemId}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify([{ key: 'url', value: url, sensitive: false }]),
+  const answer = await freshInitialize(base, [{ key: 'url', value: url, sensitive: false }], {
+    sdkSessionId: `s-${systemId}`,
+    systemId,
+    localAddress: PLATFORM,
   });
   expect(answer.status, answer.body).toBe(200);
-  const session = ParameterListSchema.parse(JSON.parse(answer.body));
-  return Object.fromEntries(session.map((entry) => [entry.key, entry.value]));
+  return sessionOf(answer);
 }
 
 let silent: Server;
@@ -128,21 +101,11 @@ it(
     const base = `${running.url}/sdk/api/1.0`;
     const tenant = await initialize(base, 'greedy', `http://127.0.0.1:${portOf(silent)}/`);
     const platform = await initialize(base, 'platform', `http://127.0.0.1:${portOf(answering)}/`);
-    attacker = spawn(
-      process.execPath,
-      [flood, String(running.port), String(FLOOD), '/sdk/api/1.0/read'],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: { ...process.env, TENANT_SESSION: JSON.stringify(tenant) },
-      },
-    );
-    await new Promise<void>((resolve, reject) => {
-      attacker?.stdout?.setEncoding('utf8');
-      attacker?.stdout?.on('data', (text: string) => {
-        if (text.includes('ready')) resolve();
-      });
-      attacker?.once('exit', (code) => reject(new Error(`the tenant's flood exited with ${code}`)));
+    const flood = startFlood('./tenant-flood.mjs', [running.port, FLOOD, '/sdk/api/1.0/read'], {
+      env: { TENANT_SESSION: JSON.stringify(tenant) },
     });
+    attacker = flood.child;
+    await flood.ready;
     // The tenant holds calls at its end system: at least its whole share, 100, before the platform calls.
     await new Promise<void>((resolve) => {
       const check = () => (held.size >= 100 ? resolve() : setImmediate(check));
@@ -150,7 +113,7 @@ it(
     });
     const statuses: (number | string)[] = [];
     for (let i = 0; i < CALLS; i++) {
-      const answer = await call(`${base}/read`, { headers: platform });
+      const answer = await freshCall(`${base}/read`, { headers: platform, localAddress: PLATFORM });
       statuses.push(answer.status === 200 ? 200 : `${answer.status} ${answer.body}`);
     }
     const served = statuses.filter((status) => status === 200).length;

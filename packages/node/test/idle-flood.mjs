@@ -1,10 +1,10 @@
-// The attack of issue 31 (High), run in a process of its own so that its sockets and its event loop are not the
-// server's: `node idle-flood.mjs <port> <count>` opens `count` TCP connections to 127.0.0.1:<port> that send
-// nothing, and reopens each as soon as it closes. Once every socket has connected it prints `ready`, then every
-// 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made so far). With a third
-// argument `head`, each socket sends a complete initialize head whose body never comes instead of nothing: no
-// credentials are needed for it (found by review). With `declared`, the head declares a body of 1 MiB and not a
-// byte of it comes.
+// A flood of idle connections (ARCHITECTURE.md, D26), run in a process of its own so that its sockets and its
+// event loop are not the server's: `node idle-flood.mjs <port> <count>` opens `count` TCP connections to
+// 127.0.0.1:<port> that send nothing, and reopens each as soon as it closes. Once every socket has connected it
+// prints `ready`, then every 500 ms a line `{"open":…,"connects":…}` (sockets connected now, connections made
+// so far). With a third argument `head`, each socket sends a complete initialize head whose body never comes
+// instead of nothing: no credentials are needed for it. With `declared`, the head declares a body of 1 MiB and
+// not a byte of it comes.
 import { connect } from 'node:net';
 
 const [port, count] = process.argv.slice(2, 4).map(Number);

@@ -2,21 +2,10 @@
 // measure-pipelining.mjs, which runs it with `--max-old-space-size=1024`): prints `{"port":…}` once listening,
 // then every 250 ms `{"rss":…,"heapUsed":…,"requests":…,"connections":…}` (bytes; requests Node has parsed so
 // far; connections open now).
-import { defineConnector, field, secret } from '@connector-sdk/core';
 import { serve } from '../src/index.js';
+import { bearerConnector } from './bearer-connector.js';
 
-const connector = defineConnector({
-  name: 'measured',
-  version: '1.0.0',
-  config: { password: field.secret() },
-  session: { Authorization: field.secret() },
-  initialize: ({ config }) => ({ Authorization: secret(`Bearer ${config.password}`) }),
-  operations: ({ get }) => ({
-    whoami: get('/whoami', ({ session }) => ({ signedIn: session.Authorization.length > 7 })),
-  }),
-});
-
-const running = await serve(connector, { port: 0 });
+const running = await serve(bearerConnector(), { port: 0 });
 process.stdout.write(`${JSON.stringify({ port: running.port })}\n`);
 let requests = 0;
 running.server.on('request', () => requests++);

@@ -1,3 +1,0 @@
-import { workspaceProject } from '../vitest.shared.js';
-
-export default workspaceProject('conformance');
