@@ -103,25 +103,26 @@ export class Admission {
   /** The places any request may take; the rest, up to `max`, are kept for known callers. */
   readonly #open: number;
 
-  /**
-   * @param max - most requests in progress at once, over all connections
-   * @param lingerMs - how long a connection closed for pipelining may take to read the answers it is owed
-   * @param kept - how many of the `max` places only known callers may take (ARCHITECTURE.md, D27)
-   * @param known - whether a request comes from a known caller; asked only when the places left are all kept
-   */
-  constructor(
-    readonly max: number,
-    private readonly lingerMs: number,
-    kept = Math.floor(max / 10),
-    private readonly known: ((request: IncomingMessage) => boolean) | undefined = undefined,
-  ) {
+  /** Most requests in progress at once, over all connections. */
+  readonly max: number;
+  readonly #lingerMs: number;
+  readonly #known: ((request: IncomingMessage) => boolean) | undefined;
+  readonly #makeRoom: (() => boolean) | undefined;
+
+  /** @throws TypeError when `max` or `kept` is not a whole number in its range */
+  constructor(options: AdmissionOptions) {
+    const { max, kept = Math.floor(max / 10) } = options;
     if (!(Number.isSafeInteger(max) && max >= 1))
       throw new TypeError('maxRequestsInFlight must be a whole number from 1');
     if (!(Number.isSafeInteger(kept) && kept >= 0 && kept < max))
       throw new TypeError(
         `requestsKeptForKnownCallers must be a whole number from 0 to maxRequestsInFlight - 1 (${max - 1}), not ${kept}`,
       );
+    this.max = max;
     this.#open = max - kept;
+    this.#lingerMs = options.lingerMs;
+    this.#known = options.known;
+    this.#makeRoom = options.makeRoom;
   }
 
   /** Requests in progress now; for tests. */
@@ -144,7 +145,7 @@ export class Admission {
     if (socket[CLOSING]) return DONE;
     const waiting = (socket[WAITING] ?? 0) + 1;
     if (waiting > MAX_PIPELINED) {
-      closeWhenOwedAreSent(socket, response, this.lingerMs);
+      closeWhenOwedAreSent(socket, response, this.#lingerMs);
       return DONE;
     }
     socket[WAITING] = waiting;
@@ -173,7 +174,10 @@ export class Admission {
   take(request: IncomingMessage): boolean {
     if (
       this.#inProgress >= this.#open &&
-      (this.#inProgress >= this.max || this.known?.(request) !== true)
+      (this.#inProgress >= this.max || this.#known?.(request) !== true) &&
+      // A request holding its place while its body does not come makes room: the newcomer is admitted, and
+      // the place comes back once that body's 408 is written.
+      this.#makeRoom?.() !== true
     )
       return false;
     const socket = request.socket;
@@ -196,6 +200,23 @@ export class Admission {
     (socket as HoldingSocket)[this.#held] = held - 1;
     this.#inProgress--;
   }
+}
+
+/** What an {@link Admission} admits. @internal */
+export interface AdmissionOptions {
+  /** Most requests in progress at once, over all connections. */
+  readonly max: number;
+  /** How long a connection closed for pipelining may take to read the answers it is owed. */
+  readonly lingerMs: number;
+  /** How many of the `max` places only known callers may take (ARCHITECTURE.md, D27); a tenth by default. */
+  readonly kept?: number | undefined;
+  /** Whether a request comes from a known caller; asked only when the places left are all kept. */
+  readonly known?: ((request: IncomingMessage) => boolean) | undefined;
+  /**
+   * Refuses one request whose body holds its place without coming, when no place is left for a newcomer;
+   * whether one was refused.
+   */
+  readonly makeRoom?: (() => boolean) | undefined;
 }
 
 /** A socket with the places it holds of each {@link Admission}, under a symbol of that admission's own. */

@@ -61,7 +61,9 @@ export interface RequestListenerOptions extends HandlerOptions {
   readonly lingerMaxBytes?: number;
   /**
    * Most requests in progress at once, over all connections: from the moment a request is taken up until its
-   * answer is handed to the connection. A request past it is answered `503 SERVICE_UNAVAILABLE` at once, without
+   * answer is handed to the connection. When none is left, a request whose body is still arriving makes room
+   * for the newcomer (`408 REQUEST_TIMEOUT`: a stalled one first, else the oldest, once it has been arriving for
+   * 250 ms); only when there is none is the newcomer answered `503 SERVICE_UNAVAILABLE` at once, without
    * running any connector code. Each connection has one request in progress at a time: a request the client
    * sends before it has the previous answer (HTTP pipelining) waits, unread further, until that answer is sent;
    * a connection with more than 8 such requests waiting is closed once the answers before them are sent, and the
@@ -84,6 +86,11 @@ export interface RequestListenerOptions extends HandlerOptions {
 }
 
 const DONE = Promise.resolve();
+/**
+ * How long a body may have been arriving before a newcomer that finds no request place may take its place:
+ * as the connection pool spares a new connection, a request whose body is on its way is spared this long.
+ */
+const PLACE_GRACE_MS = 250;
 const CLOSE = Object.freeze({ connection: 'close' });
 const TOO_MANY_REQUESTS = staticErrorResponse(
   new ConnectorError(
@@ -177,12 +184,13 @@ export function nodeHandler(
   };
   const maxInFlight = options.maxRequestsInFlight ?? 1_000;
   const known = knownCallers(handle);
-  const admission = new Admission(
-    maxInFlight,
-    linger.ms,
-    options.requestsKeptForKnownCallers ?? Math.floor(maxInFlight / 10),
-    known && ((request) => known(request.headers, request.socket.remoteAddress)),
-  );
+  const admission = new Admission({
+    max: maxInFlight,
+    lingerMs: linger.ms,
+    kept: options.requestsKeptForKnownCallers,
+    known: known && ((request) => known(request.headers, request.socket.remoteAddress)),
+    makeRoom: () => limits.watch.refuseForPlace(PLACE_GRACE_MS),
+  });
   const start = (
     request: IncomingMessage,
     response: ServerResponse,

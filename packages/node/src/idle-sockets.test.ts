@@ -91,7 +91,10 @@ describe('serve() under a flood of idle sockets', () => {
     `answers every platform call 200 while 1,010 sockets hold initialize heads whose bodies never come${skipped(small)}`,
     async () => {
       const { calls, held } = await underFlood(1_010, 20, 'head');
-      expect(Math.min(...held)).toBeGreaterThanOrEqual(950);
+      // The heads hold every place open to strangers (900 of 1,000; the last tenth is kept for known callers,
+      // ARCHITECTURE.md D27), and the rest of the flood's connections are answered and closed: its connections
+      // settle near 900, give or take those closing.
+      expect(Math.min(...held)).toBeGreaterThanOrEqual(850);
       expect(calls.filter((c) => c.status !== 200)).toEqual([]);
       expect(calls).toHaveLength(30);
     },

@@ -1,31 +1,41 @@
-// The places kept for known callers (ARCHITECTURE.md, D27), on serve(): strangers whose initialize bodies
-// never come hold every place open to them, and the platform's later calls, carrying the session this
-// connector sealed, still get a place; a forged session does not. The test waits on answers, never on time:
-// a probe is sent until it is refused, which shows the strangers hold their places.
+// The places kept for known callers (ARCHITECTURE.md, D27), on serve(): strangers whose initializes log in to
+// an end system that never answers hold every place open to them, and the platform's later calls, carrying the
+// session this connector sealed, still get a place; a forged session does not. A stranger whose body never
+// comes holds no place against a newcomer: it is refused (408) to make room. The test waits on answers, never
+// on time: a probe is sent until it is refused, which shows the strangers hold their places.
 import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
 import { defineConnector, field, ParameterListSchema } from '@connector-sdk/core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeEach, expect, it } from 'vitest';
 import { serve, type ConnectorServer } from './index.js';
 
 const MAX = 20;
 const KEPT = 5;
+
+/** Released at the end: until then every login of the user "stall" waits, as on an end system that never answers. */
+let release: () => void = () => undefined;
+const stalled = new Promise<void>((resolve) => (release = resolve));
 
 const connector = defineConnector({
   name: 'kept',
   version: '1.0.0',
   config: { user: field.string() },
   session: { 'X-User': field.string() },
-  initialize: ({ config }) => ({ 'X-User': config.user }),
+  initialize: async ({ config }) => {
+    if (config.user === 'stall') await stalled;
+    return { 'X-User': config.user };
+  },
   operations: ({ get }) => ({
     whoami: get('/whoami', ({ session }) => ({ user: session['X-User'] })),
   }),
 });
 
 let running: ConnectorServer;
+const servers: ConnectorServer[] = [];
 const holders = new Set<Socket>();
 
-beforeAll(async () => {
+/** A server with small counts, made the one the helpers below call. */
+async function startServer(): Promise<void> {
   running = await serve(connector, {
     port: 0,
     maxRequestsInFlight: MAX,
@@ -34,10 +44,14 @@ beforeAll(async () => {
     bodyFirstBytesTimeoutMs: 600_000,
     bodyTimeoutMs: 600_000,
   });
-});
+  servers.push(running);
+}
+
+beforeEach(startServer);
 afterAll(async () => {
+  release();
   for (const socket of holders) socket.destroy();
-  await running.close();
+  await Promise.all(servers.map((server) => server.close()));
 });
 
 /** One request on a new connection; its status and body. */
@@ -75,8 +89,15 @@ async function initialize(): Promise<Record<string, string>> {
   return Object.fromEntries(session.map((entry) => [entry.key, String(entry.value)]));
 }
 
-/** Opens a connection that sends an initialize head declaring a body, and never the body: it holds a place. */
-function holdPlace(headers: Record<string, string> = {}): Promise<void> {
+/**
+ * Opens a connection and sends an initialize on it that holds a place: a whole one whose login never ends
+ * (`body` "whole"), or a head that declares a body never sent (`body` "never").
+ */
+function holdPlace(
+  headers: Record<string, string> = {},
+  body: 'whole' | 'never' = 'whole',
+): Promise<void> {
+  const json = JSON.stringify([{ key: 'user', value: 'stall', sensitive: false }]);
   return new Promise((resolve, reject) => {
     const socket = connect(running.port, '127.0.0.1', () => {
       const extra = Object.entries(headers)
@@ -84,12 +105,35 @@ function holdPlace(headers: Record<string, string> = {}): Promise<void> {
         .join('');
       socket.write(
         `POST /sdk/api/1.0/initialize/s-held?systemId=held HTTP/1.1\r\nhost: x\r\n` +
-          `content-type: application/json\r\ncontent-length: 100\r\n${extra}\r\n`,
+          `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(json)}\r\n${extra}\r\n` +
+          (body === 'whole' ? json : ''),
         (error) => (error ? reject(error) : resolve()),
       );
     });
     socket.on('error', () => undefined);
     holders.add(socket);
+  });
+}
+
+/** {@link holdPlace}, answering the socket it opened. */
+async function holdPlaceFrom(
+  headers: Record<string, string>,
+  body: 'whole' | 'never',
+): Promise<Socket> {
+  const before = new Set(holders);
+  await holdPlace(headers, body);
+  return [...holders].find((socket) => !before.has(socket)) as Socket;
+}
+
+/** What the server answers on `socket`, once it has answered. */
+function heldAnswer(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\r\n\r\n') && text.includes('}')) resolve(text);
+    });
   });
 }
 
@@ -138,6 +182,21 @@ it('keeps places for calls with a session this connector sealed while strangers 
   for (let probe = 0; answer.status !== 200 && probe < 10_000; probe++)
     answer = await call('/whoami', { headers: session });
   expect(answer.status, answer.body).toBe(200);
+});
+
+it('refuses a request whose body does not come, rather than a newcomer, when no place is left', async () => {
+  const session = await initialize();
+  // Every place, kept ones too, held by heads whose bodies never come (the kept ones by a known caller).
+  const answers: Promise<string>[] = [];
+  for (let i = 0; i < MAX - KEPT; i++) answers.push(heldAnswer(await holdPlaceFrom({}, 'never')));
+  for (let i = 0; i < KEPT; i++) answers.push(heldAnswer(await holdPlaceFrom(session, 'never')));
+  // Each newcomer is admitted, a stranger's and the platform's alike; a silent body is refused for each.
+  expect((await call('/discover')).status).toBe(200);
+  const whoami = await call('/whoami', { headers: session });
+  expect(whoami.status, whoami.body).toBe(200);
+  const first = await Promise.race(answers);
+  expect(first).toMatch(/^HTTP\/1\.1 408 /);
+  expect(first).toContain('REQUEST_TIMEOUT');
 });
 
 it('refuses kept-place counts that leave strangers no place or are not whole numbers', async () => {

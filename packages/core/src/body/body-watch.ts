@@ -61,7 +61,7 @@ const cutOff = () => new ConnectorError('BAD_REQUEST', 'The request body was cut
 
 /**
  * The bodies of one handler still arriving, watched by a single timer instead of a timer and `error` and
- * `aborted` listeners per body (issue 18: about 2 µs of an initialize's 70, measured side by side in one
+ * `aborted` listeners per body (those cost about 2 µs of an initialize's 70, measured side by side in one
  * process). Every `periodMs` the timer answers 408 to the bodies asked for at least the timeout ago, and to those
  * that sent no byte within `firstBytesMs`, and 400 to those whose client went away; it runs only while some body
  * is arriving. A body is refused between `timeoutMs` and `timeoutMs` + `periodMs` after it was asked for, and a
@@ -123,6 +123,30 @@ export class BodyWatch {
   }
 
   /**
+   * Refuses (408) one body whose request holds a place that a newcomer needs, when no place is left: a
+   * stalled one as {@link take} chooses for room in the budget, else the oldest still arriving, if it has been
+   * arriving for at least `graceMs`. A body that trickles holds its place as long as one that sends nothing;
+   * at the connection cap `serve()` closes the connections without a whole request first for the same reason.
+   * Returns whether one was refused; its request gives its place back once that answer is written.
+   */
+  refuseForPlace(graceMs: number): boolean {
+    let victim = this.#stalled(undefined, true);
+    if (victim === undefined) {
+      let oldest = this.#first;
+      while (oldest?.next) oldest = oldest.next;
+      if (oldest !== undefined && performance.now() - oldest.since >= graceMs) victim = oldest;
+    }
+    if (victim === undefined) return false;
+    victim.finish(
+      new ConnectorError(
+        'REQUEST_TIMEOUT',
+        'The request body had not all come while other requests needed the connector',
+      ),
+    );
+    return true;
+  }
+
+  /**
    * Makes what `read` holds from `budget` cover what has arrived of it and a read ahead of what is still to
    * come (never past its length), once its `received` counts a chunk just come. Returns `false` when the budget
    * cannot give that even after refusing stalled bodies: the body is then to be refused (503).
@@ -138,13 +162,15 @@ export class BodyWatch {
 
   /**
    * The body to refuse for room: the oldest that has sent nothing since it was asked for (the list is newest
-   * first), else the one whose last bytes are oldest, if at least `firstBytesMs` old.
+   * first), else the one whose last bytes are oldest, if at least `firstBytesMs` old. `holdingNone` counts the
+   * bodies that hold nothing of the budget too.
    */
-  #stalled(asking: WatchedBody | undefined): WatchedBody | undefined {
+  #stalled(asking: WatchedBody | undefined, holdingNone = false): WatchedBody | undefined {
     let silent: WatchedBody | undefined;
     let paused: WatchedBody | undefined;
     for (let read = this.#first; read; read = read.next) {
-      if (read === asking || read.reserved === 0) continue;
+      // For the budget, only a body that holds some of it makes room; for a request place, any body does.
+      if (read === asking || (read.reserved === 0 && !holdingNone)) continue;
       if (read.received === 0) silent = read;
       else if (paused === undefined || read.lastBytesAt <= paused.lastBytesAt) paused = read;
     }
