@@ -25,8 +25,8 @@ export const COLD_TARGETS = [
     title: '… + @connector-sdk/core/http',
     modules: ['@connector-sdk/core', '@connector-sdk/node', '@connector-sdk/core/http'],
   },
-  // core/http is ky with the SDK's additions (issue 33): ky's own import, which loads Node's fetch globals, is
-  // the named part's cost. These two measure what the SDK's client adds over it.
+  // core/http is ky with the SDK's additions (ARCHITECTURE.md, D17): ky's own import, which loads Node's fetch
+  // globals, is the named part's cost. These two measure what the SDK's client adds over it.
   { name: 'ky', title: 'ky alone', modules: [ky] },
   {
     name: 'ky+core+node',

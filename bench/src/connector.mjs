@@ -67,6 +67,6 @@ export const connector = defineConnector({
 
 /**
  * What the SDK's servers may reach: the bench's end system listens on loopback, which a connector reaches only
- * when its operator allows it (issue 31). The floors do not judge addresses at all.
+ * when its operator allows it (ARCHITECTURE.md, D9). The floors do not judge addresses at all.
  */
 export const BENCH_EGRESS = { allow: ['127.0.0.1'] };

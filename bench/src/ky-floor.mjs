@@ -1,4 +1,4 @@
-// The ky floor's end-system call (issue 33): what a careful user of ky writes by hand for the bench's later call
+// The ky floor's end-system call: what a careful user of ky writes by hand for the bench's later call
 // that reads from the end system. One ky instance made at start-up; per call the same request the SDK's client
 // sends (the session's URL as prefix, its bearer token, JSON, the platform's signal, ky's default timeout and the
 // SDK's retry rules), and failures answered by hand. The SDK's end-system call is judged against it.

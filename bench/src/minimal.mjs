@@ -1,4 +1,4 @@
-// The minimal hand-written connector (issue 18's second floor): what a team writes when it validates only the
+// The minimal hand-written connector (the bench's second floor): what a team writes when it validates only the
 // shape of the initialize entries and reads the session headers as they come. No configuration check (the URL,
 // the port, the JSON field), no session field check; the session MAC is still made and verified, since without
 // it a session proves nothing. For the requests the bench sends it answers the same bytes as hand-written.mjs.

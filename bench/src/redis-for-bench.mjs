@@ -1,4 +1,4 @@
-// A throw-away Redis for the Redis-backed bench servers (issue 36): one node, or a Cluster of three primaries
+// A throw-away Redis for the Redis-backed bench servers: one node, or a Cluster of three primaries
 // (no replicas: the bench measures commands, not failover), on free 127.0.0.1 ports, no persistence, in temp
 // dirs, stopped with the server. Debian's redis-server and redis-cli; without them the servers are left out of
 // the run (see servers.mjs).

@@ -1,5 +1,5 @@
-// The report: one table per scenario with ratios to the floor, cold start, memory, and each budget of issues
-// 18, 31, 33 and 35 with its verdict, and what issue 36 states. Pure: figures in, markdown out.
+// The report: one table per scenario with ratios to the floor, cold start, memory, and each budget with its
+// verdict, and what a Redis store costs, stated. Pure: figures in, markdown out.
 import { cpus } from 'node:os';
 import { COLD_TARGETS } from './cold-start.mjs';
 import { median } from './stats.mjs';
@@ -41,7 +41,7 @@ function budgets({ throughput, memory, cold }) {
         `| ${budget} | ${unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`} | stated | – |`,
       );
   };
-  // Issue 18: the node binding against the equal-work floor on initialize, the later call and the 401.
+  // The node binding against the equal-work floor on initialize, the later call and the 401.
   for (const scenario of ['initialize', 'later-call', 'no-session']) {
     const floor = get(scenario, 'floor');
     const node = get(scenario, 'sdk-node');
@@ -66,8 +66,8 @@ function budgets({ throughput, memory, cold }) {
         false,
       );
   }
-  // Issue 31: redaction costs what the request costs to read, within a multiple of the floor, which redacts
-  // nothing: the escape-heavy secrets near the old budget, and the 1 MiB body of Basic secrets over it.
+  // Redaction costs what the request costs to read (ARCHITECTURE.md, D6), within a multiple of the floor, which
+  // redacts nothing: the escape-heavy secrets near the old budget, and the 1 MiB body of Basic secrets over it.
   for (const [scenario, limit] of [
     ['initialize-secrets', 3.0],
     ['initialize-worst', 1.5],
@@ -77,7 +77,7 @@ function budgets({ throughput, memory, cold }) {
     if (floor && node)
       add(`${scenario}: node CPU/req ÷ floor`, pairedRatio(node, floor, 'cpuUs'), limit, false);
   }
-  // Issue 33: the end-system call against a careful user of ky (one instance made at start-up); the bare-fetch
+  // The end-system call against a careful user of ky (one instance made at start-up); the bare-fetch
   // floor, which does less (no retries, no hooks), is stated beside it.
   const endFloor = get('end-system', 'floor');
   const endKy = get('end-system', 'floor-ky');
@@ -101,7 +101,7 @@ function budgets({ throughput, memory, cold }) {
     if (node && fastify)
       stated(`${scenario}: node req/s ÷ Fastify`, pairedRatio(node, fastify, 'rps'));
   }
-  // The catalog (issue 17): a platform operation within the later-call budget with answer validation off; its
+  // The catalog: a platform operation within the later-call budget with answer validation off; its
   // cost with validateAnswers on is stated, not bounded.
   const catalogFloor = get('catalog-call', 'floor');
   const catalogNode = get('catalog-call', 'sdk-node');
@@ -118,7 +118,7 @@ function budgets({ throughput, memory, cold }) {
       'catalog-call: CPU/req with validateAnswers ÷ without',
       pairedRatio(catalogValidated, catalogNode, 'cpuUs'),
     );
-  // Issue 35: with the OpenTelemetry SDK on (a batching span processor, a metric reader), the later call and the
+  // With the OpenTelemetry SDK on (a batching span processor, a metric reader), the later call and the
   // end-system call cost at most 1.5x the same call without.
   for (const scenario of ['later-call', 'end-system']) {
     const node = get(scenario, 'sdk-node');
@@ -131,7 +131,7 @@ function budgets({ throughput, memory, cold }) {
         false,
       );
   }
-  // Issue 36: what a Redis store (one node, a Cluster) costs against the memory store, stated.
+  // What a Redis store (one node, a Cluster) costs against the memory store, stated.
   for (const scenario of ['initialize', 'later-call']) {
     const node = get(scenario, 'sdk-node');
     for (const [name, label] of [
@@ -161,8 +161,8 @@ function budgets({ throughput, memory, cold }) {
         'ms',
       );
   }
-  // Issue 18 held core/http to 20 ms over core + node when it was a hand-written client on fetch; issue 33 puts
-  // it on ky, whose own import is several times that. The budget now holds what the SDK adds over ky.
+  // core/http was held to 20 ms over core + node when it was a hand-written client on fetch; on ky
+  // (ARCHITECTURE.md, D17), whose own import is several times that, the budget holds what the SDK adds over ky.
   const kyFirst = cold.get('ky+core+node');
   const kyHttp = cold.get('ky+core+node+http');
   if (kyFirst !== undefined && kyHttp !== undefined)

@@ -1,8 +1,8 @@
 // The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
 import { redisMissing } from './redis-for-bench.mjs';
 
-// `judged`: the servers whose ratios decide issue 18's CPU budgets, measured in more processes than the others
-// (see the README).
+// `judged`: the servers whose ratios decide the CPU budgets (report.mjs), measured in more processes than the
+// others (see the README).
 /** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean }[]} */
 export const SERVERS = [
   {
@@ -15,7 +15,7 @@ export const SERVERS = [
     name: 'minimal',
     title: 'raw node:http + zod, entry shapes only (minimal)',
     module: 'servers/minimal.mjs',
-    // Issue 18 bounds initialize and the later call against it too.
+    // The CPU budgets bound initialize and the later call against it too.
     only: ['initialize', 'later-call'],
     judged: true,
   },
@@ -23,7 +23,7 @@ export const SERVERS = [
     name: 'floor-ky',
     title: 'raw node:http + zod, end system through ky made once (ky floor)',
     module: 'servers/floor-ky.mjs',
-    // Issue 33 bounds the SDK's end-system call against it.
+    // A budget bounds the SDK's end-system call against it.
     only: ['end-system'],
     judged: true,
   },
@@ -44,7 +44,7 @@ export const SERVERS = [
     name: 'sdk-node-otel',
     title: '@connector-sdk/node, OpenTelemetry on (batch spans, metric reader)',
     module: 'servers/sdk-node-otel.mjs',
-    // Issue 35 bounds the later call and the end-system call with tracing and metrics on.
+    // A budget bounds the later call and the end-system call with tracing and metrics on.
     only: ['later-call', 'end-system'],
   },
   { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
@@ -63,7 +63,7 @@ export const SERVERS = [
     title: 'Express 5 + express.json + zod',
     module: 'servers/express-plain.mjs',
   },
-  // Issue 36: the store's cost, a rate-limit count per call, against a Redis each server starts itself.
+  // The store's cost, a rate-limit count per call, against a Redis each server starts itself.
   ...(redisMissing === undefined
     ? [
         {

@@ -226,7 +226,7 @@ function isInternal(symbol, checker) {
   );
 }
 
-/** Warns about a public entry point exporting something tagged `@internal` (issue 19, item 10). */
+/** Warns about a public entry point exporting something tagged `@internal` (ARCHITECTURE.md, D25). */
 function checkInternalExports(context, logger) {
   for (const { owner, symbol } of entryModules(context)) {
     const packageName = packageNameOf(symbol.declarations?.[0]?.getSourceFile().fileName ?? root);

@@ -1,4 +1,4 @@
-// @connector-sdk/node with OpenTelemetry on (issue 35): @connector-sdk/opentelemetry with the OpenTelemetry SDK
+// @connector-sdk/node with OpenTelemetry on: @connector-sdk/opentelemetry with the OpenTelemetry SDK
 // as a production set-up has it, a batching span processor and a periodic metric reader. Their exporters
 // discard what they are handed, so the figure is what recording costs the connector's process, not a
 // collector's network.

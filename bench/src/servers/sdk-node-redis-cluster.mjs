@@ -1,5 +1,5 @@
-// @connector-sdk/node on a Redis Cluster store (issue 36): as sdk-node-redis.mjs, on a Cluster of three
-// primaries that this server starts.
+// @connector-sdk/node on a Redis Cluster store: as sdk-node-redis.mjs, on a Cluster of three primaries that this
+// server starts.
 import { serve } from '@connector-sdk/node';
 import { BENCH_EGRESS, connector } from '../connector.mjs';
 import { startRedis } from '../redis-for-bench.mjs';

@@ -1,7 +1,7 @@
 /**
  * What the SDK's own bindings share with core and connectors must not use: `@connector-sdk/core/internal`. It
  * is not part of the public API (not in the reference, no semver promise) and may change in any release; the
- * public entry points stay free of anything tagged `@internal` (issue 19).
+ * public entry points stay free of anything tagged `@internal` (ARCHITECTURE.md, D25).
  *
  * @internal
  * @packageDocumentation

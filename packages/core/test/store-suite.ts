@@ -150,7 +150,7 @@ export function describeStoreSuite(name: string, makeStore: () => Store | Promis
       );
     });
 
-    // Issue 36: the lock a login shared across instances takes.
+    // The lock a login shared across instances takes (ARCHITECTURE.md, D14).
     it('writes only where nothing is, and removes only what still holds the value', async () => {
       const store = await makeStore();
       const add = store.setIfAbsent?.bind(store);

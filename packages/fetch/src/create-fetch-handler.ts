@@ -145,7 +145,7 @@ export function createFetchHandler(
     // A body the route did not read is thrown away, within bounds, so that the server running the handler can
     // keep or close the connection gracefully; a refused body is already being thrown away (readRequestText).
     // The connection is the server's: no `Connection: close` is asked for, which would make Node-based
-    // servers reset it while the client is still sending (issue 20, finding 8).
+    // servers reset it while the client is still sending (ARCHITECTURE.md, D15).
     if (request.body !== null && !request.bodyUsed && !request.body.locked) {
       void discardRest(request.body.getReader(), limits.linger);
     }

@@ -1,4 +1,4 @@
-// Issue 35: the spans and metrics the instrumentation makes of the SDK's diagnostics channels, over real HTTP on
+// The spans and metrics the instrumentation makes of the SDK's diagnostics channels, over real HTTP on
 // the node binding with a real local end system and OpenTelemetry's SDK with in-memory exporters: the parent and
 // child structure of an initialize with a login and of an operation with two end-system calls and a retry, the
 // attributes and error types of each outcome (400, 401, 403 with a wait, 404, 502, 504), the metrics, the trace

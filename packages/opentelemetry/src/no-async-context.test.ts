@@ -1,4 +1,4 @@
-// Issue 35: the instrumentation nests its spans by the links the SDK's traces carry (a login's request, an
+// The instrumentation nests its spans by the links the SDK's traces carry (a login's request, an
 // attempt's parent, a log line's trace), not by async context. On Node 20 any `AsyncLocalStorage` in use makes
 // every promise of the process run a hook, which doubled the CPU of a later call; here no context manager is
 // registered, so nothing but the instrumentation could use one, and the spans must still nest.

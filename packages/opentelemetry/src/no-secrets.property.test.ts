@@ -1,10 +1,10 @@
-// Issue 35: no secret reaches a span or a metric. A generated secret, learned the ways the SDK learns one (a
-// sensitive initialize entry, the token of a Bearer session value, addSecret), is written everywhere connector
-// code and an end system can put it: the end-system URL's path and query (with recordQueryValues on, the stricter
-// case), an end system's error body, a thrown error, a log line, the platform request's path. No exported span
-// (name, attributes, events, links, status) or metric point attribute may hold it in any form the redactor knows
-// (core's secretForms: as is, URL-, JSON-, base64-, hex-encoded, inside Basic credentials…). FUZZ_RUNS=2000
-// searches deeper than the default run.
+// No secret reaches a span or a metric (ARCHITECTURE.md, D22). A generated secret, learned the ways the SDK
+// learns one (a sensitive initialize entry, the token of a Bearer session value, addSecret), is written
+// everywhere connector code and an end system can put it: the end-system URL's path and query (with
+// recordQueryValues on, the stricter case), an end system's error body, a thrown error, a log line, the platform
+// request's path. No exported span (name, attributes, events, links, status) or metric point attribute may hold
+// it in any form the redactor knows (core's secretForms: as is, URL-, JSON-, base64-, hex-encoded, inside Basic
+// credentials…). FUZZ_RUNS=2000 searches deeper than the default run.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {

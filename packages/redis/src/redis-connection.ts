@@ -1,7 +1,7 @@
-// One way to send commands whatever the topology (issue 36): node-redis has a client for one node, a Cluster
-// client that routes each command by its first key's slot and follows MOVED/ASK, and a Sentinel client that
-// asks the sentinels where the primary is and follows `+switch-master`. The store needs only to send a command
-// about one key, to know whether it is connected, and to close.
+// One way to send commands whatever the topology (ARCHITECTURE.md, D14): node-redis has a client for one node, a
+// Cluster client that routes each command by its first key's slot and follows MOVED/ASK, and a Sentinel client
+// that asks the sentinels where the primary is and follows `+switch-master`. The store needs only to send a
+// command about one key, to know whether it is connected, and to close.
 import {
   createClient,
   createCluster,

@@ -1,6 +1,6 @@
-// The store on a real 6-node Redis Cluster (issue 36): the whole store suite, the exact shared rate limit and one
-// login for many initializes over three instances, keys of one scope on one slot, and connecting from the
-// environment variable and from options. Failover is in cluster.failover.test.ts.
+// The store on a real 6-node Redis Cluster (ARCHITECTURE.md, D14): the whole store suite, the exact shared rate
+// limit and one login for many initializes over three instances, keys of one scope on one slot, and connecting
+// from the environment variable and from options. Failover is in cluster.failover.test.ts.
 import { createCluster } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStoreSuite } from '../../core/test/store-suite.js';

@@ -1,6 +1,6 @@
-// The store on a real Sentinel set-up (issue 36): the whole store suite through the primary the sentinels
-// name, from the URL and from options; the exact shared rate limit and one login for many initializes over
-// three instances. Failover is in sentinel.failover.test.ts.
+// The store on a real Sentinel set-up (ARCHITECTURE.md, D14): the whole store suite through the primary the
+// sentinels name, from the URL and from options; the exact shared rate limit and one login for many initializes
+// over three instances. Failover is in sentinel.failover.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeStoreSuite } from '../../core/test/store-suite.js';
 import { describeAcrossInstances } from '../test/across-instances.js';

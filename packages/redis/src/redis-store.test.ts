@@ -195,7 +195,7 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('RedisStore credentials')
   });
   afterAll(() => server.stop());
 
-  // Issue 20, finding 9: a wrong password was reported, after the whole timeout, as an unreachable server.
+  // A wrong password was reported, after the whole timeout, as an unreachable server (ARCHITECTURE.md, D14).
   it('says at once that Redis refused the credentials, without them', async () => {
     const url = `redis://:wrong-password-5e2a@127.0.0.1:${server.port}`;
     // Within the connection timeout, far away: a refusal retried until then would read "did not accept a

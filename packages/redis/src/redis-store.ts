@@ -96,8 +96,9 @@ const sha1 = (script: string) => createHash('sha1').update(script).digest('hex')
 
 /** Encodes a scope or counter name for a key: no braces, no colons, one code for each string, never empty. */
 function encodeName(name: string): string {
-  // An empty hash tag `{}` is no tag at all: a Cluster would hash each key of the scope whole, to other slots
-  // (issue 36). A lone `%` never occurs in encodeURIComponent's output.
+  // An empty hash tag `{}` is no tag at all: a Cluster would hash each key of the scope whole, to other slots,
+  // and a command over two of them would fail (CROSSSLOT). A lone `%` never occurs in encodeURIComponent's
+  // output.
   if (name === '') return '%';
   try {
     return encodeURIComponent(name);
@@ -163,7 +164,7 @@ export async function connectRedisStore(options: RedisStoreOptions = {}): Promis
           connectTimeout,
         );
         // A refused login is not worth retrying until the timeout: the client would reconnect and be refused
-        // again, and the error would read as an unreachable server (issue 20, finding 9).
+        // again, and the error would read as an unreachable server (ARCHITECTURE.md, D14).
         onError = (error: unknown) => {
           if (isAuthFailure(error)) reject(new Error(AUTH_REFUSED, { cause: error }));
         };

@@ -1,4 +1,4 @@
-// The URL forms an operator can give for each Redis topology (issue 36). One node keeps node-redis's own
+// The URL forms an operator can give for each Redis topology. One node keeps node-redis's own
 // `redis[s]://` URL. Sentinel takes the `redis+sentinel://` form that Python's Redis-Sentinel-Url package
 // defined and Prefect, docket and RedisVL accept: the sentinels comma-separated, then the master name and an
 // optional database. A Cluster takes the same shape with `redis+cluster://` and seed nodes; Redis has no

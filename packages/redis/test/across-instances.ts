@@ -1,6 +1,6 @@
-// What three instances promise on any Redis topology (issue 36), registered by each topology's test file: the
-// shared rate limit admits exactly its limit of many concurrent calls, and concurrent initializes of one
-// configuration make one login. Windows and locks last far longer than any run of these tests, and the one
+// What three instances promise on any Redis topology (ARCHITECTURE.md, D14), registered by each topology's test
+// file: the shared rate limit admits exactly its limit of many concurrent calls, and concurrent initializes of
+// one configuration make one login. Windows and locks last far longer than any run of these tests, and the one
 // login waits for every caller to arrive, not for time to pass.
 import { expect, it } from 'vitest';
 import { tally } from '../../core/test/tally.js';

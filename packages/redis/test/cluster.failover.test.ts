@@ -1,4 +1,4 @@
-// Killing a Cluster primary under load (issue 36). Runs about 20 s (a Cluster of its own, the failover, the
+// Killing a Cluster primary under load. Runs about 20 s (a Cluster of its own, the failover, the
 // recovery): CI runs it once, on Node 20. Three instances serve a steady load while the primary holding a
 // rate-limited tenant's counter is killed (SIGKILL): its replica is promoted; every call meanwhile is answered
 // 200 or a contract 503, never a 500 and never another tenant's data; once Redis has failed over, every

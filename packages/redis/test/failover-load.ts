@@ -1,4 +1,4 @@
-// A steady, bounded platform load on three instances while Redis fails over (issue 36), shared by the Cluster
+// A steady, bounded platform load on three instances while Redis fails over, shared by the Cluster
 // and Sentinel failover tests. A hundred and twenty tenants (each its own system, so their keys spread over the
 // slots) are initialized and cache a value of their own; one more tenant spends most of its rate-limit window.
 // Then six workers send later calls and some initializes, round-robin over the instances, while the test kills

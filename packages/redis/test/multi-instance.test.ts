@@ -1,6 +1,7 @@
 // Two connector instances (two real HTTP servers, each with its own Redis connection, as two processes would
 // have) behind one Redis and one session key: what one caches the other reads, they count against one rate
-// limit, a cleanup sent to one clears for both, and neither serves a session it cannot verify (issue 15).
+// limit, a cleanup sent to one clears for both, and neither serves a session it cannot verify
+// (ARCHITECTURE.md, D1).
 import { defineConnector, field, z } from '@connector-sdk/core';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { createClient } from '@redis/client';
@@ -161,7 +162,7 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('two instances on one Red
     expect(await read(1, second, 'system/k')).toBeNull();
   });
 
-  it('serves no forged session on any instance, and keeps what the tenant cached (issue 15)', async () => {
+  it('serves no forged session on any instance, and keeps what the tenant cached', async () => {
     const bob = await initialize(0, 'bob-1', 'sys-bob');
     expect((await write(0, bob, 'session/k', 'bob-session')).status).toBe(200);
     expect((await write(0, bob, 'system/k', 'bob-system')).status).toBe(200);

@@ -1,4 +1,4 @@
-// Starts a throw-away Redis Cluster for the tests (issue 36): six redis-server processes on free 127.0.0.1
+// Starts a throw-away Redis Cluster for the tests: six redis-server processes on free 127.0.0.1
 // ports, joined by `redis-cli --cluster create ... --cluster-replicas 1` into 3 primaries with a replica each.
 // The node timeout is short so that a killed primary's replica takes over within about two seconds, and a
 // replica may take over however stale it is (these nodes hold test data only).

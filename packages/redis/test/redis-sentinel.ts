@@ -1,7 +1,6 @@
-// Starts a throw-away Sentinel set-up for the tests (issue 36): a primary, its replica and three
-// redis-sentinel processes watching them (quorum 2), on free 127.0.0.1 ports, each in its own temp dir. The
-// sentinels call a primary down after 1 s of silence, so a killed primary's replica is promoted within a few
-// seconds.
+// Starts a throw-away Sentinel set-up for the tests: a primary, its replica and three redis-sentinel processes
+// watching them (quorum 2), on free 127.0.0.1 ports, each in its own temp dir. The sentinels call a primary down
+// after 1 s of silence, so a killed primary's replica is promoted within a few seconds.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Killing the primary the sentinels watch, under load (issue 36). Runs about 25 s (a set-up of its own, the
+// Killing the primary the sentinels watch, under load. Runs about 25 s (a set-up of its own, the
 // failover, the recovery): CI runs it once, on Node 20. Three instances serve a steady load while the primary
 // is killed (SIGKILL): the sentinels promote its replica; every call meanwhile is answered 200 or a contract
 // 503, never a 500 and never another tenant's data; once Redis has failed over, every instance answers 200

@@ -1,7 +1,7 @@
-// Logins shared across instances through the store (issue 36): K concurrent initializes of one configuration
-// spread over three instances make one login; another configuration, or an instance with another session key,
-// never receives it; what the store holds of it is sealed; a leader that dies mid-login holds the others up
-// for no longer than its lock's expiry.
+// Logins shared across instances through the store (ARCHITECTURE.md, D14): K concurrent initializes of one
+// configuration spread over three instances make one login; another configuration, or an instance with another
+// session key, never receives it; what the store holds of it is sealed; a leader that dies mid-login holds the
+// others up for no longer than its lock's expiry.
 //
 // Nothing here waits for time to pass to let something happen: a login goes on once every caller has arrived
 // and every instance has tried the lock. The instances' own locks outlast any run of these tests; only the

@@ -1,4 +1,4 @@
-// Three connector instances as a deployment runs them (issue 36): three real HTTP servers on 127.0.0.1, each
+// Three connector instances as a deployment runs them: three real HTTP servers on 127.0.0.1, each
 // with its own connection to one Redis (any topology), one session key, one rate limit, shared logins. The
 // connector logs in to no end system: it counts its logins, can be held mid-login, and caches per tenant.
 import { defineConnector, field, z, type ParameterEntry } from '@connector-sdk/core';

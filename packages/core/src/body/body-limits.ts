@@ -59,8 +59,8 @@ export function bodyTimer(
 }
 
 /**
- * The bytes of request bodies a handler is reading at once, and their bound (issue 20, finding 2: 300 slow
- * 1 MiB bodies held 300 MB until their 408s). A body takes from it as its bytes arrive, plus a read ahead (see
+ * The bytes of request bodies a handler is reading at once, and their bound (300 slow 1 MiB bodies held 300 MB
+ * until their 408s; ARCHITECTURE.md, D15). A body takes from it as its bytes arrive, plus a read ahead (see
  * `BodyWatch.hold`): a declared `Content-Length` alone takes little.
  *
  * @internal shared by the bindings

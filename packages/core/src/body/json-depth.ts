@@ -1,7 +1,7 @@
 /**
  * Deepest nesting of arrays and objects accepted in a request body. Deeper bodies are refused with 400 before
  * connector code sees them: at a few thousand levels `JSON.stringify` (answering, logging) overflows the
- * stack, which turned a hostile body into a 500 (issue 9). Same limit as serde_json's default.
+ * stack, which turned a hostile body into a 500 (ARCHITECTURE.md, D3). Same limit as serde_json's default.
  */
 export const MAX_JSON_DEPTH = 128;
 

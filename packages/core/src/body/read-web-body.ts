@@ -5,7 +5,7 @@ import { declaredLength, firstHold, type BodyWatch, type WatchedBody } from './b
 
 /**
  * Limits on reading a WHATWG `Request` body. Not fetch-specific: any binding that holds a `Request`, and uploads,
- * read within them (issue 33).
+ * read within them (ARCHITECTURE.md, D25).
  */
 export interface WebBodyLimits {
   /** Largest body accepted, in bytes. */
@@ -24,9 +24,9 @@ export interface WebBodyLimits {
 }
 
 /**
- * Reads and throws away the rest of a body that will not be used, up to `linger`, then cancels it (issue 20,
- * finding 8). Cancelling at once makes the server under the handler close a connection the client is still
- * writing to, and a client that writes its whole body before it reads then loses the answer. Never rejects.
+ * Reads and throws away the rest of a body that will not be used, up to `linger`, then cancels it. Cancelling
+ * at once makes the server under the handler close a connection the client is still writing to, and a client
+ * that writes its whole body before it reads then loses the answer. Never rejects.
  *
  * @internal
  */

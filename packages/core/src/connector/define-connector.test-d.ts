@@ -90,8 +90,8 @@ defineConnector({
   },
 });
 
-// Secret fields through zod chains (issue 16): the value types follow what the chain parses to, and a secret
-// session value may be returned plain or wrapped in secret(); the SDK marks it sensitive either way.
+// Secret fields through zod chains (ARCHITECTURE.md, D8): the value types follow what the chain parses to, and a
+// secret session value may be returned plain or wrapped in secret(); the SDK marks it sensitive either way.
 defineConnector({
   name: 'secret-chains',
   version: '1',
@@ -119,7 +119,7 @@ defineConnector({
   }),
 });
 
-// An answer schema types what the handler returns (issue 17): the input of the schema, or a promise of it.
+// An answer schema types what the handler returns: the input of the schema, or a promise of it.
 defineConnector({
   name: 'typed-answers',
   version: '1',
@@ -136,7 +136,7 @@ defineConnector({
   }),
 });
 
-// The platform operations are typed from the catalog (issue 17): parsed query, body and the answer's shape.
+// Platform operations are typed from the catalog (ARCHITECTURE.md, D24): parsed query, body and answer shape.
 defineConnector({
   name: 'catalog-types',
   version: '1',

@@ -10,9 +10,9 @@ const fastParsers = new WeakMap<z.ZodType, FastParse>();
 
 /**
  * Gives a schema made by a field helper a compact parser with the same result. Every request runs its fields,
- * and zod's general check pipeline, though quick alone, cost several times as much inside a busy server as
- * the same work written out (issue 8). A schema derived from it (`.max(…)`, `.refine(…)`) is a new schema
- * without one, and runs through zod.
+ * and zod's general check pipeline, though quick alone, cost several times as much inside a busy server as the
+ * same work written out (ARCHITECTURE.md, D21). A schema derived from it (`.max(…)`, `.refine(…)`) is a new
+ * schema without one, and runs through zod.
  *
  * @internal
  */

@@ -46,7 +46,7 @@ export function holdsSecretField(schema: z.ZodType): boolean {
  * Whether a field was declared with {@link field}.secret(), through any chain of zod methods on it: checks and
  * refinements (`.min()`, `.regex()`, `.refine()`, `.trim()`, `.describe()`…) make a copy that remembers its
  * parent, and wrappers (`.optional()`, `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes,
- * transforms, unions, lazy schemas) hold it inside (issue 16, finding 3).
+ * transforms, unions, lazy schemas) hold it inside (ARCHITECTURE.md, D8).
  *
  * @internal
  */

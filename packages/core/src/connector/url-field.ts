@@ -54,7 +54,7 @@ export function urlField(options: UrlFieldOptions = {}) {
     });
   setFieldKind(schema, { fieldType: 'URL' });
   // The URLs read lately and what they became: a system's URL comes with its initialize and, in the session,
-  // with every later call, and parsing it was the dearest part of reading a session (issue 18). Only short
+  // with every later call, and parsing it was the dearest part of reading a session. Only short
   // valid values, and only so many: a caller that sends a new URL each time gains nothing and pins little.
   const known = new Map<string, string>();
   return withFastParse(schema, (raw) => {

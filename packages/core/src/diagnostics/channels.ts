@@ -1,9 +1,10 @@
 import { channel, tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
 
-// What the SDK publishes through `node:diagnostics_channel` (issue 35), the way undici (`undici:request:create`)
-// and Fastify (`tracing:fastify.request.handler`) do: an OpenTelemetry bridge or any subscriber reads them, and
-// a process without a subscriber pays one `hasSubscribers` check per channel and builds no context. Contexts
-// carry no header value, session value, query value or anything the request's redactor knows.
+// What the SDK publishes through `node:diagnostics_channel` (ARCHITECTURE.md, D22), the way undici
+// (`undici:request:create`) and Fastify (`tracing:fastify.request.handler`) do: an OpenTelemetry bridge or any
+// subscriber reads them, and a process without a subscriber pays one `hasSubscribers` check per channel and
+// builds no context. Contexts carry no header value, session value, query value or anything the request's
+// redactor knows.
 
 /**
  * The names of the SDK's diagnostics channels. `request`, `endSystemRequest` and `login` are tracing channels

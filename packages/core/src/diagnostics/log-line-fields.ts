@@ -6,7 +6,7 @@ import {
 } from './channels.js';
 
 /**
- * The fields `logLine` subscribers add to a log line (issue 35: an OpenTelemetry bridge adds the trace and span
+ * The fields `logLine` subscribers add to a log line (an OpenTelemetry bridge adds the trace and span
  * ids of the request's span), published in the caller's async context with the trace the line was written in.
  * Without a subscriber a line pays one `hasSubscribers` check and gets nothing.
  *

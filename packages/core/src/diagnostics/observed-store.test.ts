@@ -1,5 +1,5 @@
-// Issue 35: each failed operation of the handler's store is published on the `storeError` channel. The locks of
-// logins shared across instances (`setIfAbsent`, `deleteIfEquals`, issue 36) went to the store as given, not as
+// Each failed operation of the handler's store is published on the `storeError` channel. The locks of
+// logins shared across instances (`setIfAbsent`, `deleteIfEquals`) went to the store as given, not as
 // observed, so a lock store that was down published nothing while every initialize logged in alone.
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -8,9 +8,9 @@ export interface TraceSource {
 
 /**
  * The symbol under which a request's logger carries its {@link TraceSource} (see `createRequestLogger`), the way
- * it carries the request's secret sink: an attempt's trace names the request or login it was made in without
- * any async-context tracking (issue 35). A registry symbol, so two copies of the package (ESM and CJS) find
- * each other's.
+ * it carries the request's secret sink: an attempt's trace names the request or login it was made in without any
+ * async-context tracking (ARCHITECTURE.md, D22). A registry symbol, so two copies of the package (ESM and CJS)
+ * find each other's.
  *
  * @internal
  */

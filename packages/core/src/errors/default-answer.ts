@@ -5,8 +5,8 @@ const DEFAULT = Symbol.for('@connector-sdk/core.defaultAnswer');
 /**
  * Marks an error as the SDK's default answer (a row of the end-system client's default table), so that code
  * which knows more, such as initialize knowing that a 401 there is a refused login and not an expired session
- * (issue 32), may answer otherwise; an answer the author chose (a rule, `mapError`, an error thrown) is never
- * marked.
+ * (ARCHITECTURE.md, D12), may answer otherwise; an answer the author chose (a rule, `mapError`, an error thrown)
+ * is never marked.
  *
  * @param error - the default answer
  * @returns the same error

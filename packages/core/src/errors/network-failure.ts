@@ -45,7 +45,7 @@ export function networkFailure(error: unknown): NetworkFailure | undefined {
   let found: { code: string; timedOut: boolean } | undefined;
   for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
     innermost = current;
-    // undici's fetch reports every network error so; the cause usually says which (issue 9).
+    // undici's fetch reports every network error so; the cause usually says which.
     if (current instanceof TypeError && current.message === 'fetch failed') fetchFailed = true;
     const code = (current as { code?: unknown }).code;
     if (found === undefined && typeof code === 'string') {

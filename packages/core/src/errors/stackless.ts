@@ -1,7 +1,7 @@
 /**
  * Makes an error without capturing a stack trace. For the errors the SDK raises itself on bad requests (no
- * session, unknown route, rate limit reached): their stack only ever points into the SDK, and capturing it
- * cost more than the rest of answering a 401 (about 7 µs of 16, issue 8). The limit is restored before
+ * session, unknown route, rate limit reached): their stack only ever points into the SDK, and capturing it cost
+ * more than the rest of answering a 401 (about 7 µs of 16; ARCHITECTURE.md, D20). The limit is restored before
  * anything else can run.
  *
  * @param make - constructs the error

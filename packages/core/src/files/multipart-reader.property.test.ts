@@ -93,8 +93,8 @@ describe('MultipartReader', () => {
     );
   });
 
-  // Bodies @fastify/busboy reads without a word (issue 33): it lost the first part, skipped the second and
-  // dropped the third, where these are read back or refused with a 400.
+  // Bodies @fastify/busboy reads without a word (ARCHITECTURE.md, D18): it lost the first part, skipped the
+  // second and dropped the third, where these are read back or refused with a 400.
   it('reads a value that starts like a boundary, and refuses parts it cannot name', async () => {
     const head = `--${BOUNDARY}\r\ncontent-disposition: form-data; name="a"\r\n\r\n`;
     const startsLikeBoundary = Buffer.from(`${head}--${BOUNDARY}\r\n--${BOUNDARY}--\r\n`);

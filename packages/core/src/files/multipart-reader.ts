@@ -1,12 +1,12 @@
 /**
  * Reading `multipart/form-data` uploads (RFC 7578) as they arrive. Written here, not taken from a library,
- * because issue 33 tried `@fastify/busboy` 3.2 (the maintained busboy) behind this same reader and it reads
- * what an upload must refuse, with no error to answer 400 with: it passes on a part whose header line holds a
- * bare CR (dropping that line), skips a part without `Content-Disposition` or after a boundary followed by
- * text, loses a value that starts like the boundary, and cuts part headers over its limit short. It pushes
- * parts as events where the handler pulls the file as a stream, and cost more CPU even so: in process, per
- * upload, 15-22 µs against 11-16 µs for a 2 KiB file, 2.1-2.3 ms against 1.5-1.7 ms for 500 fields, about
- * the same for a 5 MiB file, and the same peak memory reading 256 MiB.
+ * because `@fastify/busboy` 3.2 (the maintained busboy), tried behind this same reader, reads what an upload
+ * must refuse, with no error to answer 400 with: it passes on a part whose header line holds a bare CR (dropping
+ * that line), skips a part without `Content-Disposition` or after a boundary followed by text, loses a value
+ * that starts like the boundary, and cuts part headers over its limit short. It pushes parts as events where the
+ * handler pulls the file as a stream, and cost more CPU even so: in process, per upload, 15-22 µs against
+ * 11-16 µs for a 2 KiB file, 2.1-2.3 ms against 1.5-1.7 ms for 500 fields, about the same for a 5 MiB file, and
+ * the same peak memory reading 256 MiB.
  */
 import { ConnectorError } from '../errors/connector-error.js';
 import { ValidationError } from '../errors/errors.js';

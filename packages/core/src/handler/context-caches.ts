@@ -20,8 +20,8 @@ export interface Tenant {
 }
 
 /**
- * Makes the caches a request's contexts get: scoped to the call's verified session or system (issue 15:
- * never to ids a caller chose), or, on a call that has none, a cache whose every use answers 401 so the
+ * Makes the caches a request's contexts get: scoped to the call's verified session or system (never to ids a
+ * caller chose: ARCHITECTURE.md, D2), or, on a call that has none, a cache whose every use answers 401 so the
  * platform initializes again.
  */
 export function contextCaches(options: ContextCachesOptions): {

@@ -133,8 +133,8 @@ describe('later calls', () => {
   });
 
   it('answers every call without a session alike, and still redacts a secret one of them carried', async () => {
-    // The answer to a call without a session is made once and reused (issue 18): a call that brings a secret
-    // gets its own, redacted, and leaves the shared one as it was.
+    // The answer to a call without a session is made once and reused (ARCHITECTURE.md, D20): a call that brings
+    // a secret gets its own, redacted, and leaves the shared one as it was.
     const call = acmeHandler();
     const first = await call({ path: `${base}/issues/42`, method: 'GET' });
     const withSecret = await call({

@@ -1,4 +1,4 @@
-// Edge cases found by an independent review of signed sessions and redaction (issues 15 and 16).
+// Edge cases of signed sessions and redaction that an independent review found.
 import { describe, expect, it } from 'vitest';
 import { createHandler, defineConnector, field } from '../index.js';
 import { createEndSystemClient } from '../http/index.js';

@@ -41,7 +41,7 @@ export function errorResponse(
   });
   const headers: Record<string, string> = {};
   // Headers on a thrown error come from connector code: send only those that are safe, none that carries a
-  // secret (issue 16, finding 7), and no more bytes of them than a session may take, so the answer stays
+  // secret (ARCHITECTURE.md, D8), and no more bytes of them than a session may take, so the answer stays
   // readable by clients with the usual 8-16 KiB header limit.
   let headerBytes = 0;
   for (const [name, value] of Object.entries(error.headers)) {

@@ -9,8 +9,7 @@ import type { Tenant } from './context-caches.js';
 
 /**
  * The signal of a request that came without one (a binding that cannot tell a disconnect). Shared, so code that
- * waits on a request's signal must not listen to this one: thousands of listeners would pile up on it (issue
- * 20, finding 9).
+ * waits on a request's signal must not listen to this one: thousands of listeners would pile up on it.
  */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
 
@@ -25,7 +24,7 @@ export interface ScopeServices {
 /**
  * One request's state: its ids and secrets, and the services connector code may use, each made on first use.
  * Most calls use none of them, and making them (a logger, two caches, an `AbortSignal`) cost more than the
- * rest of the SDK's work on a later call (issue 8).
+ * rest of the SDK's work on a later call.
  *
  * @internal
  */
@@ -33,12 +32,12 @@ export class RequestScope {
   operation = 'unknown';
   /**
    * The ids of the session: set once verified (later calls, cleanup) or checked (initialize). Caches, the rate
-   * limit and log fields use nothing else (issue 15).
+   * limit and log fields use nothing else (ARCHITECTURE.md, D2).
    */
   tenant: Tenant | undefined = undefined;
   /** The tenant whose share of the calls in flight this request holds, given back once it is answered. */
   share: string | undefined = undefined;
-  /** The request's trace, when the `request` channel has a subscriber (issue 35). */
+  /** The request's trace, when the `request` channel has a subscriber (ARCHITECTURE.md, D22). */
   requestTrace: RequestTrace | undefined = undefined;
   /** The innermost trace the request's work runs in: its login while `initialize` runs, else its trace. */
   trace: RequestTrace | LoginTrace | undefined = undefined;
@@ -74,7 +73,7 @@ export class RequestScope {
 
 /**
  * What every context offers besides its own fields: the request's logger, signal, `addSecret` and caches, each
- * an **own** property (issue 32). Authors destructure and spread contexts (`({ params, ...call }) =>
+ * an **own** property (ARCHITECTURE.md, D13). Authors destructure and spread contexts (`({ params, ...call }) =>
  * tracker(call)`, as the docs teach), and a rest copy keeps only own enumerable properties: getters on a
  * prototype were silently lost, with them the logging, the cancellation and the operator's egress policy of every
  * end-system call. The logger and the caches are cheap stand-ins made here; only the signal stays an accessor (an

@@ -1,7 +1,7 @@
-// Issue 33: the client's answers keep the shape fetch gave them. An answer whose `body` the client re-binds (so a
-// streamed download outlives the attempt's timeout, issue 31) got a getter closure of its own; V8 cannot share a
-// hidden class between objects whose accessors differ, so every answer after the first fell into dictionary
-// mode, and each property read of it by ky, undici and connector code took the slow path.
+// The client's answers keep the shape fetch gave them. An answer whose `body` the client re-binds (so that a
+// streamed download outlives the attempt's timeout: ARCHITECTURE.md, D16) got a getter closure of its own; V8
+// cannot share a hidden class between objects whose accessors differ, so every answer after the first fell into
+// dictionary mode, and each property read of it by ky, undici and connector code took the slow path.
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEndSystem } from '../../test/local-end-system.js';

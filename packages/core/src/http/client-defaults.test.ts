@@ -1,5 +1,5 @@
 // What a client made with a base URL alone sends and retries: the SDK instance's defaults, which clients no
-// longer copy each (issue 33: a client is made per request), and what a client's own options change of them.
+// longer copy each (a client is made per request), and what a client's own options change of them.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, startEndSystem } from '../../test/local-end-system.js';
 import { createEndSystemClient } from './index.js';

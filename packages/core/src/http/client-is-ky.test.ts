@@ -7,9 +7,10 @@ import { initializeSession } from '../../test/sessions.js';
 import { TEST_EGRESS } from './fixtures/client-harness.js';
 import { createEndSystemClient, type EndSystemClient } from './index.js';
 
-// The client is a ky instance (issue 33, item 1): every way of calling it that ky documents keeps the client's
-// base URL, headers and the SDK's behaviour, whether a call gives options of its own or not, and `extend` and
-// `create` mean what they mean in ky. Calls are made from a connector's operation, as connector code makes them.
+// The client is a ky instance (ARCHITECTURE.md, D17): every way of calling it that ky documents keeps the
+// client's base URL, headers and the SDK's behaviour, whether a call gives options of its own or not, and
+// `extend` and `create` mean what they mean in ky. Calls are made from a connector's operation, as connector
+// code makes them.
 
 let end: Awaited<ReturnType<typeof startEndSystem>>;
 let action: (client: EndSystemClient) => Promise<unknown>;

@@ -6,8 +6,8 @@ import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
 import type { ProxyTarget } from './transport/proxy-target.js';
 
 // What one client (one platform request) carries to the hooks and the `fetch` of the one ky instance every
-// client extends. The hooks are made once, so a client costs a `ky.extend` and this object (issue 33, item 1:
-// measured against `ky.create` and hooks made per client); ky hands each hook the call's `options.context`,
+// client extends. The hooks are made once, so a client costs a `ky.extend` and this object (measured against
+// `ky.create` and hooks made per client; ARCHITECTURE.md, D17); ky hands each hook the call's `options.context`,
 // where the client's state sits under a key no JSON, log line or spread of the context shows.
 
 /** The key of a client's state in ky's `options.context`. @internal */

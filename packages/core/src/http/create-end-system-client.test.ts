@@ -266,7 +266,7 @@ describe('author rules', () => {
     expect(await call()).toMatchObject({ status: 400, json: { errors: { code: 'OTHER' } } });
   });
 
-  it("answers with a rule's code, or the end system's when the rule keeps it (issue 21, item 1)", async () => {
+  it("answers with a rule's code, or the end system's when the rule keeps it", async () => {
     clientOptions = {
       errors: {
         rules: [

@@ -102,7 +102,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     sessionExpired: options.sessionExpired,
   };
   // What every client sends and how it retries are the SDK instance's defaults; a client passes ky only what it
-  // changes, which each call merges in (a client is made per request, issue 33).
+  // changes, which each call merges in (a client is made per request: ARCHITECTURE.md, D17).
   let headers: Record<string, string> | undefined;
   if (options.userAgent !== undefined) headers = { 'user-agent': options.userAgent };
   const given = options.headers;

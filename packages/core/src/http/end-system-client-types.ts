@@ -5,7 +5,7 @@ import type {
   SearchParamsOption,
 } from 'ky';
 
-// The names the client's types had before it was ky again (issue 33): each is now ky's own type.
+// The names the client's types had before it was ky again (ARCHITECTURE.md, D17): each is now ky's own type.
 
 /** The end-system client: ky's `KyInstance`. */
 export type EndSystemClient = KyInstance;

@@ -8,7 +8,7 @@ import { shouldRetry, WAIT_STATUSES } from './errors/retry-rules.js';
 /**
  * ky is ESM only. The CommonJS build `require`s it, and a bundler's interop may hand back its module namespace
  * where the default export is expected (`ky.create` was undefined for `require('@connector-sdk/core/http')`
- * once, issue 20).
+ * once; ARCHITECTURE.md, D17).
  */
 const ky: KyInstance =
   (kyExport as unknown as { readonly default?: KyInstance }).default ?? kyExport;

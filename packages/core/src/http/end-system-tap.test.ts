@@ -6,8 +6,8 @@ import { initializeSession } from '../../test/sessions.js';
 import { TEST_EGRESS } from './fixtures/client-harness.js';
 import { createEndSystemClient, tapEndSystem, type EndSystemAttempt } from './index.js';
 
-// The tap a test kit records and replays end systems through (issue 37): it sees each attempt with the
-// request's secrets, and may answer it without any network (here the end system's address is never served).
+// The tap a test kit records and replays end systems through (ARCHITECTURE.md, D23): it sees each attempt with
+// the request's secrets, and may answer it without any network (here the end system's address is never served).
 
 const connector = defineConnector({
   name: 'tap-test',

@@ -1,9 +1,9 @@
-// A seam for test kits (issue 37, recorded end systems): one function that sees every attempt of every
-// end-system client in the process, with the request's secrets, and may send it or answer it itself. The
+// A seam for test kits that record end systems (ARCHITECTURE.md, D23): one function that sees every attempt of
+// every end-system client in the process, with the request's secrets, and may send it or answer it itself. The
 // kit's recorder writes cassettes through it and its replayer answers from them. A registry symbol on
-// globalThis, so the ESM and CJS copies of core share one tap; with none set, an attempt pays one lookup.
-// Since any code in the process can set that symbol, a tap is honoured only outside NODE_ENV=production: it
-// sees every request's secrets and may forge answers, so it must never be live in production by accident.
+// globalThis, so the ESM and CJS copies of core share one tap; with none set, an attempt pays one lookup. Since
+// any code in the process can set that symbol, a tap is honoured only outside NODE_ENV=production: it sees every
+// request's secrets and may forge answers, so it must never be live in production by accident.
 
 /**
  * The secrets of the platform request an attempt belongs to, as its redactor knows them.

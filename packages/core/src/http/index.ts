@@ -37,4 +37,8 @@ export {
   type EndSystemSecrets,
   type EndSystemTap,
 } from './end-system-tap.js';
-export { multipartBody, type MultipartBody, type MultipartPart } from './transport/multipart-body.js';
+export {
+  multipartBody,
+  type MultipartBody,
+  type MultipartPart,
+} from './transport/multipart-body.js';

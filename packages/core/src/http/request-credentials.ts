@@ -6,7 +6,7 @@ import type { SecretSink } from '../security/redaction/secret-sink.js';
 
 /**
  * Registers what a request sends as credentials with the platform request's redactor, before it is sent
- * (issue 16, finding 1): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
+ * (ARCHITECTURE.md, D4): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
  * query parameters.
  */
 export function registerCredentials(url: string, headers: Headers, sink: SecretSink): void {
@@ -18,11 +18,11 @@ export function registerCredentials(url: string, headers: Headers, sink: SecretS
 }
 
 /**
- * Refuses a base URL that is not `http:` or `https:` (issue 31, low 5: Node's fetch answers a `data:` URL from
- * the URL itself, so whoever initializes would choose the end system's answers without any egress policy
- * judging an address), and one whose query or fragment would take the place of every request's path: with
- * `https://a.example/api?x=` as the base, `issues/1` becomes part of the query, and the end system is asked
- * for `/api` (issue 20, finding 3). Named without the URL, which may hold credentials.
+ * Refuses a base URL that is not `http:` or `https:` (Node's fetch answers a `data:` URL from the URL itself, so
+ * whoever initializes would choose the end system's answers without any egress policy judging an address), and
+ * one whose query or fragment would take the place of every request's path: with `https://a.example/api?x=` as
+ * the base, `issues/1` becomes part of the query, and the end system is asked for `/api` (ARCHITECTURE.md, D9).
+ * Named without the URL, which may hold credentials.
  *
  * @returns the base URL, parsed
  * @throws ValidationError with code `INVALID_CONFIGURATION`

@@ -23,7 +23,7 @@ export function sendsStream(request: Request): boolean {
 
 /**
  * Starts the client's deadline with its first call, registers what the request sends as credentials with the
- * platform request's redactor before anything is sent (issue 16, finding 1), and hands the request's context to
+ * platform request's redactor before anything is sent (ARCHITECTURE.md, D4), and hands the request's context to
  * the client's `fetch`, noting a request whose body is a stream given by connector code (never retried).
  *
  * @internal

@@ -16,8 +16,8 @@ const attempts = new WeakMap<object, number>();
 
 /**
  * Sends one attempt of an end-system call on the `endSystemRequest` tracing channel; called only when the
- * channel has a subscriber (issue 35). The URL is published without user info, query or fragment, and with the
- * request's secrets replaced.
+ * channel has a subscriber (ARCHITECTURE.md, D22). The URL is published without user info, query or fragment,
+ * and with the request's secrets replaced.
  *
  * @param send - the client's `fetch`
  * @param input - the request ky prepared

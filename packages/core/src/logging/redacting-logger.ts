@@ -7,7 +7,7 @@ import { silentLogger, type LogMethod, type Logger } from './logger.js';
 
 /**
  * What a request's logger reads from its request when it writes a line; the request is also the trace source
- * the logger hands the end-system client (issue 35).
+ * the logger hands the end-system client (ARCHITECTURE.md, D22).
  */
 export interface LoggedRequest extends TraceSource {
   readonly operation: string;
@@ -20,8 +20,9 @@ export interface LoggedRequest extends TraceSource {
  * fields and message. Connector code receives it as `log`, so logging a token by mistake logs `[REDACTED]`.
  * Its methods are its own properties, so `const { info } = log` works, and it carries, as symbol properties,
  * the request's secret sink, the operator's egress policy and the request's trace source, which the end-system
- * client reads from the `log` it is given (issues 16, 31 and 35). Made for every context, so it costs a few closures and no
- * `defineProperty`; a silent handler's keeps the silent methods, so the client can tell it does no work.
+ * client reads from the `log` it is given (ARCHITECTURE.md, D4, D9 and D22). Made for every context, so it costs
+ * a few closures and no `defineProperty`; a silent handler's keeps the silent methods, so the client can tell it
+ * does no work.
  *
  * @internal
  */
@@ -34,11 +35,11 @@ export function createRequestLogger(
 }
 
 /**
- * The request's logger, made with `new` rather than as an object literal: V8 tracks where literals are made
- * and, when the objects made at one place seem to outlive a young-generation collection, allocates the later
- * ones directly in the old generation. A literal made once per request tripped that decision for several of
- * the request's objects, and a later call cost about twice its CPU (issue 31); objects made by a constructor
- * are not tracked that way.
+ * The request's logger, made with `new` rather than as an object literal: V8 tracks where literals are made and,
+ * when the objects made at one place seem to outlive a young-generation collection, allocates the later ones
+ * directly in the old generation. A literal made once per request tripped that decision for several of the
+ * request's objects, and a later call cost about twice its CPU (ARCHITECTURE.md, D21); objects made by a
+ * constructor are not tracked that way.
  */
 class RequestLogger {
   readonly debug: LogMethod;

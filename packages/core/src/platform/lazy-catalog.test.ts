@@ -9,7 +9,7 @@ const made = () =>
   );
 
 // This file reads the catalog only where it says so: each test file runs in a fresh module graph.
-describe('the catalog, made on first use (issue 33: cold import)', () => {
+describe('the catalog, made on first use rather than when core is imported', () => {
   it('importing core and defining a connector makes only the entries that connector serves', async () => {
     expect(made()).toEqual([]);
     const connector = defineConnector({

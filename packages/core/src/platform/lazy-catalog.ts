@@ -1,8 +1,8 @@
 // Made on first use: the catalog's schemas are about four hundred zod schemas, and building them all when core
-// is imported was most of its cold import (issue 33), while a connector uses a few of its operations and most
-// processes never read a catalog entry at all. Two small helpers rather than a library: what they do (a value
-// made once, an object whose entries are made on first read) is a few lines, and the object keeps every entry an
-// own enumerable property, as the catalog's readers expect.
+// is imported was most of its cold import (ARCHITECTURE.md, D19), while a connector uses a few of its operations
+// and most processes never read a catalog entry at all. Two small helpers rather than a library: what they do (a
+// value made once, an object whose entries are made on first read) is a few lines, and the object keeps every
+// entry an own enumerable property, as the catalog's readers expect.
 
 /**
  * A function that makes its value the first time it is called and then returns the same value.

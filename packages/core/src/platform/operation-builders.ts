@@ -22,7 +22,7 @@ export interface OperationBuilders<TSession> extends MethodBuilders<TSession> {
 
 /**
  * The builders every connector's `operations` function receives: the catalog builds on the operation API, so
- * the two meet here, above both (issue 33).
+ * the two meet here, above both (ARCHITECTURE.md, D25).
  *
  * @internal
  */

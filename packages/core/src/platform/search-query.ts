@@ -194,7 +194,7 @@ export function parseSearchQuery(value: unknown): SearchQuery {
  */
 export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z.lazy(() =>
   // Behind `z.lazy` so importing core does not build it: the first `unknown().transform` built in a process
-  // costs about 2 ms of core's cold import (issue 33), and most connectors never search.
+  // costs about 2 ms of core's cold import, and most connectors never search (ARCHITECTURE.md, D19).
   z.unknown().transform((value, context) => {
     try {
       return parseNode(value, [], 0, { conditions: 0 });

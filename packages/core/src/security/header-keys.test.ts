@@ -1,4 +1,4 @@
-// Issue 35: a later call read its session headers by names made with toLowerCase() at load, which are not
+// A later call read its session headers by names made with toLowerCase() at load, which are not
 // internalized strings. V8 keys a property read by the internalized name it saw, and Node 24's Maglev compiled
 // `readSession` with a check that the key is that very string: every call then failed it, and readSession was
 // deoptimized and compiled again about 300 times in 140,000 calls (`--trace-deopt`, "unexpected name in keyed

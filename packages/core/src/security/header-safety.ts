@@ -32,8 +32,8 @@ export const FRAMING_HEADER_NAMES: ReadonlySet<string> = new Set([
 /**
  * Names with proxy, routing, fetch-metadata or cookie-setting meaning: replayed by the platform on every later
  * call, they would tell a proxy or framework in front of the connector (or of the end system, when connector
- * code passes headers on) who the caller is, which method or URL was meant, or what to set (issue 20, finding
- * 4). Refused as session names unless the connector lists them in `allowRiskySessionHeaders`. `Cookie` stays
+ * code passes headers on) who the caller is, which method or URL was meant, or what to set (ARCHITECTURE.md,
+ * D3). Refused as session names unless the connector lists them in `allowRiskySessionHeaders`. `Cookie` stays
  * allowed: end systems with cookie sessions need it.
  */
 const RISKY_NAMES = new Set([
@@ -117,9 +117,10 @@ export const SDK_SESSION_HEADERS = {
  * A header name as request headers are keyed (lower case), as the string V8 keys properties by. A name made at
  * run time (`toLowerCase()`, a concatenation) is a new string each time; V8 looks a property up by its
  * internalized copy, and Node 24's optimizing compiler checked that the key of a read was the very string it had
- * seen: a handler reading headers by such a name was deoptimized and compiled again in a loop (issue 35). The keys
- * of an object literal are internalized, so one made with the name hands back the internalized copy (a name that
- * reads as an array index, such as `123`, comes back equal but not interned: V8 reads such a key as an element).
+ * seen: a handler reading headers by such a name was deoptimized and compiled again in a loop
+ * (ARCHITECTURE.md, D21). The keys of an object literal are internalized, so one made with the name hands back
+ * the internalized copy (a name that reads as an array index, such as `123`, comes back equal but not interned:
+ * V8 reads such a key as an element).
  *
  * @internal
  */
@@ -160,7 +161,7 @@ export function headerNameProblem(name: string, allowReserved = false): string |
 export function headerValueProblem(value: string): string | undefined {
   if (value === '') return 'has an empty value (omit the entry instead)';
   // Visible ASCII, space and tab only: what every HTTP stack carries unchanged (RFC 9110 §5.5). A loop, not
-  // regular expressions: this runs for every entry of every initialize (issue 8).
+  // regular expressions: this runs for every entry of every initialize.
   let outside = false;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);

@@ -13,7 +13,7 @@ const MAX_LOGGED_STRING = 8_192;
  * Deep-copies a value for logging, redacting every string in it, keys included. Errors become
  * `{ type, message, stack }`; binary data (`Buffer`, typed arrays, `ArrayBuffer`, `DataView`) becomes
  * `[Binary N bytes]`, since its bytes may spell a token; boxed strings, numbers and booleans are unboxed; a
- * `Map` becomes an object of its entries and a `Set` an array (issue 16, finding 6).
+ * `Map` becomes an object of its entries and a `Set` an array (ARCHITECTURE.md, D8).
  *
  * @param value - anything a log call received
  * @param redaction - the request's redactor

@@ -2,10 +2,11 @@ import { nodeCrypto } from './node-crypto.js';
 import type { SessionKeys } from './session-keys.js';
 
 // What the SDK itself writes to a shared store and must keep secret there: a login shared across instances
-// (issue 36) holds the session's credentials. Encrypted and authenticated with AES-256-GCM under a key derived
-// (HKDF-SHA256) from the session key every instance already shares, so whoever reads the store learns nothing
-// and can forge nothing; the name it is stored under is bound in as associated data, so a sealed value copied
-// to another name does not open. The format names the key, so instances mid-rotation still open each other's:
+// (ARCHITECTURE.md, D14) holds the session's credentials. Encrypted and authenticated with AES-256-GCM under a
+// key derived (HKDF-SHA256) from the session key every instance already shares, so whoever reads the store
+// learns nothing and can forge nothing; the name it is stored under is bound in as associated data, so a sealed
+// value copied to another name does not open. The format names the key, so instances mid-rotation still open
+// each other's:
 //
 //   1:<key id>:<iv, base64url>:<ciphertext and tag, base64url>
 

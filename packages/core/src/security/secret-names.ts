@@ -79,7 +79,7 @@ export function isCredentialName(name: string): boolean {
 
 /**
  * Names already judged by {@link looksSecret}: every request has its header names and entry keys judged, and
- * they are nearly always the same few (issue 8). Clients choose the names, so only short ones are kept, and
+ * they are nearly always the same few. Clients choose the names, so only short ones are kept, and
  * only so many: at most 1,024 × 64 characters.
  */
 const judgedNames = new Map<string, boolean>();

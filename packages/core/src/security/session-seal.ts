@@ -2,7 +2,7 @@ import { nodeCrypto } from './node-crypto.js';
 import type { SessionKeys } from './session-keys.js';
 import type { VerifiedSessions } from './verified-sessions.js';
 
-// The SDK's session entry (DESIGN §4, issue 15): a MAC over the ids, the issue time, a fingerprint of the
+// The SDK's session entry (ARCHITECTURE.md, D1): a MAC over the ids, the issue time, a fingerprint of the
 // configuration and every entry initialize returned, so that a later call proves it carries a session this
 // connector issued, unchanged. The token is
 //

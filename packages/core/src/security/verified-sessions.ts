@@ -2,11 +2,11 @@
  * The sessions this handler verified lately, each remembered as the exact text its MAC covered: a later call
  * that replays one of them, unchanged, needs no new HMAC. An HMAC costs about 15 µs of CPU in a busy server
  * (OpenSSL, far more than in a loop) and the platform replays one session many times, so this is most of what
- * verification costs (issue 15). Only sessions whose MAC verified are remembered, so no caller can add a
- * session it could not also have made with a real initialize; the memory is bounded in bytes and entries, the
- * oldest forgotten first. A lookup hashes the text (V8 hashes a very long string by its length only) and
- * compares it with a remembered one only on a hash match; such a comparison starts with the MAC digest, which
- * an attacker without the session cannot match, so its time says next to nothing about a secret.
+ * verification costs (ARCHITECTURE.md, D1). Only sessions whose MAC verified are remembered, so no caller can
+ * add a session it could not also have made with a real initialize; the memory is bounded in bytes and entries,
+ * the oldest forgotten first. A lookup hashes the text (V8 hashes a very long string by its length only) and
+ * compares it with a remembered one only on a hash match; such a comparison starts with the MAC digest, which an
+ * attacker without the session cannot match, so its time says next to nothing about a secret.
  *
  * @internal
  */

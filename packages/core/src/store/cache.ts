@@ -191,7 +191,7 @@ export type PendingWrite =
   | { readonly kind: 'clear' };
 
 /**
- * A cache for initialize's session (issue 21, item 4): the session does not exist until initialize answers,
+ * A cache for initialize's session (ARCHITECTURE.md, D14): the session does not exist until initialize answers,
  * so writes are kept and made only once it has (`commit`), in the session's own cache — and, when one shared
  * login serves several sessions (`singleFlightInitialize`), in each of theirs. `base` is asked for only when
  * connector code reads a value it did not write: most initializes never touch the cache.
@@ -262,7 +262,7 @@ export function pendingCache(base: () => Cache, replay?: readonly PendingWrite[]
       return writes.flatMap((write) => (write.kind === 'set' ? [write.text] : []));
     },
     // A method, not a getter: a getter closure in an object literal gives every such object a hidden class of
-    // its own, which cost a third more CPU per initialize and 10 ms pauses to collect them (issue 18).
+    // its own, which cost a third more CPU per initialize and 10 ms pauses to collect them.
     isEmpty: () => writes.length === 0,
     writes: () => writes,
   };

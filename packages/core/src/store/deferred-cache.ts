@@ -2,8 +2,9 @@ import type { z } from 'zod';
 import type { Cache, CacheGetOrSetOptions, CacheSetOptions } from './cache.js';
 
 /**
- * A cache made on its first use: every context has its caches as own properties (so a rest copy keeps them,
- * issue 32), and most calls never touch them, while making the real one (its scope key) costs more than this.
+ * A cache made on its first use: every context has its caches as own properties (so a rest copy keeps them:
+ * ARCHITECTURE.md, D13), and most calls never touch them, while making the real one (its scope key) costs more
+ * than this.
  *
  * @internal
  */

@@ -38,7 +38,8 @@ it('bounds its rate-limit counters too', async () => {
   expect((await store.increment('k0', 60_000)).count).toBe(1);
 });
 
-// Issue 20, finding 1: bounded in bytes, with a share per scope.
+// Bounded in bytes, with a share per scope, so that one tenant cannot evict another's entries
+// (ARCHITECTURE.md, D15).
 it('stays within its byte bound, dropping the least recently used first', async () => {
   const store = new MemoryStore({ maxBytes: 50_000, maxScopeBytes: 50_000 });
   for (let i = 0; i < 100; i++) await store.set(`scope-${i}`, 'k', { value: 'x'.repeat(1_000) });

@@ -2,7 +2,7 @@
 // configuration fingerprint has a fixed length and no ':', and the last id is left as it is, so no two
 // tuples give the same string whatever the platform sends as an id; stores then keep scopes apart themselves
 // (see Store). The connector's name is part of every name, so connectors that share one store never see
-// each other's entries. Every id here comes from a verified session (issue 15).
+// each other's entries. Every id here comes from a verified session (ARCHITECTURE.md, D2).
 
 /**
  * @internal The scope of one session's cache: the session of one system, initialized with one configuration

@@ -8,12 +8,12 @@ export interface IdentityEntry {
 }
 
 /**
- * What tells one configuration from another for the system caches and the rate limit: the declared fields
- * only, each as it parsed, so that a caller cannot escape its own limit by re-spelling what it sends (issue 31,
- * low 2). An undeclared entry, spaces a field trims, a default written out, an empty optional value, a URL's
- * host case or trailing `/` change nothing; a JSON value (or any value parsed to an object) counts as written,
- * since its parsed form has no one spelling. A connector that declares no fields reads what it needs from the
- * entries themselves, so there every entry counts, as sent.
+ * What tells one configuration from another for the system caches and the rate limit: the declared fields only,
+ * each as it parsed, so that a caller cannot escape its own limit by re-spelling what it sends
+ * (ARCHITECTURE.md, D2). An undeclared entry, spaces a field trims, a default written out, an empty optional
+ * value, a URL's host case or trailing `/` change nothing; a JSON value (or any value parsed to an object)
+ * counts as written, since its parsed form has no one spelling. A connector that declares no fields reads what
+ * it needs from the entries themselves, so there every entry counts, as sent.
  *
  * @param input - the initialize body as read: its entries and the configuration they parsed to
  * @internal

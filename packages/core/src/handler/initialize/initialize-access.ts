@@ -50,10 +50,11 @@ const wrongSource = () =>
   );
 
 /**
- * Who may initialize (issue 31): callers from the handler's `initializeFrom` networks, with the access key when
- * one is set. Initialize is the one call that needs no session, and it makes the connector log in wherever the
- * caller says, so a deployment that strangers can reach narrows it here. Keys are compared as HMACs of a
- * per-process random key, so the comparison takes the same time whatever the guess and whatever its length.
+ * Who may initialize (ARCHITECTURE.md, D9): callers from the handler's `initializeFrom` networks, with the
+ * access key when one is set. Initialize is the one call that needs no session, and it makes the connector log
+ * in wherever the caller says, so a deployment that strangers can reach narrows it here. Keys are compared as
+ * HMACs of a per-process random key, so the comparison takes the same time whatever the guess and whatever its
+ * length.
  *
  * @internal
  */

@@ -1,5 +1,5 @@
-// Logins shared across handlers through one store (issue 36), in memory: what a leader publishes when its login
-// fails, and what it cannot publish.
+// Logins shared across handlers through one store (ARCHITECTURE.md, D14), in memory: what a leader publishes
+// when its login fails, and what it cannot publish.
 //
 // Nothing here waits for time to pass to let something happen: a login waits until the instances it must not
 // race have tried the lock (see `locks`), and where the lock's expiry and the polls are the point, the clock is

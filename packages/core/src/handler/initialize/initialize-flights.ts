@@ -7,15 +7,15 @@ import type { Store } from '../../store/store.js';
 import type { SharedLogin } from './shared-login.js';
 import { SingleFlight } from './single-flight.js';
 
-// Logins shared across instances (issue 36). Within a process, SingleFlight joins concurrent initializes of one
-// configuration; its one flight then takes a lock in the shared store, so that only one instance logs in. The
-// others poll for the leader's result, which it writes sealed (sealed-box.ts) under a name keyed by the session
-// key and the whole initialize request: only an instance that received the very same configuration for the
-// same system finds it, and no one who reads the store learns a credential. The result has one name whoever
-// wrote it: a follower that polls after a new leader has taken over and released the lock still finds what it
-// wrote. A leader that dies leaves a lock that expires; the next caller to find it gone takes it. A leader
-// whose login fails leaves a sealed marker that says only that, so that the others each log in at once, side
-// by side, rather than one after another (each answers its own outcome). Any store failure falls back to
+// Logins shared across instances (ARCHITECTURE.md, D14). Within a process, SingleFlight joins concurrent
+// initializes of one configuration; its one flight then takes a lock in the shared store, so that only one
+// instance logs in. The others poll for the leader's result, which it writes sealed (sealed-box.ts) under a name
+// keyed by the session key and the whole initialize request: only an instance that received the very same
+// configuration for the same system finds it, and no one who reads the store learns a credential. The result has
+// one name whoever wrote it: a follower that polls after a new leader has taken over and released the lock still
+// finds what it wrote. A leader that dies leaves a lock that expires; the next caller to find it gone takes it.
+// A leader whose login fails leaves a sealed marker that says only that, so that the others each log in at once,
+// side by side, rather than one after another (each answers its own outcome). Any store failure falls back to
 // logging in alone.
 
 /** What a lock-holding instance writes for the others. */

@@ -20,7 +20,7 @@ const SUPPRESS_NOTIFICATION = 'suppressNotification';
 /**
  * Most entries an initialize body may have: one per configuration field is far fewer. Checked before any value
  * is looked at, because every sensitive value costs redaction work: 20,000 of them in a 1 MiB body kept the
- * process busy for half a second per request (issue 9).
+ * process busy for half a second per request (ARCHITECTURE.md, D6).
  */
 export const MAX_INITIALIZE_ENTRIES = 1_000;
 
@@ -137,7 +137,7 @@ const judgedNames = new WeakMap<CompiledConnector, Map<string, NameJudgment>>();
 /**
  * Judges session entry names, remembering the judgment: a connector answers the same few names on every
  * initialize, and judging one (case, token characters, reserved, hop-by-hop and risky names, secret-looking)
- * cost a microsecond per entry (issue 18). Connector code chooses the names, but they may come from the end
+ * cost a microsecond per entry. Connector code chooses the names, but they may come from the end
  * system, so only short ones are kept, and only so many.
  */
 function judgeName(connector: CompiledConnector, name: string): NameJudgment {
@@ -158,8 +158,9 @@ function judgeName(connector: CompiledConnector, name: string): NameJudgment {
 
 /**
  * Turns what initialize returned into the contract's answer, after checking that every entry can be replayed
- * as a header (DESIGN §4) and that the entries form a session later calls accept. Adds the SDK's entries: the
- * ids, and the MAC that lets later calls prove the session is this one, unchanged (issue 15).
+ * as a header (the platform sends each back as one on every later call) and that the entries form a session
+ * later calls accept. Adds the SDK's entries: the ids, and the MAC that lets later calls prove the session is
+ * this one, unchanged (ARCHITECTURE.md, D1).
  *
  * @throws InternalError with code `INVALID_INITIALIZE_RESULT`, naming each bad key (never a value); a
  * `ValidationError` `INVALID_CONFIGURATION` when the session is over budget because of what the caller configured
@@ -210,7 +211,7 @@ export function buildInitializeAnswer(
       value: sealSession(
         context.keys,
         connector.name,
-        // Written out, not spread: the spread was half of this function's time in a busy server (issue 18).
+        // Written out, not spread: the spread was half of this function's time in a busy server.
         {
           systemId: context.ids.systemId,
           sdkSessionId: context.ids.sdkSessionId,

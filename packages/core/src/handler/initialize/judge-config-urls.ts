@@ -17,12 +17,12 @@ const MAX_REMEMBERED_LENGTH = 2_048;
 
 /**
  * Judges the hosts of a configuration's `field.url()` values by the operator's egress policy, before connector
- * code runs (issue 31): whoever initializes chooses the URL, and a URL that names the connector's own network
- * is answered `400 END_SYSTEM_NOT_ALLOWED` instead of a login attempted there. An address, in any spelling the
- * URL parser reads (`http://2130706433/`, `[::ffff:127.0.0.1]`), is judged as it is, and `localhost` names as
- * loopback. A host name is left to the end-system client, which judges the addresses DNS gives on every
- * connection and refuses before a byte is sent (`502 END_SYSTEM_UNREACHABLE`, as for a name DNS does not know).
- * The answer never says which kind of address it is: that goes to the request's log.
+ * code runs (ARCHITECTURE.md, D9): whoever initializes chooses the URL, and a URL that names the connector's own
+ * network is answered `400 END_SYSTEM_NOT_ALLOWED` instead of a login attempted there. An address, in any
+ * spelling the URL parser reads (`http://2130706433/`, `[::ffff:127.0.0.1]`), is judged as it is, and
+ * `localhost` names as loopback. A host name is left to the end-system client, which judges the addresses DNS
+ * gives on every connection and refuses before a byte is sent (`502 END_SYSTEM_UNREACHABLE`, as for a name DNS
+ * does not know). The answer never says which kind of address it is: that goes to the request's log.
  *
  * @internal
  */

@@ -4,7 +4,7 @@ import { detailWithCode, isDefaultAnswer } from '../../errors/default-answer.js'
 import { UnauthenticatedError } from '../../errors/errors.js';
 
 /**
- * What initialize answers for an end-system 401 (issue 32, point 1). The end-system client's default table
+ * What initialize answers for an end-system 401 (ARCHITECTURE.md, D12). The end-system client's default table
  * answers a 401 `SESSION_EXPIRED`, which is right on a later call: the platform initializes again and goes on.
  * Out of initialize it is a refused login, and the platform would initialize again with the same wrong
  * password, for ever (and lock the account where the end system counts failed logins). So an error thrown out

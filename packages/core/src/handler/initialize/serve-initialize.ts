@@ -29,7 +29,7 @@ export async function serveInitialize(
   input: { readonly sdkSessionId: string; readonly query: RawQuery },
 ): Promise<ParameterEntry[]> {
   const { compiled, adapter, keys } = runtime;
-  // The ids first: nothing runs for a session that could never be answered (issue 15, finding 8).
+  // The ids first: nothing runs for a session that could never be answered (ARCHITECTURE.md, D3).
   const sdkSessionId = checkId(input.sdkSessionId, "The path's session id");
   const systemId = checkId(
     queryParam(input.query, 'systemId', true),
@@ -89,8 +89,8 @@ export async function serveInitialize(
       state.signal,
       login,
     );
-    // A session that names another caller's session id is not this caller's: log in on its own (finding 7).
-    // So is one whose cached state names it (issue 21, item 4).
+    // A session that names another caller's session id is not this caller's: log in on its own
+    // (ARCHITECTURE.md, D14). So is one whose cached state names it.
     if (
       shared.sdkSessionId !== sdkSessionId &&
       (mentions(shared.result, shared.sdkSessionId) ||

@@ -103,7 +103,7 @@ describe('single-flight initialize', () => {
     expect([...tokens][0]).toMatch(/^Bearer alice-[12]$/);
   });
 
-  it('piles no listeners on a shared signal when requests come without one (issue 20, finding 9)', async () => {
+  it('piles no listeners on a shared signal when requests come without one', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);

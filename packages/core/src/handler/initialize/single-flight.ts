@@ -11,9 +11,9 @@ interface Flight<T> {
 
 /**
  * Runs one piece of work per key at a time and hands its outcome to every caller that asked while it ran
- * (issue 10: concurrent initializes with identical credentials share one end-system login). Nothing is kept
- * once the work settles, so a failure reaches only the callers that were waiting for it. A caller that aborts
- * stops waiting without failing the others; the work itself is aborted only when every caller has gone.
+ * (concurrent initializes with identical credentials share one end-system login: ARCHITECTURE.md, D14). Nothing
+ * is kept once the work settles, so a failure reaches only the callers that were waiting for it. A caller that
+ * aborts stops waiting without failing the others; the work itself is aborted only when every caller has gone.
  */
 export class SingleFlight<T> {
   readonly #flights = new Map<string, Flight<T>>();

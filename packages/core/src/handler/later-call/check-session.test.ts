@@ -1,4 +1,4 @@
-// Issue 32, point 2, in memory: `checkSession` as the connector declares it is checked when defined, gets a
+// In memory (ARCHITECTURE.md, D12): `checkSession` as the connector declares it is checked when defined, gets a
 // context whose members are its own, cannot be answered as "ended" by a forgotten return, and remembers at
 // most 10,000 sessions.
 import { describe, expect, it } from 'vitest';

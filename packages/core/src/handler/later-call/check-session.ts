@@ -28,8 +28,8 @@ function memoKey(headers: Headers): string | undefined {
 
 /**
  * Runs a connector's `checkSession` before each later operation, once per platform request, and remembers the
- * sessions that passed for `memoMs` (issue 32, point 2): end systems such as CouchDB serve an expired session as
- * anonymous with 200, so no end-system 401 ever tells the platform to initialize again. Only passes are
+ * sessions that passed for `memoMs` (ARCHITECTURE.md, D12): end systems such as CouchDB serve an expired session
+ * as anonymous with 200, so no end-system 401 ever tells the platform to initialize again. Only passes are
  * remembered, in a bounded map of this process, the oldest forgotten first.
  *
  * @internal

@@ -12,11 +12,11 @@ import type { RequestScope } from '../request-scope.js';
  * What every later call and cleanup does first: verify the session (401 when it does not), refuse a `systemId`
  * in the query that is not the session's (400), scope the request to the verified ids, take a place of the
  * tenant's share of the calls in flight (403 with the wait header when it has none left), then count the call.
- * Nothing a caller chose reaches a cache, a store or the rate limit (issue 15).
+ * Nothing a caller chose reaches a cache, a store or the rate limit (ARCHITECTURE.md, D2).
  *
  * Verifying is synchronous: a refused call makes no promise to reject, and a call without a session (the
  * commonest error) is a {@link Refusal} returned, not thrown; either cost more than the rest of its answer
- * (issue 18). A promise only when the call must still be counted.
+ * (ARCHITECTURE.md, D20). A promise only when the call must still be counted.
  *
  * @internal
  */

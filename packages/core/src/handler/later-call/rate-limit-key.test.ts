@@ -1,5 +1,5 @@
-// Issue 31, low 2: the default rate-limit key is the system as configured, so a caller must not escape its own
-// limit by writing the same configuration another way.
+// The default rate-limit key is the system as configured (ARCHITECTURE.md, D2), so a caller must not escape its
+// own limit by writing the same configuration another way.
 import { describe, expect, it } from 'vitest';
 import { createHandler, defineConnector, type ParameterEntry } from '../../index.js';
 import { acmeHandler, validEntries } from '../../../test/acme-connector.js';

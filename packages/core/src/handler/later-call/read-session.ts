@@ -73,8 +73,8 @@ function decodeId(value: string | undefined): string | undefined {
 }
 
 /**
- * Reads the session of a later call and proves it is one this connector issued, unchanged (issue 15): the
- * SDK's session entry must verify over the ids, the issue time and every entry initialize answered, before
+ * Reads the session of a later call and proves it is one this connector issued, unchanged (ARCHITECTURE.md, D1):
+ * the SDK's session entry must verify over the ids, the issue time and every entry initialize answered, before
  * any connector code, cache, store or rate limit is touched. Secret values go to the redactor first, valid or
  * not.
  *
@@ -101,7 +101,7 @@ export function readSession(
 
   const token = headers[MAC_HEADER];
   // The commonest refusal (every caller that has not initialized yet, every scanner) is returned, not thrown:
-  // throwing cost more than the rest of the answer (issue 18).
+  // throwing cost more than the rest of the answer (ARCHITECTURE.md, D20).
   if (token === undefined) return NO_SESSION;
   // Not a credential, but with the rest of the headers it replays the session: never log it.
   redactor.add(token);

@@ -173,7 +173,7 @@ function serveVerified(
         TEXT,
         await base64Stream(answer, input.name, (error) => {
           state.log.error(
-            // `cause` says what the end system did (a body timeout: it stopped sending, issue 31).
+            // `cause` says what the end system did (a body timeout: it stopped sending).
             { err: error, operation: input.name, cause: networkFailure(error)?.cause },
             'the file answer failed part-way; the connection was cut off',
           );

@@ -1,6 +1,6 @@
-// Issue 15: a session is accepted exactly as initialize answered it. Any change to any value the platform
-// replays (the connector's entries and the SDK's own), any entry dropped, and any declared session header
-// added is a 401 before connector code runs; the untouched session is served.
+// A session is accepted exactly as initialize answered it (ARCHITECTURE.md, D1). Any change to any value the
+// platform replays (the connector's entries and the SDK's own), any entry dropped, and any declared session
+// header added is a 401 before connector code runs; the untouched session is served.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -75,7 +75,7 @@ async function initialize(
     headers: {},
     body: entries,
   });
-  // Ids with control characters are refused up front (finding 8); nothing to replay then.
+  // Ids with control characters are refused up front (ARCHITECTURE.md, D3); nothing to replay then.
   if (response.status === 400) return undefined;
   expect(response.status, response.body).toBe(200);
   return Object.fromEntries(

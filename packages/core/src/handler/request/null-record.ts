@@ -12,7 +12,7 @@ NullRecord.prototype = NULL_RECORD_PROTOTYPE as Record<string, never>;
 /**
  * A record that inherits nothing, for keys a client chooses (query keys, path parameters). Like
  * `Object.create(null)`, but V8 keeps it in fast mode: `Object.create(null)` makes a dictionary-mode object at
- * once, and writing and reading it cost 2 to 3 µs of a request (issue 18). A key of `__proto__` is an ordinary
+ * once, and writing and reading it cost 2 to 3 µs of a request. A key of `__proto__` is an ordinary
  * own property.
  *
  * @internal

@@ -14,7 +14,8 @@ function decodeComponent(text: string): string {
 
 /**
  * Parses a query string (without the `?`) into a record, repeated keys as arrays, with the same result as
- * iterating `new URLSearchParams(search)` (one leading `?` dropped too) but without making one: most queries are a few plain pairs (issue 8).
+ * iterating `new URLSearchParams(search)` (one leading `?` dropped too) but without making one: most queries
+ * are a few plain pairs (ARCHITECTURE.md, D21).
  *
  * @param search - the text after `?`
  * @returns a record that inherits nothing ({@link nullRecord})

@@ -1,5 +1,5 @@
 /**
- * A path that servers and proxies may read differently (issue 20, finding 6): a dot segment, a backslash, a
+ * A path that servers and proxies may read differently (ARCHITECTURE.md, D3): a dot segment, a backslash, a
  * percent-encoded `/`, `\` or `.` anywhere, or one encoded twice (`%252e`: a parameter decoded once is `%2e`,
  * which a URL parser reads as a dot when connector code puts it into an end-system path).
  */
@@ -37,11 +37,11 @@ export function originForm(target: string): string {
 }
 
 /**
- * Why a request target breaks the rule (issue 31, low 4), or `undefined`: it must be a path (origin form) or an
- * absolute http(s) URL whose authority is the `Host` header's (RFC 9110 §7.2 makes a client send them
+ * Why a request target breaks the rule (ARCHITECTURE.md, D3), or `undefined`: it must be a path (origin form) or
+ * an absolute http(s) URL whose authority is the `Host` header's (RFC 9110 §7.2 makes a client send them
  * identical; a server that read one and a proxy that read the other would judge different hosts, and
- * `allowedHosts` judges the header), without a fragment (not part of any request target, RFC 9112 §3.2), and
- * its path must keep the path rule.
+ * `allowedHosts` judges the header), without a fragment (not part of any request target, RFC 9112 §3.2), and its
+ * path must keep the path rule.
  */
 function targetProblem(target: string, host: string | undefined): string | undefined {
   let origin = target;

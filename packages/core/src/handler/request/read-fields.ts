@@ -57,8 +57,8 @@ export function readFields(
 
 /**
  * What zod says about a secret value, without the parts of it zod quotes: the keys of a JSON value
- * (`Unrecognized key: "…"`, a record's keys) and the path inside it, which names keys the value chose (issue 16,
- * finding 8). zod's other messages never quote the input.
+ * (`Unrecognized key: "…"`, a record's keys) and the path inside it, which names keys the value chose
+ * (ARCHITECTURE.md, D8). zod's other messages never quote the input.
  */
 function secretProblem(key: string, issue: z.core.$ZodIssue): FieldProblem {
   const message =
@@ -154,7 +154,7 @@ interface SecretSink {
  * Registers every string of a field's parsed value when it is secret and parsing changed it: a value that holds
  * a secret field inside (`field.json(z.object({ token: field.secret() }))`), whose token connector code uses
  * alone, or a secret (or sensitive) value its own schema reshapes (`field.secret().toLowerCase()`, a
- * `.transform()` that splits it; issue 31): the raw value, registered whole, covers neither. A default (no
+ * `.transform()` that splits it): the raw value, registered whole, covers neither. A default (no
  * value sent) is the author's, never registered; numbers and flags hold nothing to hide.
  */
 function registerParsed(

@@ -1,4 +1,4 @@
-// Issue 31, low 4: the one rule for request targets, judged by core on the target a binding hands over.
+// The one rule for request targets (ARCHITECTURE.md, D3), judged by core on the target a binding hands over.
 import { describe, expect, it } from 'vitest';
 import { createHandler, defineConnector } from '../../index.js';
 import { originForm } from './path-rule.js';

@@ -2,7 +2,7 @@ import { nullRecord } from './null-record.js';
 
 /**
  * One segment of a route pattern: a literal, or a named parameter (`:name`). One shape for both, so that
- * matching reads the same hidden class every time (issue 8).
+ * matching reads the same hidden class every time (ARCHITECTURE.md, D21).
  */
 interface Segment {
   readonly literal: string | undefined;

@@ -11,7 +11,7 @@ const BAD_ID_CHARACTER =
 
 /**
  * Why a platform id is unusable, or `undefined` when it is fine: checked before any connector code runs, so
- * a 7,000-character id is a 400, not a login that ran for nothing and a 500 (issue 15, finding 8).
+ * a 7,000-character id is a 400, not a login that ran for nothing and a 500 (ARCHITECTURE.md, D3).
  *
  * @internal
  */

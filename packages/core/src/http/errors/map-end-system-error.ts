@@ -87,7 +87,8 @@ export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
   { status: 429, code: 'RATE_LIMITED', endSystemCode: 'keep' },
   // "Unavailable, come back in N seconds": the platform waits and resumes instead of failing the sync.
   { status: 503, retryAfter: true, code: 'RATE_LIMITED', endSystemCode: 'keep' },
-  // The platform must tell a conflict from a validation error by the code: not the end system's (issue 32).
+  // The platform must tell a conflict from a validation error by the code: not the end system's
+  // (ARCHITECTURE.md, D11).
   { status: 409, code: 'CONFLICT' },
   { status: [400, 422], code: 'VALIDATION_FAILED', endSystemCode: 'keep' },
   { code: 'END_SYSTEM_ERROR', endSystemCode: 'keep' },

@@ -23,7 +23,7 @@ export const mapHttpError: BeforeErrorHook = async (error) => {
   const body = await readErrorBody(response, client.secrets);
   bodyRead(response);
   // A `Response` can only be made with a status from 200 to 599; an end system answering 600 or 999 gets
-  // its own (already read) response passed on instead of a RangeError that became a 500 (issue 9).
+  // its own (already read) response passed on instead of a RangeError that became a 500 (ARCHITECTURE.md, D11).
   const replayable = response.status >= 200 && response.status <= 599;
   const replay = () =>
     replayable

@@ -10,9 +10,9 @@ const NOT_JSON = 'The end system answered something that is not JSON';
 /**
  * A successful answer that is not JSON, read with `.json()`. Not a connector error itself, so that the
  * connector's `mapError` is asked about it; the platform's answer is attached to it: a short detail — `GET
- * https://… answered 200 text/html, 5120 characters, not JSON` — and the code of the client's `notJson` rule
- * (issue 21, item 3). The body itself is never quoted: it may come from another service than the end system
- * (issue 20, finding 3).
+ * https://… answered 200 text/html, 5120 characters, not JSON` — and the code of the client's `notJson` rule, so
+ * that a login URL answering an HTML page can be a configuration error rather than a 502. The body itself is
+ * never quoted: it may come from another service than the end system (ARCHITECTURE.md, D10).
  */
 export class NotJsonError extends Error {
   override readonly name: string = 'NotJsonError';

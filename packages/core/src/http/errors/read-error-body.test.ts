@@ -1,8 +1,8 @@
-// Issue 31 (egress finding): the blanking of secret-looking `name=value` pairs in an end system's text error
-// body caught `password=` and `access_token=`, but not names that carry the word inside a longer name:
-// `AWS_SECRET_ACCESS_KEY=`, `GITHUB_TOKEN=`, `DB_PASSWORD:`, `"client_secret": "…"`. An end system (or an
-// internal service a configured URL points at) that prints its environment put them in `errors.message`,
-// `errors.detail` and the call's log line. Over a real local end system, through the end-system client.
+// The blanking of secret-looking `name=value` pairs in an end system's text error body caught `password=` and
+// `access_token=`, but not names that carry the word inside a longer name: `AWS_SECRET_ACCESS_KEY=`,
+// `GITHUB_TOKEN=`, `DB_PASSWORD:`, `"client_secret": "…"`. An end system (or an internal service a configured
+// URL points at) that prints its environment put them in `errors.message`, `errors.detail` and the call's log
+// line. Over a real local end system, through the end-system client.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler, defineConnector, field } from '../../index.js';
 import { memoryLogger } from '../../../test/acme-connector.js';
@@ -76,7 +76,7 @@ const PAIRS: [string, string][] = [
   ['Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig', 'eyJhbGciOiJIUzI1NiJ9.e30.sig'],
 ];
 
-describe('secret-looking pairs in a text error body (issue 31)', () => {
+describe('secret-looking pairs in a text error body, by any name that holds a secret word', () => {
   it.each(PAIRS)(
     'blanks the value of %s in the message, the detail and the log line',
     async (pair, value) => {

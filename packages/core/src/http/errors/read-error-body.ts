@@ -103,10 +103,10 @@ export async function readErrorBody(response: Response, secrets?: SecretSink): P
     shown = JSON.stringify(blankSecrets(parsed));
   } catch {
     // An HTML page (a proxy's, a login form, an internal service a configured URL points at) is not quoted:
-    // it says nothing a user can act on, and it may not be the end system's to show (issue 20, finding 3).
-    // A text body becomes the message, clipped: redact it first (issue 16, finding 2); and before blanking
+    // it says nothing a user can act on, and it may not be the end system's to show (ARCHITECTURE.md, D10).
+    // A text body becomes the message, clipped: redact it first (ARCHITECTURE.md, D4); and before blanking
     // pairs, which stops at a delimiter: a secret that holds one (`&`, `"`) would no longer be whole for the
-    // redactor to find, and its rest would show (issue 31).
+    // redactor to find, and its rest would show.
     const redacted = secrets ? secrets.redact(text) : text;
     shown = /^\s*</.test(text)
       ? `(an HTML page of ${text.length} characters, not shown)`

@@ -19,12 +19,12 @@ export function timeoutError(request: Request | undefined, message: string): Err
 
 /**
  * Aborts `controller` after `ms` with a `TimeoutError`, unless the returned timer is cleared first (the client
- * clears it when connector code takes an answer's body as a stream: the stall timeout bounds it instead, issue 31;
- * once `.json()` or an error answer has read the body whole; at once for an answer without a body or a failed
- * attempt). Otherwise (`.text()` and the like, or `.json()` of an empty body) the timer outlives the request, so it
- * holds the controller only weakly and is made outside the client's closures: a timer callback made inside
- * `createEndSystemClient` kept the whole finished client (its options, signals, logger) in memory until it fired,
- * about 4 KB per call for 30 s, which a soak saw as a growing heap (issue 9).
+ * clears it when connector code takes an answer's body as a stream: the stall timeout (ARCHITECTURE.md, D16)
+ * bounds it instead; once `.json()` or an error answer has read the body whole; at once for an answer without a
+ * body or a failed attempt). Otherwise (`.text()` and the like, or `.json()` of an empty body) the timer
+ * outlives the request, so it holds the controller only weakly and is made outside the client's closures: a
+ * timer callback made inside `createEndSystemClient` kept the whole finished client (its options, signals,
+ * logger) in memory until it fired, about 4 KB per call for 30 s, which a soak saw as a growing heap.
  */
 export function abortAfter(
   controller: AbortController,

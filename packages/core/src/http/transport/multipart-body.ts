@@ -1,6 +1,6 @@
 /**
  * Writing `multipart/form-data` bodies for end systems that take uploads that way. Written here, not taken from
- * undici's `FormData` (tried in issue 33): `FormData.append` takes only a string or a real `Blob`, so a file
+ * undici's `FormData` (ARCHITECTURE.md, D18): `FormData.append` takes only a string or a real `Blob`, so a file
  * that arrives as a stream (an upload's `body.file.stream`, an end-system download) must first be read whole
  * into a `Blob`, which held the whole 64 MiB file (+128 MiB of array buffers) where this body peaked at +11 MiB
  * over the same stream.

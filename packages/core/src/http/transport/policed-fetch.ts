@@ -38,7 +38,7 @@ export function failedCall(error: unknown) {
  */
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   if (input instanceof Request && holdsBody(input)) return sendHeld(input, init);
-  // A test kit's tap (issue 37) sees the attempt first; without one, an attempt pays this lookup.
+  // A test kit's tap (ARCHITECTURE.md, D23) sees the attempt first; without one, an attempt pays this lookup.
   const tap = currentTap();
   if (tap !== undefined && input instanceof Request) {
     if (tapsHonoured()) return tapAttempt(tap, input, init);
@@ -85,7 +85,7 @@ function ignoredTap(request: Request): void {
 }
 
 function sendTraced(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  // Published only to a subscriber (issue 35): without one, an attempt pays this check.
+  // Published only to a subscriber (ARCHITECTURE.md, D22): without one, an attempt pays this check.
   return endSystemChannel.hasSubscribers
     ? traceAttempt(sendAttempt, input, init)
     : sendAttempt(input, init);
@@ -136,7 +136,8 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
   const { client, context } = call;
   // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
   // hanging up (also while the body is read), or ky (a call's own `signal` or `timeout`). `AbortSignal.any` did
-  // this with a signal per source, which on Node 20 cost more than a quarter of the client's time (issue 8).
+  // this with a signal per source, which on Node 20 cost more than a quarter of the client's time
+  // (ARCHITECTURE.md, D21).
   const attempt = new AbortController();
   const left = (client.deadlineAt ?? Date.now() + client.deadlineMs) - Date.now();
   const started = performance.now();
@@ -246,7 +247,7 @@ function failure(
     'end-system call failed',
   );
   if (!(error instanceof Error)) return error;
-  // The platform's answer says which call failed and why, as an HTTP failure's does (issue 21, item 2).
+  // The platform's answer says which call failed and why, as an HTTP failure's does (ARCHITECTURE.md, D11).
   if (network && client.proxy) {
     attachConnectorError(error, proxyFailure(error, network, client.proxy, `${method} ${safe()}`));
   } else if (network?.code === 'ENOTFOUND') {

@@ -1,4 +1,4 @@
-// Issue 31, low 5: a download is bounded between its chunks, not in total; a base URL must be http(s).
+// A download is bounded between its chunks, not in total (ARCHITECTURE.md, D16); a base URL must be http(s).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
-// The bound on an end-system answer once its bytes flow (issue 31, low 5). undici already watches the time
+// The bound on an end-system answer once its bytes flow (ARCHITECTURE.md, D16). undici already watches the time
 // between two chunks of a body (its `bodyTimeout`, which leaves a body alone while its reader applies
 // backpressure), so the client's agent is made with it instead of a timer of the SDK's running per chunk. It is
-// the agent's, not each call's: asking per call copied undici's options of every attempt (issue 33).
+// the agent's, not each call's: asking per call copied undici's options of every attempt.
 
 /** The longest wait for the next bytes of an end-system answer, unless the client says otherwise. */
 export const DEFAULT_STALL_TIMEOUT_MS = 30_000;

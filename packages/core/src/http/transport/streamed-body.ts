@@ -1,8 +1,8 @@
-// Which bound applies to an end-system answer's body (issue 31, low 5). Read whole (`.json()`, `.text()`, an
-// error body), it must come within the attempt's timeout, as always: a body dripping a byte at a time is a
-// 504. Taken as a stream from `response.body` (a download passed on to the platform), it may take as long as
-// its bytes keep coming: the stall timeout bounds each gap, and only the platform's request bounds the total,
-// so that a large attachment is not cut off after `timeoutMs`.
+// Which bound applies to an end-system answer's body (ARCHITECTURE.md, D16). Read whole (`.json()`, `.text()`,
+// an error body), it must come within the attempt's timeout, as always: a body dripping a byte at a time is a
+// 504. Taken as a stream from `response.body` (a download passed on to the platform), it may take as long as its
+// bytes keep coming: the stall timeout bounds each gap, and only the platform's request bounds the total, so
+// that a large attachment is not cut off after `timeoutMs`.
 
 /** The attempt timers still bounding the bodies of answers, by answer. */
 const attemptTimers = new WeakMap<Response, NodeJS.Timeout>();

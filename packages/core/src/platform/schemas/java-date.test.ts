@@ -61,7 +61,7 @@ describe('Java-style date patterns', () => {
     expect(() => formatJavaDate(winter, 'yyyy zzz')).toThrow('uses "z"');
   });
   // Where java.time's DateTimeFormatter (and js-joda, its port) writes another text or refuses the pattern, found
-  // by comparing every letter at widths 1 to 6 (issue 33).
+  // by comparing every letter at widths 1 to 6.
   it.each([
     [winter, "yyyy-MM-dd'T'HH:mm:ssZZZZZ", 'UTC', '2026-11-25T09:30:05Z'],
     [winter, "yyyy-MM-dd'T'HH:mm:ssZZZZZ", 'Asia/Kolkata', '2026-11-25T15:00:05+05:30'],

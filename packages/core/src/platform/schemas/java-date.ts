@@ -2,11 +2,11 @@
  * Java-style date patterns (`yyyy-MM-dd'T'HH:mm:ss.SSSZ`), as the platform's metadata declares them: the
  * connector says in which pattern it writes dates, and the platform sends dates (search values, `afterTime`) in
  * that pattern. This is the subset of `java.time.format.DateTimeFormatter` such patterns use, written here
- * because the libraries that do it cost too much where these functions run (issue 33): they are synchronous,
- * so a library would load with core. `@js-joda/core` (a port of java.time) writes no month or day names
- * without `@js-joda/locale` and its data, knows no IANA zone without `@js-joda/timezone`, and alone costs about
- * as much to import as zod; `date-fns` with `@date-fns/tz` needs a pattern translation and costs about 0.7 of
- * zod. A pattern java.time refuses, or writes in a way this subset does not, is refused (java-date.test.ts
+ * because the libraries that do it cost too much where these functions run (ARCHITECTURE.md, D18): they are
+ * synchronous, so a library would load with core. `@js-joda/core` (a port of java.time) writes no month or day
+ * names without `@js-joda/locale` and its data, knows no IANA zone without `@js-joda/timezone`, and alone costs
+ * about as much to import as zod; `date-fns` with `@date-fns/tz` needs a pattern translation and costs about 0.7
+ * of zod. A pattern java.time refuses, or writes in a way this subset does not, is refused (java-date.test.ts
  * holds what comparing them found).
  */
 import { compilePattern, DAYS, MONTHS } from './java-date-pattern.js';

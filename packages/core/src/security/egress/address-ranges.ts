@@ -111,8 +111,8 @@ let builtIn: BuiltInRanges | undefined;
 
 /**
  * The built-in ranges, made on first use: making them costs about 10 ms (Node compiles its IPv6 pattern on the
- * first `isIP` of a process), which every connector paid at import when they were module constants (issue 33's
- * cold-import budget), though only a handler's first policy needs them.
+ * first `isIP` of a process), which every connector paid at import when they were module constants
+ * (ARCHITECTURE.md, D19), though only a handler's first policy needs them.
  *
  * @internal
  */

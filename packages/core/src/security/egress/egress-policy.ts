@@ -4,7 +4,7 @@ import { builtInRanges, rangeList } from './address-ranges.js';
 
 /**
  * Where the end-system client may connect, judged on the address it actually connects to: after DNS, and again
- * for every redirect (issue 20, finding 3; issue 31). A configured URL is the input of whoever initializes, so
+ * for every redirect (ARCHITECTURE.md, D9). A configured URL is the input of whoever initializes, so
  * by default the client reaches public addresses only: loopback, private (RFC 1918, carrier-grade NAT, IPv6
  * unique-local), link-local, cloud-metadata, multicast and reserved addresses are refused. The operator opens
  * what their end systems need with `allow`: in the handler's `egress` option or the

@@ -6,10 +6,10 @@ import {
 } from './egress-policy.js';
 
 /**
- * The operator's egress policy (issue 31): the handler's `egress` option, or else the hosts and ranges of the
- * `CONNECTOR_SDK_EGRESS_ALLOW` environment variable. It reaches the end-system client through the logger
- * connector code passes on (`context.log`), the way the request's secrets do, so no author has to thread the
- * operator's choice through their own code; a client made without that logger reads the environment itself.
+ * The operator's egress policy (ARCHITECTURE.md, D9): the handler's `egress` option, or else the hosts and
+ * ranges of the `CONNECTOR_SDK_EGRESS_ALLOW` environment variable. It reaches the end-system client through the
+ * logger connector code passes on (`context.log`), the way the request's secrets do, so no author has to thread
+ * the operator's choice through their own code; a client made without that logger reads the environment itself.
  * A registry symbol, so two copies of the package (ESM and CJS) find each other's.
  */
 /** @internal The symbol under which a request's logger carries the operator's policy. */

@@ -1,9 +1,10 @@
-// What one request may spend on the forms of its secrets: what it paid for by sending them (issue 31).
+// What one request may spend on the forms of its secrets: what it paid for by sending them
+// (ARCHITECTURE.md, D6).
 
 /**
- * Most characters of forms one request may make, whatever it sends: past it, texts are redacted whole (see
- * the redactor). Below it, a request may make only what it paid for by sending its secrets (issue 31: a
- * 2 KB body of escape-heavy secrets made 200,000 characters of forms, 26 times the CPU of the floor):
+ * Most characters of forms one request may make, whatever it sends: past it, texts are redacted whole (see the
+ * redactor). Below it, a request may make only what it paid for by sending its secrets (a 2 KB body of
+ * escape-heavy secrets made 200,000 characters of forms, 26 times the CPU of the floor):
  * {@link BASE_FORM_CHARACTERS}, and {@link FORMS_PER_SECRET_CHARACTER} per character of its secrets.
  */
 export const MAX_FORM_CHARACTERS = 200_000;

@@ -2,7 +2,7 @@
  * Finds where any of many strings occurs in a text, in one pass (Aho–Corasick): the redactor's search. Its
  * cost is linear in the text whatever the forms are, where one `indexOf` per form cost the number of forms
  * times the text, and a text that matched every form everywhere (`aaaa…` against forms made of `a`s) made a
- * range per form per position (issue 16, finding 4). Built once per request in time linear in the total
+ * range per form per position (ARCHITECTURE.md, D6). Built once per request in time linear in the total
  * length of the forms, in typed arrays: objects or a `Map` per node cost a hundred times more to build.
  *
  * @internal
@@ -188,7 +188,7 @@ const HEX_QUAD = /^[0-9A-Fa-f]{4}$/;
 
 /**
  * Whether the code point that ends just before `at` is a letter or a digit that belongs to a word: the end of
- * an escape (`\n`, `\t`, `\u000a`, `%2F`) is a boundary, since the escape stands for a separator (issue 16: a
+ * an escape (`\n`, `\t`, `\u000a`, `%2F`) is a boundary, since the escape stands for a separator (a
  * JSON excerpt of `Wrong PIN:\n42` kept the PIN).
  */
 function isWordBefore(text: string, at: number): boolean {

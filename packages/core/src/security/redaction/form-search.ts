@@ -80,7 +80,7 @@ const isHex = (code: number) =>
 
 /**
  * The views of a text besides itself: one per family of escapes it holds, and each view's own views where
- * decoding wrote another escape (review of issue 31): one family's escapes written in another's
+ * decoding wrote another escape (ARCHITECTURE.md, D5): one family's escapes written in another's
  * (`\u0026amp;`, `%5C%22`, `\u00252F`, `&#37;2F`), or in its own twice (`&amp;amp;`). Two levels, each only
  * where decoding wrote a family's escape character, so the work stays a small constant times the text.
  */

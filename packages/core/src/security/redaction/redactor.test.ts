@@ -103,12 +103,12 @@ it('stays fast with as many long secrets as a 1 MiB initialize body can flag', (
   const spent = cpuMs(() =>
     redacted.push(redactor.redact('nothing secret here'), redactor.redact(text)),
   );
-  // Their forms are far over the budget: every text of the request is redacted whole (issue 16, finding 4).
+  // Their forms are far over the budget: every text of the request is redacted whole (ARCHITECTURE.md, D6).
   expect(redacted).toEqual([REDACTED, REDACTED]);
   expect(spent).toBeLessThan(2_000);
 });
 
-it('judges a value by its length, not by the escapes its encodings need (issue 31)', () => {
+it('judges a value by its length, not by the escapes its encodings need', () => {
   // 6,000 characters of URL-special characters made a million characters of forms when each encoding was
   // spelled out; the text is decoded now, so the value costs what a plain one of its length costs.
   const value = ` \t${'"#<>?^`{}/:;=@[\\]|\''.repeat(300)}`.slice(0, 6_000);
@@ -196,7 +196,7 @@ it('redacts overlapping secrets whole', () => {
   expect(new Redactor(['abcd1234', '1234wxyz']).redact('<abcd1234wxyz>')).toBe(`<${REDACTED}>`);
 });
 
-describe('secrets under four characters (issue 16, finding 8)', () => {
+describe('secrets under four characters', () => {
   it('redacts them where they stand alone, and leaves them inside words and numbers', () => {
     const redactor = new Redactor(['e', '42', 'x!']);
     expect(redactor.redact('PIN 42 refused; port 8042; the x! code')).toBe(
@@ -229,7 +229,7 @@ describe('secrets under four characters (issue 16, finding 8)', () => {
     );
   });
 
-  it('counts an escape before a short secret as a boundary (review of issue 16)', () => {
+  it('counts an escape before a short secret as a boundary', () => {
     const redactor = new Redactor(['42']);
     expect(redactor.redact('{"message":"Wrong PIN:\\n42"}')).toBe(
       `{"message":"Wrong PIN:\\n${REDACTED}"}`,
@@ -295,7 +295,7 @@ describe('Redactor.clip', () => {
   });
 });
 
-describe('URL forms (issue 16, finding 5)', () => {
+describe('URL forms', () => {
   // Each part of a URL, as the WHATWG parser writes a value concatenated into it: the redactor must know the
   // same spelling. Delimiters of that part are left out (they end it).
   const parts: [string, RegExp, (value: string) => string][] = [
@@ -331,7 +331,7 @@ describe('URL forms (issue 16, finding 5)', () => {
   });
 });
 
-describe('encoded forms (issue 31)', () => {
+describe('encoded forms', () => {
   const lowerHex = (text: string) =>
     text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
   const json = (value: string) => JSON.stringify(value).slice(1, -1);
@@ -357,7 +357,7 @@ describe('encoded forms (issue 31)', () => {
     goJsonUpper: (value) =>
       json(value).replace(/[<>&]/g, (c) => `\\u00${c.charCodeAt(0).toString(16).toUpperCase()}`),
     htmlNumeric: (value) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`),
-    // Two families at once (review of issue 31): each family's escapes written by the other's encoder.
+    // Two families at once: each family's escapes written by the other's encoder.
     htmlTwice: (value) => html(html(value)),
     goJsonOfHtml: (value) => goJson(html(value)),
     percentOfJson: (value) => encodeURIComponent(json(value)),
@@ -416,7 +416,7 @@ describe('encoded forms (issue 31)', () => {
     'htmlNumeric8',
     'htmlHex8',
     'jsHex',
-  ])('hides the whole of a secret written %s (review of issue 31)', (name) => {
+  ])('hides the whole of a secret written %s', (name) => {
     const value = 'tK/9+a&b<c>"d';
     const written = (encodings[name] as (value: string) => string)(value);
     expect(new Redactor([value]).redact(`error: token ${written} refused`)).toBe(
@@ -453,7 +453,7 @@ describe('encoded forms (issue 31)', () => {
     expect(redactor.clip('a%252Fyz', 4)).toBe('a…');
     expect(redactor.clip('ab\\u0041yz', 6)).toBe('ab…');
     expect(redactor.clip('ab&amp;yz', 5)).toBe('ab…');
-    // So is one cut in two inside another family's escape (review of issue 31), and a JavaScript `\x` cut.
+    // So is one cut in two inside another family's escape, and a JavaScript `\x` cut.
     expect(redactor.clip('ab\\u0026amp;yz', 9)).toBe('ab…');
     expect(redactor.clip('ab%5Cu0026yz', 8)).toBe('ab…');
     expect(redactor.clip('ab&#37;2Fyz', 8)).toBe('ab…');

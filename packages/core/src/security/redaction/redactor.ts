@@ -19,8 +19,8 @@ export const REDACTED = '[REDACTED]';
  * A redactor lives as long as its request. What it holds for every request is made with `new` or shared until
  * written, never from an array or object literal: V8 moves a literal's allocation site to the old generation
  * once most of what it made outlived a few young collections, as it does for requests that wait on an end
- * system, and every short request then made those objects in the old generation too (issue 31, the later call's
- * tail).
+ * system, and every short request then made those objects in the old generation too (a later call's
+ * p99 more than doubled; ARCHITECTURE.md, D21).
  *
  * @internal used by the handler; connector code gets a redacting logger instead
  */
@@ -92,7 +92,7 @@ export class Redactor {
     this.#made?.drop();
   }
 
-  /** The secrets registered so far, for a test kit's recorder (issue 37). @internal */
+  /** The secrets registered so far, for a test kit's recorder (ARCHITECTURE.md, D23). @internal */
   values(): string[] {
     return [...this.#secrets];
   }
@@ -105,7 +105,7 @@ export class Redactor {
   /**
    * Makes the forms of the secrets that a text of `length` characters may hold, and that were not made yet,
    * within the budget: a request whose secrets' forms cost more than it paid for is redacted whole instead, so
-   * its cost stays bounded by what it sends (issues 16 and 31).
+   * its cost stays bounded by what it sends (ARCHITECTURE.md, D6).
    */
   #makeForms(length: number): void {
     const pending = this.#pending;
@@ -158,7 +158,7 @@ export class Redactor {
 
   /**
    * Where {@link redact} finds secret forms in a text, in order and merged: for a test kit's recorder, which
-   * replaces each secret with a placeholder of its own rather than `[REDACTED]` (issue 37).
+   * replaces each secret with a placeholder of its own rather than `[REDACTED]` (ARCHITECTURE.md, D23).
    *
    * @param text - any text
    * @returns `[start, end)` pairs; the whole text when the secrets are over budget
@@ -173,8 +173,8 @@ export class Redactor {
   }
 
   /**
-   * Redacts, then shortens (issue 16, finding 2: clipping first showed every character of a secret before the
-   * cut). When the text is shortened, a tail that is the start of a secret form (written in any escapes, or an
+   * Redacts, then shortens (clipping first showed every character of a secret before the cut; ARCHITECTURE.md,
+   * D4). When the text is shortened, a tail that is the start of a secret form (written in any escapes, or an
    * escape cut in two) is dropped too.
    *
    * @param text - any text

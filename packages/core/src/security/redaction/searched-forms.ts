@@ -10,11 +10,11 @@ import { percentView } from './text-views.js';
 import { foldedForm } from './folded-view.js';
 
 /**
- * What the redactor searches the views of a text for, for one secret (issue 31): each part of it (the value, a
- * `Bearer` token, a `Basic` password, a cookie's value) as it is, as the URL parser keeps it in a URL, and as
- * the percent view reads each of those. Escapes are decoded in the text, not spelled out here, so the number
- * of forms does not depend on which characters the secret holds: a few per part, each at most as long as the
- * part.
+ * What the redactor searches the views of a text for, for one secret (ARCHITECTURE.md, D5): each part of it (the
+ * value, a `Bearer` token, a `Basic` password, a cookie's value) as it is, as the URL parser keeps it in a URL,
+ * and as the percent view reads each of those. Escapes are decoded in the text, not spelled out here, so the
+ * number of forms does not depend on which characters the secret holds: a few per part, each at most as long as
+ * the part.
  *
  * - `anywhere`: forms of at least {@link MIN_SECRET_LENGTH} characters, replaced wherever they occur.
  * - `standalone`: shorter forms (of a PIN, or of a part that decodes short), replaced where they stand alone.

@@ -43,9 +43,9 @@ const MAX_COOKIE_PAIRS = 64;
 
 /**
  * The values of a `Cookie` or `Set-Cookie` value's pairs (`AuthSession=…; lang=…`), each a secret on its own,
- * since connector code and end systems pass them on alone (issue 31: a CouchDB session cookie). Only a value
- * made of such pairs counts, only values of at least {@link MIN_SECRET_LENGTH} characters (a cookie under four
- * is no credential, and `=` padding of base64 is no pair), and never an attribute of a `Set-Cookie`.
+ * since connector code and end systems pass them on alone, as CouchDB's session cookie is (ARCHITECTURE.md, D7).
+ * Only a value made of such pairs counts, only values of at least {@link MIN_SECRET_LENGTH} characters (a cookie
+ * under four is no credential, and `=` padding of base64 is no pair), and never an attribute of a `Set-Cookie`.
  */
 function cookieValues(value: string): string[] {
   if (!COOKIE_START.test(value)) return [];
@@ -72,7 +72,7 @@ function cookieValues(value: string): string[] {
  * What a secret is made of that connector code may send on alone: the value; the token of `Bearer <token>` (as
  * connector code cuts it off, after one space or all of them, newlines kept); the `user:password` and the
  * password of `Basic`, decoded only when it is a real `user:password` in UTF-8 (any other base64 would add
- * parts made of noise, at a cost the caller chooses: issue 16, finding 4); each value of a cookie header's
+ * parts made of noise, at a cost the caller chooses; ARCHITECTURE.md, D6); each value of a cookie header's
  * pairs. Each once, the value first.
  *
  * @internal
@@ -140,11 +140,11 @@ export const shortestByteForm = (bytes: number): number => Math.floor((8 * bytes
 
 /**
  * A length no form of the value's text parts (see {@link credentialParts}) is shorter than, judged without
- * making any: a text shorter than this cannot hold one, and the redactor makes the forms of a secret only when
- * a text is long enough (issue 31: a 401 message of 21 characters made the forms of every secret a caller
- * sent). Each part is the value or a piece of it, and a text form drops at most its controls and spaces, and
- * six characters per `%` (`%2525XX` reads as one); a `Basic` value's parts are decoded, and a cookie's values
- * may be as short as four characters, so for those no length is promised.
+ * making any: a text shorter than this cannot hold one, and the redactor makes the forms of a secret only when a
+ * text is long enough (a 401 message of 21 characters made the forms of every secret a caller sent;
+ * ARCHITECTURE.md, D6). Each part is the value or a piece of it, and a text form drops at most its controls and
+ * spaces, and six characters per `%` (`%2525XX` reads as one); a `Basic` value's parts are decoded, and a
+ * cookie's values may be as short as four characters, so for those no length is promised.
  *
  * @internal
  */

@@ -1,7 +1,7 @@
 /**
  * Where code that runs inside a request (the end-system client) registers the secrets it learns and redacts
  * before it clips: the request's redactor, reached through the logger connector code passes on (`context.log`)
- * without any new option (issue 16, findings 1 and 2). A registry symbol, so two copies of the package (ESM
+ * without any new option (ARCHITECTURE.md, D4). A registry symbol, so two copies of the package (ESM
  * and CJS) find each other's.
  *
  * @internal

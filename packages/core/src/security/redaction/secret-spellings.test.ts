@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { secretForms } from './secret-spellings.js';
 
-// The kit's leak check looks for these spellings: they follow what the redactor finds (review of issue 31).
+// The kit's leak check looks for these spellings: they follow what the redactor finds (ARCHITECTURE.md, D5).
 describe('secretForms', () => {
   const value = 'tK/9+a&b<c>"d';
   const json = JSON.stringify(value).slice(1, -1);

@@ -13,7 +13,7 @@ import {
 /**
  * The WHATWG URL percent-encode sets (https://url.spec.whatwg.org/#percent-encoded-bytes), beyond C0 controls
  * and non-ASCII, which every set encodes: what `new URL()` writes for a value concatenated into a URL's
- * fragment, query, path or user info (issue 16, finding 5: `P@ss w0rd!` in a path is `P@ss%20w0rd!`).
+ * fragment, query, path or user info (`P@ss w0rd!` in a path is `P@ss%20w0rd!`).
  */
 const URL_SETS: readonly string[] = [
   ' "<>`', // fragment
@@ -47,7 +47,7 @@ function asciiJson(json: string): string[] {
   return [lower, lower.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => `\\u${hex.toUpperCase()}`)];
 }
 
-/** JSON as Go's encoding/json writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped too (issue 31). */
+/** JSON as Go's encoding/json writes it: `<`, `>`, `&`, U+2028 and U+2029 escaped too. */
 const goJson = (json: string) =>
   json.replace(
     /[<>&\u2028\u2029]/g,
@@ -135,12 +135,12 @@ export interface SecretForms {
 }
 
 /**
- * The usual spellings of a secret, listed: the encodings of the value, and of the parts a credential is made
- * of (the token of `Bearer <token>`, the `user:password` and password of `Basic`, the value of each pair of a
- * `Cookie`), since connector code sends those parts on (issue 9), each also in lower and upper case when it is
- * at least {@link MIN_SECRET_LENGTH} characters long. The conformance kit's leak check looks for
- * these. The redactor finds each of them, and any mix of escaped and plain characters besides, by decoding
- * the text it searches (see the errors, sessions and secrets guide).
+ * The usual spellings of a secret, listed: the encodings of the value, and of the parts a credential is made of
+ * (the token of `Bearer <token>`, the `user:password` and password of `Basic`, the value of each pair of a
+ * `Cookie`), since connector code sends those parts on (ARCHITECTURE.md, D7), each also in lower and upper case
+ * when it is at least {@link MIN_SECRET_LENGTH} characters long. The conformance kit's leak check looks for
+ * these. The redactor finds each of them, and any mix of escaped and plain characters besides, by decoding the
+ * text it searches (see the errors, sessions and secrets guide).
  *
  * @param value - a secret
  * @returns its spellings, each once

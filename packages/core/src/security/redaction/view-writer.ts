@@ -4,9 +4,9 @@
 
 /**
  * A text as one family of escapes decodes it: what the redactor searches besides the text itself, so that a
- * secret is found however an encoder chose to write it (issue 31). Making one spelling of every secret per
- * encoding cost up to 128 characters of forms per character of secret, and still missed spellings no list
- * held (lower-case escapes, escapes of escapes, Go's `\u0026`); decoding the text costs one pass over it,
+ * secret is found however an encoder chose to write it (ARCHITECTURE.md, D5). Making one spelling of every
+ * secret per encoding cost up to 128 characters of forms per character of secret, and still missed spellings no
+ * list held (lower-case escapes, escapes of escapes, Go's `\u0026`); decoding the text costs one pass over it,
  * and finds every mix of escaped and plain characters at once. The decoders are described in text-views.ts.
  *
  * @internal
