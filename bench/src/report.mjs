@@ -244,7 +244,7 @@ export function report({ settings, layout, scenarios, servers, throughput, memor
   }
   lines.push(
     '',
-    '## Budgets (issues 18, 31, 33 and 35)',
+    '## Budgets',
     '',
     '| budget | measured | limit | verdict |',
     '| --- | ---: | ---: | --- |',

@@ -1,10 +1,10 @@
-// Issue 35, end to end: the example's production entry point (src/main.ts) runs with CONNECTOR_OTEL=1, a real
-// Prometheus server (Debian's `prometheus`) scrapes its metrics endpoint once a second while the platform
-// simulator drives the connector, and Prometheus's HTTP API answers the request-duration series with the
-// operation label. Skipped, saying why, where prometheus
-// is not installed, except under CI (.ci/run installs it), where that fails. About 10 s (the entry point starts
-// with tsx, Prometheus scrapes once a second). Every wait is for an event or an answer, with no deadline but
-// the hook's or the test's timeout: a busy machine makes the test slower, never failed.
+// OpenTelemetry metrics, end to end: the example's production entry point (src/main.ts) runs with
+// CONNECTOR_OTEL=1, a real Prometheus server (Debian's `prometheus`) scrapes its metrics endpoint once a second
+// while the platform simulator drives the connector, and Prometheus's HTTP API answers the request-duration
+// series with the operation label. Skipped, saying why, where prometheus is not installed, except under CI
+// (.ci/run installs it), where that fails. About 10 s (the entry point starts with tsx, Prometheus scrapes
+// once a second). Every wait is for an event or an answer, with no deadline but the hook's or the test's
+// timeout: a busy machine makes the test slower, never failed.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

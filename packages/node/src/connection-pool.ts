@@ -43,12 +43,13 @@ interface PooledSocket extends Socket {
  * The connections `serve()` holds, at most `max` of them. At the cap a new connection makes room: the oldest
  * connection that has not delivered a complete request head yet is closed, else the one whose request body is
  * still to come and that has sent the least, else the newest one idle between keep-alive requests; each of
- * those only past a grace period of 250 ms, unless every silent connection is younger. Only when every connection has a request in flight is the new one refused (issue 31:
- * refusing new connections let about 1,000 sockets that sent nothing keep the platform out for good). nginx
- * does the same when it runs out of connections: it closes its "reusable" ones, those waiting for a request.
+ * those only past a grace period of 250 ms, unless every silent connection is younger. Only when every
+ * connection has a request in flight is the new one refused (refusing new connections let about 1,000 sockets
+ * that sent nothing keep the platform out for good). nginx does the same when it runs out of connections: it
+ * closes its "reusable" ones, those waiting for a request.
  *
  * What a connection is doing is read only when the cap is reached: a request costs one property read (a store
- * on a connection's first), with no listener or timer (issue 18).
+ * on a connection's first), with no listener or timer: `serve()` pays nothing per request below the cap.
  *
  * @internal
  */

@@ -120,7 +120,8 @@ async function handleNodeRequest(
     answer = INTERNAL_ERROR_RESPONSE;
   }
   // A body we stopped reading, or never read and not yet all here, is not read into memory: the connection
-  // closes after the answer (issue 9), gracefully, so that a client still sending can read it (issue 20).
+  // closes after the answer rather than draining it until the request timeout, and gracefully, so that a client
+  // still sending can read it (`lingerThenClose`).
   const unread = connectorRequest?.bodyAbandoned === true || !request.complete;
   writeResponse(response, answer, unread || options.closing?.() === true ? CLOSE : undefined);
   if (unread) lingerThenClose(request, response, options.linger);

@@ -12,8 +12,8 @@ export interface LingerLimits {
 /**
  * Closes the connection of a request whose body was not read (refused as too large, too slow, or never asked
  * for) so that the client can read the answer: after the answer is written, only the sending side is closed,
- * and what the client still sends is read and thrown away until its body ends, up to `limits` (issue 20,
- * finding 8). Closing at once, as Node does after `Connection: close`, makes the kernel reset the connection
+ * and what the client still sends is read and thrown away until its body ends, up to `limits` (ARCHITECTURE.md,
+ * D15). Closing at once, as Node does after `Connection: close`, makes the kernel reset the connection
  * while the client is still writing its body, and a client that writes before it reads then loses the answer
  * (`EPIPE`, `ECONNRESET`). Servers have long closed this way (Apache's and nginx's lingering close).
  *

@@ -37,7 +37,7 @@ function plainHeaders(headers: IncomingMessage['headers']): Record<string, strin
 /**
  * A Node request as the core handler takes it. The body is read, and the `AbortSignal` made, only when the
  * handler asks: most calls need neither, and an `AbortController` with its `close` listener cost more than
- * the rest of the binding's work on a later call (issue 8).
+ * the rest of the binding's work on a later call (ARCHITECTURE.md, D21).
  *
  * @internal
  */

@@ -31,7 +31,7 @@ const tooLarge = (maxBytes: number) =>
 
 /**
  * The body's text, refused unless it is UTF-8. `isUtf8` + `toString` instead of a fatal `TextDecoder` made per
- * request (issue 8); a byte order mark is dropped, as TextDecoder drops it.
+ * request (ARCHITECTURE.md, D21); a byte order mark is dropped, as TextDecoder drops it.
  */
 function decode(bytes: Buffer): string {
   if (!isUtf8(bytes))
@@ -44,7 +44,7 @@ function decode(bytes: Buffer): string {
  * Reads a request body as UTF-8 text, refusing it with 413 as soon as it is known to be too large (from
  * `Content-Length`, or while streaming) without buffering the rest, and with 408 when it arrives too slowly.
  * Not an async function, and the caller learns of a body left unread through `onAbandon` rather than a `catch`
- * of its own: each promise less is measurable on initialize (issue 18).
+ * of its own: each promise less is measurable on initialize (ARCHITECTURE.md, D20).
  *
  * @param onAbandon - called when reading fails, which may leave the rest of the body on the connection
  * @internal

@@ -33,10 +33,10 @@ export interface ServeOptions extends RequestListenerOptions {
    * without bound. At the cap a new connection makes room: the oldest connection that has not sent a whole
    * request head yet is closed, else the one whose request body is still to come and that has sent the least,
    * else the newest one idle between keep-alive requests, each spared for its first 250 ms while older ones can
-   * make room; so sockets that send nothing, or heads whose bodies never come, can never keep the platform out
-   * (issue 31). The choice is made once the pending reads of the turn have been handled, so a new connection
-   * whose request head has arrived is never taken for a silent one. When every connection has a request in
-   * flight, a new connection from another address closes the newest connection of an address that holds more
+   * make room; so sockets that send nothing, or heads whose bodies never come, can never keep the platform out.
+   * The choice is made once the pending reads of the turn have been handled, so a new connection whose request
+   * head has arrived is never taken for a silent one. When every connection has a request in flight, a new
+   * connection from another address closes the newest connection of an address that holds more
    * than half the places (its answer is lost; the client may send it again): one address cannot keep every
    * other out, while a reverse proxy's connections, all from one address, never close each other. Else the new
    * one is refused: its request is answered `503 SERVICE_UNAVAILABLE` and it is closed (within a second if it
@@ -139,7 +139,7 @@ export async function serve(
   const host = options.host ?? '127.0.0.1';
   let closing: Promise<void> | undefined;
   // Answers written once shutting down ask the client to close the connection: asked when each answer is
-  // written, rather than by tracking every response in flight (a listener per request, issue 18).
+  // written, rather than by tracking every response in flight, which costs a listener per request.
   const handle = nodeHandler(connector, options, () => closing !== undefined);
   const headersTimeout = options.headersTimeoutMs ?? 30_000;
   const pool = new ConnectionPool(options.maxConnections ?? 1_000, OVER_CAP_LINGER.ms);
@@ -169,7 +169,7 @@ export async function serve(
   );
   server.on('clientError', answerClientError);
   // Counted here rather than with Node's `server.maxConnections`, which drops a connection past it without a
-  // word: the client would see a reset instead of a contract answer (issue 20, finding 2).
+  // word: the client would see a reset instead of a contract answer (ARCHITECTURE.md, D15).
   server.on('connection', (socket: Socket) => pool.admit(socket));
 
   const sendTimeout = options.sendTimeoutMs ?? 30_000;

@@ -11,7 +11,7 @@ function write(
   extraHeaders: Readonly<Record<string, string>> | undefined,
 ): void {
   // One writeHead with every header (writeHead builds the head at once, so Content-Length must be in it, or
-  // Node falls back to chunked encoding): the cheapest way through node:http (issue 8).
+  // Node falls back to chunked encoding): the cheapest way through node:http (ARCHITECTURE.md, D21).
   if (answer.stream) {
     // Sent as it is made (chunked): a failure part-way destroys the response, so the client sees a cut-off
     // body, never a short one that looks whole; a client that goes away cancels the stream.

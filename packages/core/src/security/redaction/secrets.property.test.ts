@@ -19,9 +19,9 @@ import { MIN_SECRET_LENGTH } from './secret-parts.js';
 // The rule under test: a secret of at least MIN_SECRET_LENGTH (4) characters never appears, in any form the
 // SDK derives (as is, URL-encoded, JSON-escaped, base64 alone or inside `base64(user:secret)`), in a response
 // body, a log line or an error thrown to connector code. Shorter values are found only where they stand alone
-// (replacing them everywhere would blank out ordinary words); packages/node/src/secrets.property.test.ts covers
-// them over HTTP, so the generators here start at four characters. FUZZ_RUNS=5000 for a deeper search than the
-// default run's.
+// (replacing them everywhere would blank out ordinary words);
+// cross-binding/src/redaction/secret-leaks.property.test.ts covers them over HTTP, so the generators here start
+// at four characters. FUZZ_RUNS=5000 for a deeper search than the default run's.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 80);
 
 const metacharacters = fc.string({
