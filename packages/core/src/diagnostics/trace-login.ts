@@ -42,14 +42,21 @@ export function traceLogin<T>(
     redactor.redact(fields.systemId),
   );
   scope.trace = trace;
-  return traceAsync(loginChannel, trace, login, (context, outcome, failed) => {
-    if (scope.trace === trace) scope.trace = outer;
-    if (!failed) return;
-    // The SDK's answer before the connector's `mapError`: the request's trace has the final one.
-    const error = toConnectorError(outcome);
-    context.code = error.code;
-    context.error = publishedError(error);
-  });
+  return traceAsync(
+    {
+      channel: loginChannel,
+      settle(context, outcome, failed) {
+        if (scope.trace === trace) scope.trace = outer;
+        if (!failed) return;
+        // The SDK's answer before the connector's `mapError`: the request's trace has the final one.
+        const error = toConnectorError(outcome);
+        context.code = error.code;
+        context.error = publishedError(error);
+      },
+    },
+    trace,
+    login,
+  );
 }
 
 /** A login's trace, made with `new` and with every member from the start (see `PublishedRequest`). */

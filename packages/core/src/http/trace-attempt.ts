@@ -5,14 +5,12 @@ import {
   type PublishedError,
   type RequestTrace,
 } from '../diagnostics/channels.js';
-import { publishedError, traceAsync } from '../diagnostics/trace-async.js';
+import { publishedError, traceAsync, type Tracing } from '../diagnostics/trace-async.js';
 import { toConnectorError } from '../errors/to-connector-error.js';
 import { egressRefusal } from './transport/attempt-abort.js';
-import { requestContext } from './client-state.js';
+import { callOf, type CallState } from './call-state.js';
 import { safeUrl } from './transport/safe-url.js';
-
-/** Attempts published so far, by the ky context of their call (ky makes one per call, kept across retries). */
-const attempts = new WeakMap<object, number>();
+import type { SecretSink } from '../security/redaction/secret-sink.js';
 
 /**
  * Sends one attempt of an end-system call on the `endSystemRequest` tracing channel; called only when the
@@ -31,37 +29,25 @@ export function traceAttempt(
   init: RequestInit | undefined,
 ): Promise<Response> {
   if (!(input instanceof Request)) return send(input, init);
-  const call = requestContext(input);
-  const secrets = call?.client.secrets;
-  const redact = secrets && ((text: string) => secrets.redact(text));
-  let attempt = 0;
-  if (call) {
-    attempt = attempts.get(call.context) ?? 0;
-    attempts.set(call.context, attempt + 1);
-  }
-  const trace = new PublishedAttempt(
-    call?.client.traces?.trace,
-    input.method,
-    bareUrl(input.url, redact),
-    attempt,
-    shownQuery(input.url, redact),
-  );
-  return traceAsync(
-    endSystemChannel,
-    trace,
-    () => send(input, init),
-    (context, outcome, failed) => {
-      if (!failed) {
-        context.status = (outcome as Response).status;
-        return;
-      }
-      const error = toConnectorError(outcome);
-      // The platform hears of a refused name as of one DNS does not know; the operator's trace says which.
-      context.code = egressRefusal(outcome) ? 'EGRESS_REFUSED' : error.code;
-      context.error = publishedError(error);
-    },
-  );
+  const call = callOf(input);
+  const trace = new PublishedAttempt(input, call, call ? call.traced++ : 0);
+  return traceAsync(ATTEMPTS, trace, () => send(input, init));
 }
+
+/** The attempts' channel and how an attempt's outcome is published: made once, as it captures nothing. */
+const ATTEMPTS: Tracing<EndSystemTrace> = {
+  channel: endSystemChannel,
+  settle(context, outcome, failed) {
+    if (!failed) {
+      context.status = (outcome as Response).status;
+      return;
+    }
+    const error = toConnectorError(outcome);
+    // The platform hears of a refused name as of one DNS does not know; the operator's trace says which.
+    context.code = egressRefusal(outcome) ? 'EGRESS_REFUSED' : error.code;
+    context.error = publishedError(error);
+  },
+};
 
 /** An attempt's trace, made with `new` and with every member from the start (see core's `PublishedRequest`). */
 class PublishedAttempt implements EndSystemTrace {
@@ -73,23 +59,23 @@ class PublishedAttempt implements EndSystemTrace {
   status?: number = undefined;
   code?: string = undefined;
   error?: PublishedError = undefined;
-  constructor(
-    parent: RequestTrace | LoginTrace | undefined,
-    method: string,
-    url: string,
-    attempt: number,
-    query: string | undefined,
-  ) {
-    this.parent = parent;
-    this.method = method;
-    this.url = url;
+  /**
+   * @param request - the attempt's request
+   * @param call - its call's state, when it has one: the trace it runs in, the secrets to replace
+   * @param attempt - how many attempts of the call were published before it
+   */
+  constructor(request: Request, call: CallState | undefined, attempt: number) {
+    const secrets = call?.client.secrets;
+    this.parent = call?.client.traces?.trace;
+    this.method = request.method;
+    this.url = bareUrl(request.url, secrets);
     this.attempt = attempt;
-    this.query = query;
+    this.query = shownQuery(request.url, secrets);
   }
 }
 
 /** The URL without user info, query or fragment: their values may be credentials. */
-function bareUrl(url: string, redact: ((text: string) => string) | undefined): string {
+function bareUrl(url: string, secrets: SecretSink | undefined): string {
   let bare: string;
   try {
     const { origin, pathname } = new URL(url);
@@ -97,19 +83,16 @@ function bareUrl(url: string, redact: ((text: string) => string) | undefined): s
   } catch {
     return '[invalid URL]';
   }
-  return redact ? redact(bare) : bare;
+  return secrets ? secrets.redact(bare) : bare;
 }
 
 /** The query as log lines show it: values named like credentials and the request's secrets replaced. */
-function shownQuery(
-  url: string,
-  redact: ((text: string) => string) | undefined,
-): string | undefined {
+function shownQuery(url: string, secrets: SecretSink | undefined): string | undefined {
   const start = url.indexOf('?');
   if (start === -1) return undefined;
   const shown = safeUrl(url);
   const at = shown.indexOf('?');
   if (at === -1) return undefined;
   const query = shown.slice(at + 1).replace(/#.*$/, '');
-  return redact ? redact(query) : query;
+  return secrets ? secrets.redact(query) : query;
 }

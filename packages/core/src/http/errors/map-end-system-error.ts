@@ -1,4 +1,4 @@
-import { ConnectorError, type ConnectorErrorOptions } from '../../errors/connector-error.js';
+import { ConnectorError } from '../../errors/connector-error.js';
 import { detailWithCode, markDefaultAnswer } from '../../errors/default-answer.js';
 import { ERROR_STATUS, type ErrorCode } from '../../errors/error-codes.js';
 import {
@@ -6,6 +6,7 @@ import {
   ForbiddenError,
   NotFoundError,
   RateLimitedError,
+  type RateLimitedErrorOptions,
   UnauthenticatedError,
   ValidationError,
 } from '../../errors/errors.js';
@@ -102,12 +103,16 @@ function contains(actual: unknown, expected: unknown): boolean {
   );
 }
 
-function matches(
-  rule: ErrorRule,
-  status: number,
-  body: unknown,
-  waitMs: number | undefined,
-): boolean {
+/** What the rows of an error table are matched against. */
+interface MatchedAnswer {
+  readonly status: number;
+  /** The body, parsed when it is JSON. */
+  readonly body: unknown;
+  /** The wait the answer asks for, if it says. */
+  readonly waitMs: number | undefined;
+}
+
+function matches(rule: ErrorRule, { status, body, waitMs }: MatchedAnswer): boolean {
   if (rule.retryAfter && waitMs === undefined) return false;
   if (rule.status !== undefined) {
     const statuses: readonly number[] =
@@ -121,16 +126,17 @@ function matches(
 /**
  * The connector error of the right class for an SDK code.
  *
+ * @param code - the SDK code
+ * @param message - the error's message
+ * @param options - end-system code, detail, cause, and the wait (`retryAfterMs`), which only a rate limit keeps
  * @internal
  */
 export function errorFor(
   code: ErrorCode,
   message: string,
-  options: ConnectorErrorOptions,
-  waitMs?: number,
+  options: RateLimitedErrorOptions,
 ): ConnectorError {
-  if (code === 'RATE_LIMITED')
-    return new RateLimitedError(message, { ...options, retryAfterMs: waitMs });
+  if (code === 'RATE_LIMITED') return new RateLimitedError(message, options);
   if (code === 'FORBIDDEN') return new ForbiddenError(message, options);
   switch (ERROR_STATUS[code]) {
     case 400:
@@ -177,9 +183,10 @@ export function mapEndSystemError(
     // A failing extractor must not hide the end system's answer: fall back to the common shapes.
   }
   info ??= extractErrorInfo(body.parsed, body.clip);
+  const answer: MatchedAnswer = { status: response.status, body: body.parsed, waitMs };
   const rule = [...(options.rules ?? []), ...DEFAULT_ERROR_RULES].find((candidate) => {
     try {
-      return matches(candidate, response.status, body.parsed, waitMs);
+      return matches(candidate, answer);
     } catch {
       return false; // a failing body test does not match
     }
@@ -195,7 +202,12 @@ export function mapEndSystemError(
   const keep = (rule?.endSystemCode ?? 'drop') === 'keep';
   const endSystemCode = keep ? info.code : undefined;
   const detail = keep ? answered : detailWithCode(info.code, answered);
-  const error = errorFor(code, message, { endSystemCode, detail, cause: context.cause }, waitMs);
+  const error = errorFor(code, message, {
+    endSystemCode,
+    detail,
+    cause: context.cause,
+    retryAfterMs: waitMs,
+  });
   return rule === undefined || DEFAULT_ERROR_RULES.includes(rule)
     ? markDefaultAnswer(error)
     : error;

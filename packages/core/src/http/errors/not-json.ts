@@ -1,9 +1,9 @@
 import { attachConnectorError } from '../../errors/attached-error.js';
-import { answerOf, clientOf, type Answer } from '../client-state.js';
+import { callOfOptions, type Answer } from '../call-state.js';
+import { clientOf } from '../client-state.js';
 import { errorFor } from './map-end-system-error.js';
 import type { NotJsonRule } from './not-json-rule.js';
 import { safeUrl } from '../transport/safe-url.js';
-import { bodyRead } from '../transport/streamed-body.js';
 
 const NOT_JSON = 'The end system answered something that is not JSON';
 
@@ -23,10 +23,10 @@ export class NotJsonError extends Error {
   ) {
     super(NOT_JSON);
     let call = 'The answer';
-    if (answer) {
-      const { response, method } = answer;
+    const response = answer?.response;
+    if (answer && response) {
       const type = response.headers.get('content-type')?.split(';')[0]?.trim() || 'no content type';
-      call = `${method} ${safeUrl(response.url)} answered ${response.status} ${type}`;
+      call = `${answer.method} ${safeUrl(response.url)} answered ${response.status} ${type}`;
     }
     attachConnectorError(
       this,
@@ -50,11 +50,11 @@ export function parseJson(
   text: string,
 ): unknown {
   // ky has read the answer whole: its attempt's timer has nothing left to bound.
-  const answer = answerOf(this);
-  if (answer) bodyRead(answer.response);
+  const call = callOfOptions(this);
+  call?.bodyRead(call.response);
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new NotJsonError(answer, text.length, clientOf(this)?.errors.notJson);
+    throw new NotJsonError(call, text.length, clientOf(this)?.errors.notJson);
   }
 }

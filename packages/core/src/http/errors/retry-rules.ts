@@ -1,9 +1,8 @@
 import { isHTTPError, type ShouldRetryState } from 'ky';
 import { EgressRefusedError } from '../../security/egress/egress-policy.js';
 import { timeoutError } from '../transport/attempt-abort.js';
+import { callOf } from '../call-state.js';
 import { clientOf } from '../client-state.js';
-import { failedCall } from '../transport/policed-fetch.js';
-import { noRetry } from '../request-hooks.js';
 import { retryAfterMs } from './retry-after.js';
 
 // The SDK's retry rules, as ky's `retry.shouldRetry`: ky has already checked the limit and the method. `false`
@@ -24,16 +23,20 @@ export const WAIT_STATUSES = [429, 503];
  * @internal
  */
 export function shouldRetry({ error }: ShouldRetryState): boolean | undefined {
-  if (noRetry.has(error) || error.name === 'TimeoutError' || error instanceof EgressRefusedError)
-    return false;
   const http = isHTTPError(error) ? error : undefined;
-  const call = http ? { client: clientOf(http.options), request: http.request } : failedCall(error);
-  const client = call?.client;
+  // A failure without an answer carries no ky options: its call is found from the error itself.
+  const failed = http ? undefined : callOf(error);
+  if (failed?.noRetry || error.name === 'TimeoutError' || error instanceof EgressRefusedError)
+    return false;
+  const client = http ? clientOf(http.options) : failed?.client;
   if (client === undefined) return undefined;
   if (client.signal?.aborted) return false;
   if (http && !(http.options.retry.statusCodes ?? []).includes(http.response.status)) return false;
   if (client.deadlineAt !== undefined && Date.now() >= client.deadlineAt)
-    throw timeoutError(call?.request, `No answer within the deadline of ${client.deadlineMs} ms`);
+    throw timeoutError(
+      http ? http.request : failed?.failedRequest,
+      `No answer within the deadline of ${client.deadlineMs} ms`,
+    );
   if (http === undefined) return undefined;
   const wait = retryAfterMs(http.response.headers, Number.POSITIVE_INFINITY);
   if (wait === undefined) return http.response.status !== 413;

@@ -79,8 +79,8 @@ export function egressDispatcher(
         : {};
     agent = (undici ??= import('undici')).then((loaded) =>
       proxy
-        ? policedProxy(loaded, compiled, proxy, connectTls, proxyTls, bodyTimeout)
-        : policedAgent(loaded, compiled, connectTls, bodyTimeout),
+        ? policedProxy(loaded, compiled, { proxy, tls: connectTls, proxyTls, bodyTimeout })
+        : policedAgent(loaded, compiled, { tls: connectTls, bodyTimeout }),
     );
     // Awaited by the calls; a client made and never used must not leave an unhandled rejection.
     agent.catch(() => undefined);

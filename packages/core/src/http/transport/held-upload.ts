@@ -14,15 +14,20 @@ import { refuseCreate } from '../refused-create.js';
 /** Most bytes of one streamed body held in memory before it goes to a temporary file. */
 export const MEMORY_BYTES = 1_048_576;
 
-/** A streamed body, read to its end when its call is first sent. */
-class HeldUpload {
-  /** What ky is given in place of the stream: an empty body, told apart by identity. */
-  readonly placeholder = new Blob([]);
+/**
+ * A streamed body, read to its end when its call is first sent. It is also what ky is given in place of the stream:
+ * an empty body, told apart by its class, which the client's `beforeRequest` hook finds in the call's options and
+ * keeps in the call's state (see `call-state.ts`).
+ *
+ * @internal
+ */
+export class HeldUpload extends Blob {
   readonly #source: FileContent;
   #sized: Promise<SpilledBlob> | undefined;
   #disposed = false;
 
   constructor(source: FileContent) {
+    super([]);
     this.#source = source;
   }
 
@@ -46,9 +51,6 @@ class HeldUpload {
     );
   }
 }
-
-/** The held bodies, by their placeholder (what ky's options carry) and by the requests ky made of them. */
-const held = new WeakMap<object, HeldUpload>();
 
 /** Whether a body is a stream of unknown length: a web stream, or an async iterable such as a Node stream. */
 function isStream(body: unknown): body is ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> {
@@ -76,42 +78,20 @@ export function sendSized(
 ): ResponsePromise {
   if (!isStream(options.body)) return send(input, options);
   const upload = new HeldUpload(options.body as FileContent);
-  held.set(upload.placeholder, upload);
-  const answer = send(input, { ...options, body: upload.placeholder });
+  const answer = send(input, { ...options, body: upload });
   const done = () => upload.dispose();
   answer.then(done, done);
   return answer;
 }
 
 /**
- * Notes that ky made `request` of a call whose body is held (called by the client's `beforeRequest` hook).
+ * `request`, sent by ky with `upload` as its empty placeholder, with the body `upload` holds, read to its end.
  *
  * @internal
  */
-export function noteHeldBody(request: Request, body: unknown): void {
-  const upload = typeof body === 'object' && body !== null ? held.get(body) : undefined;
-  if (upload !== undefined) held.set(request, upload);
-}
-
-/**
- * The request with its held body in place, read to its end; the request itself when its body is not held.
- *
- * @internal
- */
-export async function withHeldBody(request: Request): Promise<Request> {
-  const upload = held.get(request);
-  if (upload === undefined) return request;
+export async function withHeldBody(request: Request, upload: HeldUpload): Promise<Request> {
   const body = await upload.blob(request.signal);
   return new Request(request, { body, duplex: 'half' } as RequestInit);
-}
-
-/**
- * Whether a request's body is held, so {@link withHeldBody} has to be awaited before it is sent.
- *
- * @internal
- */
-export function holdsBody(request: Request): boolean {
-  return held.has(request);
 }
 
 /**

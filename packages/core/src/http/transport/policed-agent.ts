@@ -3,7 +3,10 @@ import type { SecureContext } from 'node:tls';
 import type * as UndiciModule from 'undici';
 import type { Agent, buildConnector } from 'undici';
 import { checkedLookup } from './egress-lookup.js';
-import { EgressRefusedError, type CompiledEgressPolicy } from '../../security/egress/egress-policy.js';
+import {
+  EgressRefusedError,
+  type CompiledEgressPolicy,
+} from '../../security/egress/egress-policy.js';
 
 /**
  * undici's module, as `import('undici')` gives it: only its type is imported here, so undici stays unloaded
@@ -21,19 +24,32 @@ export type Undici = typeof UndiciModule;
 export type TlsConnectOptions = { readonly secureContext?: SecureContext };
 
 /**
+ * How an agent connects, besides where it may.
+ *
+ * @internal
+ */
+export interface AgentConnection {
+  /** The TLS options of connections to the end system. */
+  readonly tls: TlsConnectOptions;
+  /** undici's longest wait between two chunks of an answer (`0`: none). */
+  readonly bodyTimeout: number;
+}
+
+/**
  * An undici agent whose every connection, redirects included, goes through the policy.
  *
- * @param bodyTimeout - undici's longest wait between two chunks of an answer (`0`: none)
+ * @param undici - undici's module, once loaded
+ * @param policy - the policy every connection is judged by
+ * @param connection - TLS options and stall timeout
  * @internal
  */
 export function policedAgent(
   { Agent, buildConnector }: Undici,
   policy: CompiledEgressPolicy,
-  tlsOptions: TlsConnectOptions,
-  bodyTimeout: number,
+  { tls, bodyTimeout }: AgentConnection,
 ): Agent {
   const connect = buildConnector({
-    ...tlsOptions,
+    ...tls,
     lookup: checkedLookup(policy),
   } as buildConnector.BuildOptions);
   return new Agent({

@@ -2,10 +2,9 @@ import { attachConnectorError, attachedConnectorError } from '../../errors/attac
 import { EndSystemError } from '../../errors/errors.js';
 import { networkFailure } from '../../errors/network-failure.js';
 import { abortAfter, egressRefusal, followAbort, timeoutError } from './attempt-abort.js';
-import { keepAnswer, rebindRequest, requestContext, type ClientState } from '../client-state.js';
-import { holdsBody, withHeldBody } from './held-upload.js';
+import { bindToCall, callOf, type CallState } from '../call-state.js';
+import { withHeldBody, type HeldUpload } from './held-upload.js';
 import { proxyFailure } from './proxy-failure.js';
-import { noRetry, sendsStream } from '../request-hooks.js';
 import { safeUrl } from './safe-url.js';
 import { isHostName, unreachedHostMessage } from '../../security/egress/egress-policy.js';
 import { traceAttempt } from '../trace-attempt.js';
@@ -18,14 +17,6 @@ import { boundBody, streamFreely } from './streamed-body.js';
 // of the deadline, aborted when the platform hangs up, and logged. ky's own `timeout` is off in the client: an
 // attempt's timer here also bounds a body read whole, which ky's does not (it stops at the answer's head).
 
-/** The failed attempts whose client the retry rules need: a network failure carries no ky options. */
-const failedCalls = new WeakMap<object, { client: ClientState; request: Request }>();
-
-/** The client and request of a failed attempt that was not an HTTP answer. @internal */
-export function failedCall(error: unknown) {
-  return typeof error === 'object' && error !== null ? failedCalls.get(error) : undefined;
-}
-
 /**
  * Sends one attempt of an end-system call: ky's `fetch` option of the client.
  *
@@ -37,7 +28,16 @@ export function failedCall(error: unknown) {
  * @internal
  */
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  if (input instanceof Request && holdsBody(input)) return sendHeld(input, init);
+  const held = input instanceof Request ? callOf(input)?.held : undefined;
+  if (held !== undefined) return sendHeld(input as Request, init, held);
+  return sendOrTap(input, init);
+}
+
+/** Sends an attempt whose body is ready, unless a tap answers it. */
+function sendOrTap(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
   // A test kit's tap (ARCHITECTURE.md, D23) sees the attempt first; without one, an attempt pays this lookup.
   const tap = currentTap();
   if (tap !== undefined && input instanceof Request) {
@@ -48,14 +48,19 @@ export function policedFetch(input: string | URL | Request, init?: RequestInit):
 }
 
 /** Sends a request whose streamed body was held, once it has been read to its end (see `held-upload.ts`). */
-async function sendHeld(request: Request, init: RequestInit | undefined): Promise<Response> {
+async function sendHeld(
+  request: Request,
+  init: RequestInit | undefined,
+  upload: HeldUpload,
+): Promise<Response> {
+  const call = callOf(request) as CallState;
   let sized: Request;
   try {
-    sized = await withHeldBody(request);
+    sized = await withHeldBody(request, upload);
   } catch (error) {
     // The body could not be read (a download passed on was cut, the platform's upload went away): sending
     // again cannot help. A failure the SDK has not judged is the end system's side: 502, naming the call.
-    if (typeof error === 'object' && error !== null) noRetry.add(error);
+    call.refuseRetry(error);
     if (error instanceof Error && !request.signal.aborted && !attachedConnectorError(error))
       attachConnectorError(
         error,
@@ -67,15 +72,15 @@ async function sendHeld(request: Request, init: RequestInit | undefined): Promis
       );
     throw error;
   }
-  rebindRequest(request, sized);
-  return policedFetch(sized, init);
+  bindToCall(sized, call);
+  return sendOrTap(sized, init);
 }
 
 let warnedOfTap = false;
 
 /** Warns once per process that a tap is set in production and ignored; names nothing of the request. */
 function ignoredTap(request: Request): void {
-  const log = requestContext(request)?.client.log;
+  const log = callOf(request)?.client.log;
   if (warnedOfTap || log === undefined) return;
   warnedOfTap = true;
   log.warn(
@@ -97,7 +102,7 @@ async function tapAttempt(
   request: Request,
   init: RequestInit | undefined,
 ): Promise<Response> {
-  const call = requestContext(request);
+  const call = callOf(request);
   const sink = call?.client.secrets;
   let sent = false;
   const response = await tap({
@@ -109,7 +114,7 @@ async function tapAttempt(
     },
   });
   if (!sent && call) {
-    keepAnswer(call.context, { response, method: request.method });
+    call.keepAnswer(response);
     if (call.client.logs)
       call.client.log.info(
         {
@@ -127,13 +132,13 @@ async function tapAttempt(
 }
 
 async function sendAttempt(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const call = input instanceof Request ? requestContext(input) : undefined;
+  const call = input instanceof Request ? callOf(input) : undefined;
   if (call === undefined)
     throw new TypeError(
       "An end-system client's requests go through its beforeRequest hook: keep the client's hooks when extending it",
     );
   const request = input as Request;
-  const { client, context } = call;
+  const { client } = call;
   // One controller per attempt, aborted by whichever comes first: its timeout, the deadline, the platform
   // hanging up (also while the body is read), or ky (a call's own `signal` or `timeout`). `AbortSignal.any` did
   // this with a signal per source, which on Node 20 cost more than a quarter of the client's time
@@ -141,7 +146,7 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
   const attempt = new AbortController();
   const left = (client.deadlineAt ?? Date.now() + client.deadlineMs) - Date.now();
   const started = performance.now();
-  const stream = sendsStream(request);
+  call.attempt = attempt;
   let timer: NodeJS.Timeout | undefined;
   try {
     if (client.signal?.aborted) throw client.signal.reason;
@@ -149,6 +154,7 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
     if (left <= 0)
       throw timeoutError(request, `No answer within the deadline of ${client.deadlineMs} ms`);
     timer = abortAfter(attempt, Math.min(client.timeoutMs, left), request);
+    call.timer = timer;
     if (client.signal) followAbort(client.signal, attempt);
     request.signal.addEventListener('abort', () => attempt.abort(request.signal.reason), {
       once: true,
@@ -161,11 +167,10 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
       dispatcher: await client.dispatcher,
     } as unknown as RequestInit;
     const response = await fetch(request, options);
+    call.keepAnswer(response);
     // Read whole, the body stays within the attempt's time; streamed, within stallTimeoutMs a gap.
-    boundBody(response, timer, attempt);
+    boundBody(call, response);
     if (response.ok) streamFreely(response);
-    if (stream) noRetry.add(response);
-    keepAnswer(context, { response, method: request.method });
     if (client.logs)
       client.log.info(
         {
@@ -184,26 +189,28 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
   } catch (error) {
     // No answer, so no body left to bound.
     if (timer !== undefined) clearTimeout(timer);
-    throw failure(error, client, request, Math.round(performance.now() - started), stream);
+    call.timer = undefined;
+    throw failure(error, { call, request, durationMs: Math.round(performance.now() - started) });
   }
 }
 
+/** An attempt that failed without an answer. */
+interface FailedAttempt {
+  readonly call: CallState;
+  readonly request: Request;
+  readonly durationMs: number;
+}
+
 /** Logs a failed attempt and attaches the platform's answer to its error. */
-function failure(
-  error: unknown,
-  client: ClientState,
-  request: Request,
-  durationMs: number,
-  streamed: boolean,
-): unknown {
+function failure(error: unknown, { call, request, durationMs }: FailedAttempt): unknown {
+  const { client } = call;
   let shown: string | undefined;
   const safe = () => (shown ??= safeUrl(request.url));
   const via = client.proxy && { proxy: client.proxy.origin };
   const { method } = request;
-  if (typeof error === 'object' && error !== null) {
-    failedCalls.set(error, { client, request });
-    if (streamed) noRetry.add(error);
-  }
+  call.failed(error, request);
+  // A stream is read once: its call cannot be sent again.
+  if (call.streamed) call.refuseRetry(error);
   const refused = egressRefusal(error);
   if (refused) {
     client.log.warn(
@@ -220,10 +227,11 @@ function failure(
       },
       'end-system call refused by the egress policy',
     );
+    if (!isHostName(refused.host)) return refused;
     // A name is answered as one DNS does not know: see `unreachedHost`.
-    return isHostName(refused.host)
-      ? unreachedHost(refused, refused.host, `${method} ${safe()}`)
-      : refused;
+    const answer = unreachedHost(refused, refused.host, `${method} ${safe()}`);
+    call.refuseRetry(answer);
+    return answer;
   }
   const network = networkFailure(error);
   // An aborted fetch rejects with the abort's reason: a timeout, from the attempt's timer or the deadline, or
@@ -249,12 +257,16 @@ function failure(
   if (!(error instanceof Error)) return error;
   // The platform's answer says which call failed and why, as an HTTP failure's does (ARCHITECTURE.md, D11).
   if (network && client.proxy) {
-    attachConnectorError(error, proxyFailure(error, network, client.proxy, `${method} ${safe()}`));
+    attachConnectorError(
+      error,
+      proxyFailure(error, network, { call, proxy: client.proxy, name: `${method} ${safe()}` }),
+    );
   } else if (network?.code === 'ENOTFOUND') {
     attachConnectorError(
       error,
       unreachedHost(error, new URL(request.url).hostname, `${method} ${safe()}`),
     );
+    call.refuseRetry(error);
   } else if (network) {
     attachConnectorError(
       error,
@@ -285,16 +297,14 @@ function failure(
 /**
  * The answer to a host name the client does not reach, whether DNS does not know it (`ENOTFOUND`) or the egress
  * policy refuses the address it resolves to: the same status, code, wording, detail and number of attempts
- * (neither is retried: NXDOMAIN is DNS's final word), so that whoever initializes cannot tell an internal name
- * that exists from one that does not, nor a loopback one from a private one. The log line says which it was.
+ * (neither is retried, see `failure`: NXDOMAIN is DNS's final word), so that whoever initializes cannot tell an
+ * internal name that exists from one that does not, nor a loopback one from a private one. The log line says
+ * which it was.
  */
 function unreachedHost(error: object, host: string, call: string): EndSystemError {
-  const answer = new EndSystemError(unreachedHostMessage(host), {
+  return new EndSystemError(unreachedHostMessage(host), {
     code: 'END_SYSTEM_UNREACHABLE',
     detail: call,
     cause: error,
   });
-  noRetry.add(error);
-  noRetry.add(answer);
-  return answer;
 }

@@ -1,10 +1,20 @@
 import type { buildConnector, ProxyAgent } from 'undici';
 import { judgeTarget } from './egress-lookup.js';
 import type { CompiledEgressPolicy } from '../../security/egress/egress-policy.js';
-import type { TlsConnectOptions, Undici } from './policed-agent.js';
+import type { AgentConnection, TlsConnectOptions, Undici } from './policed-agent.js';
 import type { ProxyTarget } from './proxy-target.js';
 
 type Connect = buildConnector.connector;
+
+/**
+ * How a proxy agent connects: through `proxy`, to which it speaks with `proxyTls`.
+ *
+ * @internal
+ */
+export interface ProxyConnection extends AgentConnection {
+  readonly proxy: ProxyTarget;
+  readonly proxyTls: TlsConnectOptions;
+}
 
 /**
  * An undici proxy agent that opens a `CONNECT` tunnel per connection (also to an `http://` end system: the
@@ -12,22 +22,21 @@ type Connect = buildConnector.connector;
  * The tunnel's connector is undici's, wrapped through the `factory` undici hands it to, so a refusal fails
  * the connection the way a refused connection fails, redirects included.
  *
- * @param bodyTimeout - undici's longest wait between two chunks of an answer (`0`: none)
+ * @param undici - undici's module, once loaded
+ * @param policy - the policy each end system is judged by before its tunnel
+ * @param connection - the proxy, the TLS options to the end system and to the proxy, and the stall timeout
  * @internal
  */
 export function policedProxy(
   { ProxyAgent, Pool }: Undici,
   policy: CompiledEgressPolicy,
-  proxy: ProxyTarget,
-  tlsOptions: TlsConnectOptions,
-  proxyTlsOptions: TlsConnectOptions,
-  bodyTimeout: number,
+  { proxy, tls, proxyTls, bodyTimeout }: ProxyConnection,
 ): ProxyAgent {
   return new ProxyAgent({
     uri: proxy.href,
     proxyTunnel: true,
-    requestTls: tlsOptions as buildConnector.BuildOptions,
-    proxyTls: proxyTlsOptions as buildConnector.BuildOptions,
+    requestTls: tls as buildConnector.BuildOptions,
+    proxyTls: proxyTls as buildConnector.BuildOptions,
     factory(origin, options) {
       const tunnel = (options as { connect?: Connect }).connect;
       if (typeof tunnel !== 'function') {

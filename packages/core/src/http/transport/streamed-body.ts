@@ -1,46 +1,39 @@
+import { bindToCall, callOf, type CallState } from '../call-state.js';
+
 // Which bound applies to an end-system answer's body (ARCHITECTURE.md, D16). Read whole (`.json()`, `.text()`,
 // an error body), it must come within the attempt's timeout, as always: a body dripping a byte at a time is a
 // 504. Taken as a stream from `response.body` (a download passed on to the platform), it may take as long as its
 // bytes keep coming: the stall timeout bounds each gap, and only the platform's request bounds the total, so
-// that a large attachment is not cut off after `timeoutMs`.
-
-/** The attempt timers still bounding the bodies of answers, by answer. */
-const attemptTimers = new WeakMap<Response, NodeJS.Timeout>();
-
-/**
- * The attempt each body being read belongs to. The attempt's timer and the platform's signal hold its
- * controller only weakly (see `abortAfter`), and once fetch has answered nothing else held it: a garbage
- * collection during a dripping read took it, and the timer then had nothing to abort (seen on Node 24). A body
- * stream lives as long as bytes can still arrive for it, so it keeps its attempt's controller as long as that.
- */
-const attemptsOfBodies = new WeakMap<ReadableStream<Uint8Array>, AbortController>();
+// that a large attachment is not cut off after `timeoutMs`. The attempt's timer and controller are in the call's
+// state (`call-state.ts`).
 
 const bodyOf = Object.getOwnPropertyDescriptor(Response.prototype, 'body')?.get as (
   this: Response,
 ) => ReadableStream<Uint8Array> | null;
 
 /**
- * Remembers the timer of the attempt that got `response`: it still bounds the body, unless the body is taken
- * as a stream from the answer the client hands over (see {@link streamFreely}).
+ * Leaves the timer of the attempt that got `response` (the call's latest answer) running: it still bounds the
+ * body, unless the body is taken as a stream from the answer the client hands over (see {@link streamFreely}).
  *
+ * The answer finds its call from then on, for `freeBody` and `bodyRead`. So does its body stream: the attempt's
+ * timer and the platform's signal hold its controller only weakly (see `abortAfter`), and once fetch has answered
+ * nothing else held it: a garbage collection during a dripping read took it, and the timer then had nothing to
+ * abort (seen on Node 24). A body stream lives as long as bytes can still arrive for it, so it keeps its call, and
+ * the call its attempt's controller, as long as that.
+ *
+ * @param call - the call, its `timer` and `attempt` those of the attempt that got `response`
  * @param response - an end-system answer, as fetch gave it
- * @param timer - the attempt's timer, which aborts the attempt (its body included) when it fires
- * @param attempt - the attempt's controller, kept alive as long as the body can still be read
  * @internal
  */
-export function boundBody(
-  response: Response,
-  timer: NodeJS.Timeout,
-  attempt: AbortController,
-): void {
+export function boundBody(call: CallState, response: Response): void {
   const body = bodyOf.call(response);
   if (body === null) {
     // No body (204, 304, HEAD): nothing is left for the timer to bound.
-    clearTimeout(timer);
+    call.bodyRead(response);
     return;
   }
-  attemptTimers.set(response, timer);
-  attemptsOfBodies.set(body, attempt);
+  bindToCall(response, call);
+  bindToCall(body, call);
 }
 
 /**
@@ -50,8 +43,7 @@ export function boundBody(
  * read by ky, undici and connector code takes the slow path.
  */
 function freeBody(this: Response): ReadableStream<Uint8Array> | null {
-  const timer = attemptTimers.get(this);
-  if (timer !== undefined) clearTimeout(timer);
+  callOf(this)?.bodyRead(this);
   return bodyOf.call(this);
 }
 
@@ -64,8 +56,7 @@ function freeBody(this: Response): ReadableStream<Uint8Array> | null {
  * @internal
  */
 export function bodyRead(response: Response): void {
-  const timer = attemptTimers.get(response);
-  if (timer !== undefined) clearTimeout(timer);
+  callOf(response)?.bodyRead(response);
 }
 
 const FREE_BODY: PropertyDescriptor = { configurable: true, get: freeBody };
@@ -78,5 +69,5 @@ const FREE_BODY: PropertyDescriptor = { configurable: true, get: freeBody };
  * @internal
  */
 export function streamFreely(response: Response): void {
-  if (attemptTimers.has(response)) Object.defineProperty(response, 'body', FREE_BODY);
+  if (callOf(response) !== undefined) Object.defineProperty(response, 'body', FREE_BODY);
 }
