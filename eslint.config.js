@@ -34,4 +34,11 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: { 'no-console': 'error' },
   },
+  {
+    // Positional flags and look-alike arguments are easy to pass in the wrong order; an options object names
+    // each one. Library and example source only: tests, benches and scripts are left free.
+    files: ['packages/*/src/**/*.ts', 'examples/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test-d.ts'],
+    rules: { 'max-params': ['error', 3] },
+  },
 );

@@ -16,6 +16,7 @@ export type ConnectorRequestHandler = (
 ) => void;
 
 /** The error middleware that answers body-parser failures on the connector's paths with contract bodies. */
+// eslint-disable-next-line max-params -- Express knows error middleware by its four parameters
 export type ConnectorErrorHandler = (
   error: unknown,
   request: ExpressRequestLike,
@@ -85,6 +86,7 @@ export function connectorMiddleware(
           ...readParsedBody(request, bodyLimit),
         });
     },
+    // eslint-disable-next-line max-params -- Express knows error middleware by its four parameters
     (error, request, response, next) => {
       const failure = bodyParserFailure(error);
       const url = failure && target(request);

@@ -99,23 +99,26 @@ const TOO_MANY_REQUESTS = staticErrorResponse(
   ),
 );
 
+/** How one request is served: the handler and the binding's limits, and what a framework knows of it. */
+interface Serving {
+  readonly handle: ConnectorHandler;
+  readonly limits: BodyLimits;
+  readonly linger: LingerLimits;
+  readonly overrides: NodeRequestOverrides | undefined;
+  readonly closing: (() => boolean) | undefined;
+}
+
 /** Serves one request with a core handler and writes the answer. */
 async function handleNodeRequest(
-  handle: ConnectorHandler,
   request: IncomingMessage,
   response: ServerResponse,
-  options: {
-    readonly limits: BodyLimits;
-    readonly linger: LingerLimits;
-    readonly overrides: NodeRequestOverrides | undefined;
-    readonly closing: (() => boolean) | undefined;
-  },
+  options: Serving,
 ): Promise<void> {
   let connectorRequest: NodeConnectorRequest | undefined;
   let answer: ConnectorResponse;
   try {
     connectorRequest = new NodeConnectorRequest(request, response, options);
-    answer = await handle(connectorRequest);
+    answer = await options.handle(connectorRequest);
   } catch {
     answer = INTERNAL_ERROR_RESPONSE;
   }
@@ -204,7 +207,8 @@ export function nodeHandler(
       if (unread) lingerThenClose(request, response, linger);
       return DONE;
     }
-    return handleNodeRequest(handle, request, response, {
+    return handleNodeRequest(request, response, {
+      handle,
       limits,
       linger,
       overrides,

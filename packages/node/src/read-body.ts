@@ -78,16 +78,14 @@ export function readBody(
   // the length: 64 heads declaring 1 MiB each and sending nothing held the whole budget.
   const budget = limits.inFlight;
   const length = declaredLength(declared);
-  const reserved = firstHold(length);
-  if (budget && !limits.watch.take(budget, reserved)) return fail(busy());
-  return new Promise((resolve, reject) => {
-    new BodyRead(request, limits, length, reserved, resolve, reject, onAbandon);
-  });
+  if (budget && !limits.watch.take(budget, firstHold(length))) return fail(busy());
+  return new BodyRead(request, limits, length).read(onAbandon);
 }
 
 /**
  * One body arriving through `data` and `end` listeners. The client going away (Node then emits `error` only to
- * listeners it has, and none is added) and the timeout are the handler's {@link BodyWatch}'s to notice.
+ * listeners it has, and none is added) and the timeout are the handler's {@link BodyWatch}'s to notice. Made
+ * once its first hold is taken from the budget.
  */
 class BodyRead implements WatchedBody {
   /** When this body was asked for, on `performance.now()`'s clock. */
@@ -98,21 +96,36 @@ class BodyRead implements WatchedBody {
   received = 0;
   previous: WatchedBody | undefined;
   next: WatchedBody | undefined;
+  /** The bytes held from the budget: those arrived and a read ahead; at first its first hold. */
+  reserved: number;
   readonly #chunks: Buffer[] = [];
+  #resolve!: (text: string) => void;
+  #reject!: (error: Error) => void;
+  #onAbandon: (() => void) | undefined;
 
   constructor(
     readonly request: IncomingMessage,
     private readonly limits: BodyLimits,
     /** The declared length, `Infinity` when unknown (chunked). */
     readonly length: number,
-    /** The bytes held from the budget: those arrived and a read ahead. */
-    public reserved: number,
-    private readonly resolve: (text: string) => void,
-    private readonly reject: (error: Error) => void,
-    private readonly onAbandon: (() => void) | undefined,
   ) {
-    limits.watch.add(this);
-    request.on('data', this.#onData).on('end', this.#onEnd);
+    this.reserved = firstHold(length);
+  }
+
+  /**
+   * Reads the body: its text, or why there is none.
+   *
+   * @param onAbandon - called when reading fails, which may leave the rest of the body on the connection
+   */
+  read(onAbandon: (() => void) | undefined): Promise<string> {
+    this.#onAbandon = onAbandon;
+    const text = new Promise<string>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    this.limits.watch.add(this);
+    this.request.on('data', this.#onData).on('end', this.#onEnd);
+    return text;
   }
 
   readonly #onData = (chunk: Buffer): void => {
@@ -141,18 +154,18 @@ class BodyRead implements WatchedBody {
     if (error) {
       // Stop reading: the connection is closed after the error response (see the listener).
       request.pause();
-      this.onAbandon?.();
-      this.reject(error);
+      this.#onAbandon?.();
+      this.#reject(error);
       return;
     }
     const chunks = this.#chunks;
     try {
-      this.resolve(
+      this.#resolve(
         decode(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, this.received)),
       );
     } catch (decodeError) {
-      this.onAbandon?.();
-      this.reject(decodeError as Error);
+      this.#onAbandon?.();
+      this.#reject(decodeError as Error);
     }
   }
 }

@@ -36,8 +36,13 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   throw new Fault(400, 'MALFORMED_REQUEST', 'The body must be a JSON object');
 }
 
-/** A whole-number parameter, or a 400 naming it. */
-function whole(url: URL, name: string, fallback: number, min = 0): number {
+/** A whole-number parameter, `fallback` when absent, or a 400 naming it. */
+function whole(
+  url: URL,
+  name: string,
+  rule: { readonly fallback: number; readonly min?: number },
+): number {
+  const { fallback, min = 0 } = rule;
   const value = Number(url.searchParams.get(name) ?? fallback);
   if (!Number.isInteger(value) || value < min)
     throw new Fault(400, 'BAD_PARAMETER', `${name} must be a whole number from ${min}`);
@@ -56,8 +61,8 @@ function instant(url: URL, name: string): number | undefined {
 
 /** One page of the changelog, newest first. */
 function changelogPage(store: TrackerStore, url: URL) {
-  const page = whole(url, 'page', 1, 1);
-  const perPage = Math.min(whole(url, 'perPage', 20, 1), 100);
+  const page = whole(url, 'page', { fallback: 1, min: 1 });
+  const perPage = Math.min(whole(url, 'perPage', { fallback: 20, min: 1 }), 100);
   const entries = store.changelog({
     project: url.searchParams.get('project') ?? undefined,
     issue: url.searchParams.get('issue') ?? undefined,
@@ -98,7 +103,7 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
   if (path === '/api/changelog' && method === 'GET') return [200, changelogPage(store, url)];
   if (path === '/api/issues' && method === 'GET') {
     // Search: every parameter optional, all must hold; offset and limit page the result.
-    const offset = whole(url, 'offset', 0);
+    const offset = whole(url, 'offset', { fallback: 0 });
     const found = store.search({
       project: url.searchParams.get('project') ?? undefined,
       updatedAfter: url.searchParams.get('updatedAfter') ?? undefined,
@@ -106,7 +111,8 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
       updatedUntil: url.searchParams.get('updatedUntil') ?? undefined,
       ids: url.searchParams.get('ids')?.split(',') ?? undefined,
     });
-    return [200, { issues: found.slice(offset, offset + Math.min(whole(url, 'limit', 50), 100)) }];
+    const limit = Math.min(whole(url, 'limit', { fallback: 50 }), 100);
+    return [200, { issues: found.slice(offset, offset + limit) }];
   }
   const [, id, comments] = /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
   if (id !== undefined && comments === undefined && method === 'GET') return [200, store.issue(id)];
@@ -121,7 +127,16 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
   throw new Fault(404, 'NO_SUCH_RESOURCE', `${method} ${path} does not exist`);
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+/** Writes an answer: a JSON body, or none, and headers besides. */
+function send(
+  res: ServerResponse,
+  answer: {
+    readonly status: number;
+    readonly body: unknown;
+    readonly headers?: Readonly<Record<string, string>>;
+  },
+): void {
+  const { status, body, headers = {} } = answer;
   if (body === undefined) res.writeHead(status, headers).end();
   else
     res
@@ -140,11 +155,19 @@ export async function startTracker(
   const store = new TrackerStore(options);
   const server = createServer((req, res) => {
     route(store, req).then(
-      ([status, body]) => send(res, status, body),
+      ([status, body]) => send(res, { status, body }),
       (error: unknown) => {
         if (error instanceof Fault)
-          send(res, error.status, { fault: { id: error.id, text: error.message } }, error.headers);
-        else send(res, 500, { fault: { id: 'INTERNAL', text: 'Something went wrong' } });
+          send(res, {
+            status: error.status,
+            body: { fault: { id: error.id, text: error.message } },
+            headers: error.headers,
+          });
+        else
+          send(res, {
+            status: 500,
+            body: { fault: { id: 'INTERNAL', text: 'Something went wrong' } },
+          });
       },
     );
   });

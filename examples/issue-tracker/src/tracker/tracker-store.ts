@@ -33,11 +33,13 @@ export interface IssueSearch {
 
 /** The tracker's own error: an id such as `ISSUE_NOT_FOUND` and a text, sent as `{ fault: { id, text } }`. */
 export class Fault extends Error {
+  /** Headers the answer carries besides its body, such as a 429's `Retry-After`. */
+  readonly headers: Record<string, string> = {};
+
   constructor(
     readonly status: number,
     readonly id: string,
     text: string,
-    readonly headers: Record<string, string> = {},
   ) {
     super(text);
   }
@@ -115,7 +117,9 @@ export class TrackerStore {
     }
     if (++state.calls > limit) {
       const seconds = Math.max(1, Math.ceil((state.windowStart + windowMs - now) / 1000));
-      throw new Fault(429, 'TOO_MANY_REQUESTS', 'Slow down', { 'retry-after': String(seconds) });
+      const fault = new Fault(429, 'TOO_MANY_REQUESTS', 'Slow down');
+      fault.headers['retry-after'] = String(seconds);
+      throw fault;
     }
     return state.login;
   }

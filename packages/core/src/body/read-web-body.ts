@@ -89,12 +89,11 @@ export async function readRequestText(request: Request, limits: WebBodyLimits): 
   // the length: 64 heads declaring 1 MiB each and sending nothing held the whole budget.
   const budget = limits.inFlight;
   const length = declaredLength(declared);
-  const reserved = firstHold(length);
-  if (budget && !limits.watch.take(budget, reserved)) {
+  if (budget && !limits.watch.take(budget, firstHold(length))) {
     void discardRest(reader, limits.linger);
     throw bodyBudgetExceeded();
   }
-  return new WebBodyRead(request, reader, limits, length, reserved).text;
+  return new WebBodyRead(request, limits, length).read(reader);
 }
 
 const tooLarge = (maxBytes: number) =>
@@ -104,7 +103,8 @@ const tooLarge = (maxBytes: number) =>
  * One `Request` body arriving, read chunk by chunk by a loop of its own and watched by the handler's
  * {@link BodyWatch}, which may end it from outside (timeouts, a stalled body refused for room). Once ended
  * with an error, the rest of the body is thrown away within `limits.linger`, so that the server can still
- * write the answer on a connection the client is writing to.
+ * write the answer on a connection the client is writing to. Made once its first hold is taken from the
+ * budget.
  */
 class WebBodyRead implements WatchedBody {
   since = 0;
@@ -112,28 +112,33 @@ class WebBodyRead implements WatchedBody {
   received = 0;
   previous: WatchedBody | undefined;
   next: WatchedBody | undefined;
-  /** The text, or why there is none. */
-  readonly text: Promise<string>;
+  /** The bytes held from the budget: those arrived and a read ahead; at first its first hold. */
+  reserved: number;
   readonly #chunks: Uint8Array[] = [];
+  #reader!: ReadableStreamDefaultReader<Uint8Array>;
   #ended = false;
   #resolve!: (text: string) => void;
   #reject!: (error: Error) => void;
 
   constructor(
     private readonly request: Request,
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     private readonly limits: WebBodyLimits,
     /** The declared length, `Infinity` when unknown (chunked). */
     readonly length: number,
-    /** The bytes held from the budget: those arrived and a read ahead. */
-    public reserved: number,
   ) {
-    this.text = new Promise((resolve, reject) => {
+    this.reserved = firstHold(length);
+  }
+
+  /** Reads the body through `reader`: its text, or why there is none. */
+  read(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<string> {
+    this.#reader = reader;
+    const text = new Promise<string>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    limits.watch.add(this);
+    this.limits.watch.add(this);
     void this.#pump();
+    return text;
   }
 
   /** The server aborts the request's signal when the client goes away (Node servers, Deno, Bun). */
@@ -142,7 +147,8 @@ class WebBodyRead implements WatchedBody {
   }
 
   async #pump(): Promise<void> {
-    const { reader, limits } = this;
+    const { limits } = this;
+    const reader = this.#reader;
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -173,7 +179,7 @@ class WebBodyRead implements WatchedBody {
     limits.inFlight?.give(this.reserved);
     this.reserved = 0;
     if (error) {
-      void discardRest(this.reader, limits.linger);
+      void discardRest(this.#reader, limits.linger);
       this.#reject(error);
       return;
     }

@@ -40,7 +40,7 @@ export function fieldKind(schema: z.ZodType): FieldKind | undefined {
       found = fieldKinds.get(current);
       return found !== undefined;
     },
-    true,
+    { throughCopies: true },
   );
   return found;
 }

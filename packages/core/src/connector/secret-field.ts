@@ -34,12 +34,10 @@ export function secretField(options?: StringFieldOptions): z.ZodString {
  * @internal
  */
 export function holdsSecretField(schema: z.ZodType): boolean {
-  return someSchema(
-    schema,
-    (current) => secretFields.has(current) || isMarkedSecret(current),
-    true,
-    true,
-  );
+  return someSchema(schema, (current) => secretFields.has(current) || isMarkedSecret(current), {
+    throughCopies: true,
+    intoParts: true,
+  });
 }
 
 /**
@@ -51,7 +49,7 @@ export function holdsSecretField(schema: z.ZodType): boolean {
  * @internal
  */
 export function isSecretField(schema: z.ZodType): boolean {
-  return someSchema(schema, (current) => secretFields.has(current), true);
+  return someSchema(schema, (current) => secretFields.has(current), { throughCopies: true });
 }
 
 /**
@@ -69,6 +67,6 @@ export function isMarkedSecret(schema: z.ZodType): boolean {
       const checks = (current._zod.def as { checks?: readonly object[] }).checks;
       return checks?.some((check) => secretMarks.has(check)) === true;
     },
-    false,
+    { throughCopies: false },
   );
 }

@@ -2,20 +2,28 @@
 // Secret fields and the form's field kinds are both found this way, whatever zod methods an author chained.
 import type { z } from 'zod';
 
+/** Where {@link someSchema} walks besides the schemas a schema wraps. */
+export interface SchemaWalk {
+  /** Into the schema each was copied from (checks, refinements, descriptions). */
+  readonly throughCopies: boolean;
+  /** Into the parts of a value: object properties, array and record elements, tuple items. @default false */
+  readonly intoParts?: boolean;
+}
+
 /**
  * Whether some schema reachable from `schema` passes `test`: through the schemas it wraps (`.optional()`,
  * `.nullable()`, `.default()`, `.catch()`, `.readonly()`, pipes and transforms, unions, intersections, lazy
- * schemas), and, with `throughCopies`, the one it was copied from (checks, refinements, descriptions). Never
- * the checks themselves: a long chain of them must not use up the walk.
+ * schemas), and, as `walk` says, the one it was copied from and the parts of its value. Never the checks
+ * themselves: a long chain of them must not use up the walk.
  *
  * @internal
  */
 export function someSchema(
   schema: z.ZodType,
   test: (schema: z.ZodType) => boolean,
-  throughCopies: boolean,
-  intoParts = false,
+  walk: SchemaWalk,
 ): boolean {
+  const { throughCopies, intoParts = false } = walk;
   const pending: unknown[] = [schema];
   const seen = new Set<unknown>();
   while (pending.length > 0 && seen.size < 1_000) {

@@ -39,11 +39,7 @@ export function contextCaches(options: ContextCachesOptions): {
         )
       : createScopedCache({ store, scope, defaultTtlMs });
   return {
-    session: (tenant) =>
-      cacheFor(
-        tenant &&
-          sessionScope(connector, tenant.configuration, tenant.systemId, tenant.sdkSessionId),
-      ),
+    session: (tenant) => cacheFor(tenant && sessionScope(connector, tenant)),
     system: (tenant) =>
       cacheFor(tenant && systemScope(connector, tenant.configuration, tenant.systemId)),
   };

@@ -97,7 +97,7 @@ export function createHandler(
     }
     if (state.share !== undefined) runtime.tenantShares.leave(state.share);
     if (logger !== silentLogger)
-      logOutcome(logger, state, request, { status: response.status, started, error: failure });
+      logOutcome(logger, state, { status: response.status, started, error: failure });
     if (trace !== undefined)
       finishRequestTrace(trace, {
         status: response.status,

@@ -1,5 +1,6 @@
 import type { Connector } from '../connector/define-connector.js';
 import { createRequestLogger } from '../logging/redacting-logger.js';
+import { SessionSealer } from '../security/session-seal.js';
 import { VerifiedSessions } from '../security/verified-sessions.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { Store } from '../store/store.js';
@@ -18,22 +19,17 @@ import type { ResolvedHandlerOptions } from './resolve-handler-options.js';
 
 /**
  * Logins shared per configuration when `singleFlightInitialize` asks: within the process, and across every
- * instance when the store is shared and can lock.
+ * instance when the store is `shared` and can lock.
  */
 function initializeFlights(
-  options: HandlerOptions,
   resolved: ResolvedHandlerOptions,
-  observed: Store,
+  shared: Store | undefined,
   connector: string,
 ): InitializeFlights | undefined {
   const lockTtlMs = resolved.singleFlightLockTtlMs;
   if (lockTtlMs === undefined) return undefined;
-  // A MemoryStore as given is this process's own; any other is shared, and its failures are observed.
-  const store = options.store;
   return new InitializeFlights(
-    store && !(store instanceof MemoryStore)
-      ? { store: observed, lockTtlMs, keys: resolved.keys, connector }
-      : undefined,
+    shared && { store: shared, lockTtlMs, keys: resolved.keys, connector },
   );
 }
 
@@ -53,6 +49,8 @@ export function createRuntime(
   const { compiled } = connector;
   const { keys, egress, logger } = resolved;
   const store = observedStore(options.store ?? new MemoryStore());
+  // A MemoryStore as given is this process's own; any other is shared, and its failures are observed.
+  const shared = options.store && !(options.store instanceof MemoryStore) ? store : undefined;
   const configUrls = new ConfigUrlJudge(egress.compiled, compiled.configFields);
   const runtime: HandlerRuntime = {
     compiled,
@@ -63,14 +61,14 @@ export function createRuntime(
       keys,
       maxAgeMs: resolved.maxSessionAgeMs,
       logger,
-      verified: new VerifiedSessions(),
+      sealer: new SessionSealer(keys, compiled.name, new VerifiedSessions()),
     },
     rateLimit: createRateLimiter(resolved.rateLimit, {
       store: options.store && store,
       connector: compiled.name,
     }),
     tenantShares: new TenantShares(resolved.maxCallsInFlightPerTenant),
-    initializeFlights: initializeFlights(options, resolved, store, compiled.name),
+    initializeFlights: initializeFlights(resolved, shared, compiled.name),
     maxHeaderBytes: resolved.maxSessionHeaderBytes,
     validateAnswers: resolved.validateAnswers,
     uploadLimits: {

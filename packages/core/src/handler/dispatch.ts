@@ -13,7 +13,7 @@ import type { RequestScope } from './request-scope.js';
 import type { ResolvedHandlerOptions } from './resolve-handler-options.js';
 import { serveInitialize } from './initialize/serve-initialize.js';
 import { serveCleanup } from './later-call/serve-cleanup.js';
-import { serveOperation } from './later-call/serve-operation.js';
+import { OperationServer } from './later-call/serve-operation.js';
 
 // The first half of a request's way through the handler: from its host, path and method to what serves it
 // (discover, initialize, cleanup or an operation). The other half, turning what it answered or threw into the
@@ -76,6 +76,7 @@ export function createDispatch(
   const routeTemplates = new Map(
     compiled.routes.map((route) => [route, `${base}${API_VERSION}${route.pattern}`]),
   );
+  const operations = new OperationServer(runtime);
 
   return function dispatch(
     request: ConnectorRequest,
@@ -98,7 +99,8 @@ export function createDispatch(
         : request.path;
     if (!path.startsWith(base)) throw routeNotFound(request.method, path);
     const parts = segments(path, base.length);
-    const version = parts[0] as string;
+    // The version, then the route's own segments.
+    const version = parts.shift() as string;
     if (version !== API_VERSION) {
       throw stackless(
         () =>
@@ -111,7 +113,7 @@ export function createDispatch(
     let match;
     try {
       // Segments after the version.
-      match = matchRoute(compiled.routes, request.method, parts, 1);
+      match = matchRoute(compiled.routes, request.method, parts);
     } catch (error) {
       throw new ValidationError('The path has a malformed percent-encoding', {
         code: 'INVALID_INPUT',
@@ -146,17 +148,17 @@ export function createDispatch(
             'UNSUPPORTED_MEDIA_TYPE',
             'Initialize needs a JSON body sent as application/json',
           );
-        return serveInitialize(runtime, request, state, {
+        return serveInitialize(runtime, state, {
           sdkSessionId: params.sdkSessionId as string,
           query,
         });
       case 'cleanup':
-        return serveCleanup(runtime, request, state, {
+        return serveCleanup(runtime, state, {
           sdkSessionId: params.sdkSessionId as string,
           query,
         });
       case 'operation':
-        return serveOperation(runtime, request, state, {
+        return operations.serve(state, {
           name: target.name,
           operation: target.operation,
           params,

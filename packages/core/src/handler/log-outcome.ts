@@ -1,7 +1,6 @@
 import { logLineFields } from '../diagnostics/log-line-fields.js';
 import type { ConnectorError } from '../errors/connector-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { RequestScope } from './request-scope.js';
 
 /**
@@ -14,7 +13,6 @@ import type { RequestScope } from './request-scope.js';
 export function logOutcome(
   logger: Logger,
   state: RequestScope,
-  request: ConnectorRequest,
   outcome: {
     readonly status: number;
     readonly started: number;
@@ -22,6 +20,7 @@ export function logOutcome(
   },
 ): void {
   const { status, error } = outcome;
+  const { request } = state;
   const fields: Record<string, unknown> = {
     operation: state.operation,
     method: request.method,

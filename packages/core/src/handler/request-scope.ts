@@ -42,15 +42,16 @@ export class RequestScope {
   /** The innermost trace the request's work runs in: its login while `initialize` runs, else its trace. */
   trace: RequestTrace | LoginTrace | undefined = undefined;
   readonly redactor = new Redactor();
+  /** The request, as the binding gave it. */
+  readonly request: ConnectorRequest;
   readonly #services: ScopeServices;
-  readonly #request: ConnectorRequest;
   #log: Logger | undefined;
   #sessionCache: Cache | undefined;
   #systemCache: Cache | undefined;
 
   constructor(services: ScopeServices, request: ConnectorRequest) {
     this.#services = services;
-    this.#request = request;
+    this.request = request;
   }
 
   get log(): Logger {
@@ -67,7 +68,7 @@ export class RequestScope {
 
   /** The request's signal; read only when connector code asks, since a binding may make it on demand. */
   get signal(): AbortSignal {
-    return this.#request.signal ?? NEVER_ABORTED;
+    return this.request.signal ?? NEVER_ABORTED;
   }
 }
 
@@ -150,18 +151,28 @@ export class InitializeContextImpl extends ContextServices {
   }
 }
 
+/** What cleanup's context holds besides the services. */
+export interface CleanupFields {
+  readonly session: Record<string, unknown>;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
+  readonly cleanupGlobalCache: boolean;
+}
+
 /** @internal the context of `cleanup` */
 export class CleanupContextImpl extends ContextServices {
+  readonly session: Record<string, unknown>;
+  readonly sdkSessionId: string;
+  readonly systemId: string;
+  readonly cleanupGlobalCache: boolean;
   readonly sessionCache: Cache;
 
-  constructor(
-    scope: RequestScope,
-    readonly session: Record<string, unknown>,
-    readonly sdkSessionId: string,
-    readonly systemId: string,
-    readonly cleanupGlobalCache: boolean,
-  ) {
+  constructor(scope: RequestScope, fields: CleanupFields) {
     super(scope, undefined);
+    this.session = fields.session;
+    this.sdkSessionId = fields.sdkSessionId;
+    this.systemId = fields.systemId;
+    this.cleanupGlobalCache = fields.cleanupGlobalCache;
     this.sessionCache = new DeferredCache(() => scope.sessionCache);
   }
 }

@@ -63,16 +63,19 @@ function sharedBecause(options: HandlerOptions): string | undefined {
   return undefined;
 }
 
-/** `value`, or `fallback` when it is absent; throws naming `name` unless `valid` holds of it. */
-function checked(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  valid: (value: number) => boolean,
-  rule: string,
-): number {
-  const resolved = value ?? fallback;
-  if (!valid(resolved)) throw new TypeError(`${name} must be ${rule}, not ${String(value)}`);
+/** What a numeric option must be, and what it is when absent. */
+interface NumberRule {
+  readonly fallback: number;
+  readonly valid: (value: number) => boolean;
+  /** What a valid value is, in words: `a positive number of milliseconds`. */
+  readonly expected: string;
+}
+
+/** `value`, or the rule's `fallback` when it is absent; throws naming `name` unless the rule holds of it. */
+function checked(name: string, value: number | undefined, rule: NumberRule): number {
+  const resolved = value ?? rule.fallback;
+  if (!rule.valid(resolved))
+    throw new TypeError(`${name} must be ${rule.expected}, not ${String(value)}`);
   return resolved;
 }
 
@@ -93,14 +96,16 @@ function resolveAllowedHosts(hosts: readonly unknown[] | undefined): readonly st
 function resolveRateLimit(rateLimit: RateLimitOptions | undefined): RateLimitOptions | undefined {
   if (rateLimit === undefined) return undefined;
   // NaN or 0 would make a limit that never counts a call over it, or refuses every one.
-  checked('rateLimit.limit', rateLimit.limit, 0, wholeFrom(1), 'a whole number of calls from 1');
-  checked(
-    'rateLimit.windowMs',
-    rateLimit.windowMs,
-    0,
-    positiveMs,
-    'a positive number of milliseconds',
-  );
+  checked('rateLimit.limit', rateLimit.limit, {
+    fallback: 0,
+    valid: wholeFrom(1),
+    expected: 'a whole number of calls from 1',
+  });
+  checked('rateLimit.windowMs', rateLimit.windowMs, {
+    fallback: 0,
+    valid: positiveMs,
+    expected: 'a positive number of milliseconds',
+  });
   return rateLimit;
 }
 
@@ -111,13 +116,11 @@ function resolveErrorAnswers(options: HandlerOptions, maxHeaderBytes: number): E
   return {
     retryHeader,
     retryInMs: options.retryAfterUnit === 'milliseconds',
-    defaultRetryMs: checked(
-      'defaultRetryAfterMs',
-      options.defaultRetryAfterMs,
-      30_000,
-      (value) => value >= 0 && value <= Number.MAX_SAFE_INTEGER,
-      'a number of milliseconds, 0 or more',
-    ),
+    defaultRetryMs: checked('defaultRetryAfterMs', options.defaultRetryAfterMs, {
+      fallback: 30_000,
+      valid: (value) => value >= 0 && value <= Number.MAX_SAFE_INTEGER,
+      expected: 'a number of milliseconds, 0 or more',
+    }),
     exposeStackTraces: options.exposeStackTraces ?? false,
     maxHeaderBytes,
   };
@@ -128,9 +131,11 @@ function resolveLockTtl(asked: HandlerOptions['singleFlightInitialize']): number
   return checked(
     'singleFlightInitialize.lockTtlMs',
     typeof asked === 'object' ? asked.lockTtlMs : undefined,
-    30_000,
-    (value) => value >= 1 && value <= Number.MAX_SAFE_INTEGER,
-    'a positive number of milliseconds',
+    {
+      fallback: 30_000,
+      valid: (value) => value >= 1 && value <= Number.MAX_SAFE_INTEGER,
+      expected: 'a positive number of milliseconds',
+    },
   );
 }
 
@@ -142,14 +147,12 @@ function resolveLockTtl(asked: HandlerOptions['singleFlightInitialize']): number
  * @internal
  */
 export function resolveHandlerOptions(options: HandlerOptions): ResolvedHandlerOptions {
-  const maxSessionHeaderBytes = checked(
-    'maxSessionHeaderBytes',
-    options.maxSessionHeaderBytes,
-    6144,
+  const maxSessionHeaderBytes = checked('maxSessionHeaderBytes', options.maxSessionHeaderBytes, {
+    fallback: 6144,
     // NaN would switch the budget off (no size is over it); a tiny one would fail every initialize.
-    wholeFrom(MIN_SESSION_HEADER_BYTES),
-    `a whole number of bytes from ${MIN_SESSION_HEADER_BYTES} (the SDK's own session entries need about half of that)`,
-  );
+    valid: wholeFrom(MIN_SESSION_HEADER_BYTES),
+    expected: `a whole number of bytes from ${MIN_SESSION_HEADER_BYTES} (the SDK's own session entries need about half of that)`,
+  });
   const access = new InitializeAccess({
     initializeFrom: options.initializeFrom,
     accessKey: options.accessKey ?? environment(ACCESS_KEY_ENV),
@@ -161,43 +164,37 @@ export function resolveHandlerOptions(options: HandlerOptions): ResolvedHandlerO
     allowedHosts: resolveAllowedHosts(options.allowedHosts),
     requireJsonContentType: options.requireJsonContentType ?? false,
     validateAnswers: options.validateAnswers ?? false,
-    cacheTtlMs: checked(
-      'cacheTtlMs',
-      options.cacheTtlMs,
-      DAY_MS,
-      positiveMs,
-      'a positive number of milliseconds',
-    ),
-    maxSessionAgeMs: checked(
-      'maxSessionAgeMs',
-      options.maxSessionAgeMs,
-      DAY_MS,
-      positiveMs,
-      'a positive number of milliseconds',
-    ),
+    cacheTtlMs: checked('cacheTtlMs', options.cacheTtlMs, {
+      fallback: DAY_MS,
+      valid: positiveMs,
+      expected: 'a positive number of milliseconds',
+    }),
+    maxSessionAgeMs: checked('maxSessionAgeMs', options.maxSessionAgeMs, {
+      fallback: DAY_MS,
+      valid: positiveMs,
+      expected: 'a positive number of milliseconds',
+    }),
     maxSessionHeaderBytes,
     maxCallsInFlightPerTenant: checked(
       'maxCallsInFlightPerTenant',
       options.maxCallsInFlightPerTenant,
-      DEFAULT_CALLS_PER_TENANT,
-      wholeFrom(1),
-      'a whole number from 1',
+      {
+        fallback: DEFAULT_CALLS_PER_TENANT,
+        valid: wholeFrom(1),
+        expected: 'a whole number from 1',
+      },
     ),
     singleFlightLockTtlMs: resolveLockTtl(options.singleFlightInitialize),
-    maxUploadBytes: checked(
-      'maxUploadBytes',
-      options.maxUploadBytes,
-      DEFAULT_BODY_LIMITS.maxUploadBytes,
-      (value) => value >= 1,
-      'a positive number of bytes',
-    ),
-    maxUploadBytesInMemory: checked(
-      'maxUploadBytesInMemory',
-      options.maxUploadBytesInMemory,
-      DEFAULT_BODY_LIMITS.maxBytesInFlight,
-      (value) => value >= 1,
-      'at least 1',
-    ),
+    maxUploadBytes: checked('maxUploadBytes', options.maxUploadBytes, {
+      fallback: DEFAULT_BODY_LIMITS.maxUploadBytes,
+      valid: (value) => value >= 1,
+      expected: 'a positive number of bytes',
+    }),
+    maxUploadBytesInMemory: checked('maxUploadBytesInMemory', options.maxUploadBytesInMemory, {
+      fallback: DEFAULT_BODY_LIMITS.maxBytesInFlight,
+      valid: (value) => value >= 1,
+      expected: 'at least 1',
+    }),
     rateLimit: resolveRateLimit(options.rateLimit),
     keys: resolveSessionKeys({
       sessionKey: options.sessionKey,

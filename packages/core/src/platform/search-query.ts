@@ -98,68 +98,72 @@ function scalar(value: unknown, path: readonly (string | number)[]): SearchValue
   throw new QueryProblem(path, 'must be a string, a number or a boolean');
 }
 
-function parseNode(
-  node: unknown,
-  path: readonly (string | number)[],
-  depth: number,
-  budget: { conditions: number },
-): SearchQuery {
-  if (!isRecord(node)) throw new QueryProblem(path, 'must be a condition object');
-  if (depth > MAX_DEPTH) throw new QueryProblem(path, `nests deeper than ${MAX_DEPTH} levels`);
-  if (++budget.conditions > MAX_CONDITIONS)
-    throw new QueryProblem(path, `holds more than ${MAX_CONDITIONS} conditions`);
-  const { condition } = node;
-  if (typeof condition !== 'string')
-    throw new QueryProblem([...path, 'condition'], `must be one of ${KNOWN}`);
-  const name = condition.trim().toUpperCase();
+/** One parse of a query: counts its conditions over the whole tree. */
+class QueryParser {
+  #conditions = 0;
 
-  const kind = NODES[name];
-  if (kind !== undefined) {
-    const { criterias } = node;
-    if (!Array.isArray(criterias) || criterias.length === 0)
-      throw new QueryProblem([...path, 'criterias'], `must list the conditions ${name} joins`);
-    return {
-      kind,
-      criteria: criterias.map((child, i) =>
-        parseNode(child, [...path, 'criterias', i], depth + 1, budget),
-      ),
-    };
-  }
+  /** The node at `path`, `depth` levels down from the query's root. */
+  node(node: unknown, path: readonly (string | number)[], depth: number): SearchQuery {
+    if (!isRecord(node)) throw new QueryProblem(path, 'must be a condition object');
+    if (depth > MAX_DEPTH) throw new QueryProblem(path, `nests deeper than ${MAX_DEPTH} levels`);
+    if (++this.#conditions > MAX_CONDITIONS)
+      throw new QueryProblem(path, `holds more than ${MAX_CONDITIONS} conditions`);
+    const { condition } = node;
+    if (typeof condition !== 'string')
+      throw new QueryProblem([...path, 'condition'], `must be one of ${KNOWN}`);
+    const name = condition.trim().toUpperCase();
 
-  const comparison = COMPARISONS[name];
-  if (comparison === undefined)
-    throw new QueryProblem(
-      [...path, 'condition'],
-      `"${condition.slice(0, 40)}" is not a condition the platform documents: use ${KNOWN}`,
-    );
-  const { field } = node;
-  if (typeof field !== 'string' || field.trim() === '')
-    throw new QueryProblem([...path, 'field'], 'must name the field the condition is on');
-  if (field.length > 500) throw new QueryProblem([...path, 'field'], 'is too long');
+    const kind = NODES[name];
+    if (kind !== undefined) {
+      const { criterias } = node;
+      if (!Array.isArray(criterias) || criterias.length === 0)
+        throw new QueryProblem([...path, 'criterias'], `must list the conditions ${name} joins`);
+      return {
+        kind,
+        criteria: criterias.map((child, i) =>
+          this.node(child, [...path, 'criterias', i], depth + 1),
+        ),
+      };
+    }
 
-  if (field === NATIVE_QUERY_FIELD) {
-    if (comparison !== 'EQUALS' || typeof node.value !== 'string')
+    const comparison = COMPARISONS[name];
+    if (comparison === undefined)
       throw new QueryProblem(
-        path,
-        `an ${NATIVE_QUERY_FIELD} condition is "=" with the query as value`,
+        [...path, 'condition'],
+        `"${condition.slice(0, 40)}" is not a condition the platform documents: use ${KNOWN}`,
       );
-    return { kind: 'native', query: scalar(node.value, [...path, 'value']) as string };
+    const { field } = node;
+    if (typeof field !== 'string' || field.trim() === '')
+      throw new QueryProblem([...path, 'field'], 'must name the field the condition is on');
+    if (field.length > 500) throw new QueryProblem([...path, 'field'], 'is too long');
+
+    if (field === NATIVE_QUERY_FIELD) {
+      if (comparison !== 'EQUALS' || typeof node.value !== 'string')
+        throw new QueryProblem(
+          path,
+          `an ${NATIVE_QUERY_FIELD} condition is "=" with the query as value`,
+        );
+      return { kind: 'native', query: scalar(node.value, [...path, 'value']) as string };
+    }
+    if (comparison === 'IN') {
+      const values = node.values ?? node.value;
+      if (!Array.isArray(values) || values.length === 0)
+        throw new QueryProblem([...path, 'values'], 'must list at least one value IN accepts');
+      if (values.length > MAX_IN_VALUES)
+        throw new QueryProblem([...path, 'values'], `lists more than ${MAX_IN_VALUES} values`);
+      return {
+        kind: 'in',
+        field,
+        values: values.map((value, i) => scalar(value, [...path, 'values', i])),
+      };
+    }
+    if (!('value' in node))
+      throw new QueryProblem(
+        [...path, 'value'],
+        `is missing: ${comparison} compares with one value`,
+      );
+    return { kind: 'compare', field, comparison, value: scalar(node.value, [...path, 'value']) };
   }
-  if (comparison === 'IN') {
-    const values = node.values ?? node.value;
-    if (!Array.isArray(values) || values.length === 0)
-      throw new QueryProblem([...path, 'values'], 'must list at least one value IN accepts');
-    if (values.length > MAX_IN_VALUES)
-      throw new QueryProblem([...path, 'values'], `lists more than ${MAX_IN_VALUES} values`);
-    return {
-      kind: 'in',
-      field,
-      values: values.map((value, i) => scalar(value, [...path, 'values', i])),
-    };
-  }
-  if (!('value' in node))
-    throw new QueryProblem([...path, 'value'], `is missing: ${comparison} compares with one value`);
-  return { kind: 'compare', field, comparison, value: scalar(node.value, [...path, 'value']) };
 }
 
 /**
@@ -179,7 +183,7 @@ function parseNode(
  */
 export function parseSearchQuery(value: unknown): SearchQuery {
   try {
-    return parseNode(value, [], 0, { conditions: 0 });
+    return new QueryParser().node(value, [], 0);
   } catch (error) {
     if (!(error instanceof QueryProblem)) throw error;
     const where = error.path.length === 0 ? 'the query' : `'${error.path.join('.')}'`;
@@ -197,7 +201,7 @@ export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z.lazy(() =>
   // costs about 2 ms of core's cold import, and most connectors never search (ARCHITECTURE.md, D19).
   z.unknown().transform((value, context) => {
     try {
-      return parseNode(value, [], 0, { conditions: 0 });
+      return new QueryParser().node(value, [], 0);
     } catch (error) {
       if (!(error instanceof QueryProblem)) throw error;
       context.issues.push({

@@ -37,54 +37,8 @@ interface SealedEntry {
   readonly value: string;
 }
 
-/** The text the MAC covers: JSON of strings and a number, which no two different sessions share. */
-function covered(
-  connector: string,
-  claims: SessionClaims,
-  names: readonly string[],
-  values: readonly string[],
-): string {
-  return JSON.stringify([
-    'connector-sdk session 1',
-    connector,
-    claims.issuedAt,
-    claims.configuration,
-    claims.systemId,
-    claims.sdkSessionId,
-    names,
-    values,
-  ]);
-}
-
 const mac = (secret: Buffer, text: string): Buffer =>
   nodeCrypto().createHmac('sha256', secret).update(text).digest();
-
-/**
- * A keyed fingerprint of a configuration (what the handler's `configurationIdentity` keeps of an initialize):
- * sessions initialized with the same configuration of a system share caches and a rate limit, and a caller who
- * does not know that configuration cannot reach them. Keyed, so a store that keeps it as part of a name reveals
- * nothing about the credentials.
- *
- * @internal
- */
-export function configurationFingerprint(
-  keys: SessionKeys,
-  connector: string,
-  entries: readonly SealedEntry[],
-): string {
-  const sorted = entries.map((entry) => [entry.key, entry.value]);
-  // The handler's identity comes in key order already: sorted only when it is not.
-  if (!inKeyOrder(entries))
-    sorted.sort((a, b) =>
-      (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
-    );
-  return nodeCrypto()
-    .createHmac('sha256', keys.signing.secret)
-    .update(JSON.stringify(['connector-sdk configuration 1', connector, sorted]))
-    .digest()
-    .subarray(0, FINGERPRINT_BYTES)
-    .toString('base64url');
-}
 
 function inKeyOrder(entries: readonly SealedEntry[]): boolean {
   for (let i = 1; i < entries.length; i++)
@@ -92,31 +46,10 @@ function inKeyOrder(entries: readonly SealedEntry[]): boolean {
   return true;
 }
 
-/**
- * Signs a session with the current key.
- *
- * @param entries - the connector's own entries, as answered (their names are covered case-insensitively)
- * @returns the value of the SDK's session entry
- * @internal
- */
-export function sealSession(
-  keys: SessionKeys,
-  connector: string,
-  claims: SessionClaims,
-  entries: readonly SealedEntry[],
-): string {
-  const names = entries.map((entry) => entry.key.toLowerCase());
-  const values = entries.map((entry) => entry.value);
-  const digest = mac(keys.signing.secret, covered(connector, claims, names, values)).toString(
-    'base64url',
-  );
-  return `${VERSION}:${claims.issuedAt}:${keys.signing.id}:${claims.configuration}:${names.join(',')}:${digest}`;
-}
-
 /** Why a session entry did not verify. */
 export type UnsealFailure = 'malformed' | 'unknown-key' | 'tampered';
 
-/** The outcome of {@link unsealSession}. */
+/** The outcome of {@link SessionSealer.unseal}. */
 export type Unsealed =
   | {
       readonly ok: true;
@@ -128,64 +61,137 @@ export type Unsealed =
 
 const fail = (reason: UnsealFailure): Unsealed => ({ ok: false, reason });
 
+/** What a later call carries of its session besides the entries: the SDK's session entry and the ids. */
+export interface CarriedSession {
+  /** The value of the SDK's session entry. */
+  readonly token: string;
+  readonly systemId: string;
+  readonly sdkSessionId: string;
+}
+
 /**
- * Verifies the SDK's session entry against the ids and the headers of a later call, in constant time per
- * byte of MAC. Reads each covered header through `header`.
+ * Seals and verifies the sessions of one handler, with its keys and under its connector's name; made once per
+ * handler.
  *
  * @internal
  */
-export function unsealSession(
-  keys: SessionKeys,
-  connector: string,
-  token: string,
-  ids: { readonly systemId: string; readonly sdkSessionId: string },
-  header: (lowerName: string) => unknown,
-  verified?: VerifiedSessions,
-): Unsealed {
-  if (token.length > MAX_TOKEN_LENGTH) return fail('malformed');
-  const parts = token.split(':');
-  if (parts.length !== 6 || parts[0] !== VERSION) return fail('malformed');
-  const [, issued, keyId, configuration, list, digest] = parts as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    string,
-  ];
-  // Only the canonical spelling of each part. What the MAC covers (the time, the fingerprint, the names) needs
-  // no more checking than that: a part this connector did not write cannot verify.
-  const issuedAt = Number(issued);
-  if (!Number.isSafeInteger(issuedAt) || String(issuedAt) !== issued) return fail('malformed');
-  if (configuration.length !== FINGERPRINT_LENGTH || digest.length !== MAC_LENGTH)
-    return fail('malformed');
-  const key = keys.byId(keyId);
-  if (key === undefined) return fail('unknown-key');
-  const names = list === '' ? [] : list.split(',');
-  const values: string[] = [];
-  for (const name of names) {
-    const value = header(name);
-    // A covered entry that is missing is a changed session: the MAC cannot match, so answer without computing.
-    if (typeof value !== 'string') return fail('tampered');
-    values.push(value);
+export class SessionSealer {
+  readonly #keys: SessionKeys;
+  readonly #connector: string;
+  readonly #verified: VerifiedSessions | undefined;
+
+  /**
+   * @param keys - the handler's session keys
+   * @param connector - the connector's name, which every seal covers
+   * @param verified - the sessions verified lately, so a replayed one costs no new HMAC
+   */
+  constructor(keys: SessionKeys, connector: string, verified?: VerifiedSessions) {
+    this.#keys = keys;
+    this.#connector = connector;
+    this.#verified = verified;
   }
-  const claims: SessionClaims = {
-    systemId: ids.systemId,
-    sdkSessionId: ids.sdkSessionId,
-    configuration,
-    issuedAt,
-  };
-  const text = covered(connector, claims, names, values);
-  // The digest is part of what is remembered: the same text under another digest is another token.
-  const seen = `${digest}${keyId}${text}`;
-  if (verified?.has(seen) !== true) {
-    // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
-    // is re-encoded and compared, and only its one canonical spelling verifies.
-    const given = Buffer.from(digest, 'base64url');
-    if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+
+  /**
+   * A keyed fingerprint of a configuration (what the handler's `configurationIdentity` keeps of an initialize):
+   * sessions initialized with the same configuration of a system share caches and a rate limit, and a caller
+   * who does not know that configuration cannot reach them. Keyed, so a store that keeps it as part of a name
+   * reveals nothing about the credentials.
+   */
+  fingerprint(entries: readonly SealedEntry[]): string {
+    const sorted = entries.map((entry) => [entry.key, entry.value]);
+    // The handler's identity comes in key order already: sorted only when it is not.
+    if (!inKeyOrder(entries))
+      sorted.sort((a, b) =>
+        (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
+      );
+    return nodeCrypto()
+      .createHmac('sha256', this.#keys.signing.secret)
+      .update(JSON.stringify(['connector-sdk configuration 1', this.#connector, sorted]))
+      .digest()
+      .subarray(0, FINGERPRINT_BYTES)
+      .toString('base64url');
+  }
+
+  /**
+   * Signs a session with the current key.
+   *
+   * @param entries - the connector's own entries, as answered (their names are covered case-insensitively)
+   * @returns the value of the SDK's session entry
+   */
+  seal(claims: SessionClaims, entries: readonly SealedEntry[]): string {
+    const { signing } = this.#keys;
+    const names = entries.map((entry) => entry.key.toLowerCase());
+    const values = entries.map((entry) => entry.value);
+    const digest = mac(signing.secret, this.#covered(claims, names, values)).toString('base64url');
+    return `${VERSION}:${claims.issuedAt}:${signing.id}:${claims.configuration}:${names.join(',')}:${digest}`;
+  }
+
+  /**
+   * Verifies the SDK's session entry against the ids and the headers of a later call, in constant time per
+   * byte of MAC. Reads each covered header through `header`.
+   */
+  unseal(carried: CarriedSession, header: (lowerName: string) => unknown): Unsealed {
+    const { token } = carried;
+    if (token.length > MAX_TOKEN_LENGTH) return fail('malformed');
+    const parts = token.split(':');
+    if (parts.length !== 6 || parts[0] !== VERSION) return fail('malformed');
+    const [, issued, keyId, configuration, list, digest] = parts as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    // Only the canonical spelling of each part. What the MAC covers (the time, the fingerprint, the names)
+    // needs no more checking than that: a part this connector did not write cannot verify.
+    const issuedAt = Number(issued);
+    if (!Number.isSafeInteger(issuedAt) || String(issuedAt) !== issued) return fail('malformed');
+    if (configuration.length !== FINGERPRINT_LENGTH || digest.length !== MAC_LENGTH)
       return fail('malformed');
-    if (!nodeCrypto().timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
-    verified?.add(seen);
+    const key = this.#keys.byId(keyId);
+    if (key === undefined) return fail('unknown-key');
+    const names = list === '' ? [] : list.split(',');
+    const values: string[] = [];
+    for (const name of names) {
+      const value = header(name);
+      // A covered entry that is missing is a changed session: the MAC cannot match, so answer without computing.
+      if (typeof value !== 'string') return fail('tampered');
+      values.push(value);
+    }
+    const claims: SessionClaims = {
+      systemId: carried.systemId,
+      sdkSessionId: carried.sdkSessionId,
+      configuration,
+      issuedAt,
+    };
+    const text = this.#covered(claims, names, values);
+    // The digest is part of what is remembered: the same text under another digest is another token.
+    const seen = `${digest}${keyId}${text}`;
+    const verified = this.#verified;
+    if (verified?.has(seen) !== true) {
+      // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
+      // is re-encoded and compared, and only its one canonical spelling verifies.
+      const given = Buffer.from(digest, 'base64url');
+      if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+        return fail('malformed');
+      if (!nodeCrypto().timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
+      verified?.add(seen);
+    }
+    return { ok: true, claims, covered: names };
   }
-  return { ok: true, claims, covered: names };
+
+  /** The text the MAC covers: JSON of strings and a number, which no two different sessions share. */
+  #covered(claims: SessionClaims, names: readonly string[], values: readonly string[]): string {
+    return JSON.stringify([
+      'connector-sdk session 1',
+      this.#connector,
+      claims.issuedAt,
+      claims.configuration,
+      claims.systemId,
+      claims.sdkSessionId,
+      names,
+      values,
+    ]);
+  }
 }

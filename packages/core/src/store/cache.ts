@@ -110,18 +110,23 @@ function parse(text: string | undefined, schema: z.ZodType | undefined): unknown
   return result.success ? result.data : undefined;
 }
 
-/** `getOrSet` in terms of a cache's own `get` and `set`. */
-async function getOrSetIn<T>(
-  cache: Cache,
-  key: string,
-  load: () => T | Promise<T>,
-  options: CacheGetOrSetOptions<T> = {},
-): Promise<T> {
-  const cached = (await cache.get(key, options.schema as z.ZodType)) as T | undefined;
-  if (cached !== undefined) return cached;
-  const value = await load();
-  await cache.set(key, value, options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs });
-  return value;
+/**
+ * A cache's `getOrSet`, in terms of its own `get` and `set`. The cache is asked for at each call: it is the
+ * object that holds this function, not made yet when the function is.
+ */
+function getOrSetOf(self: () => Cache): Cache['getOrSet'] {
+  return async <T>(
+    key: string,
+    load: () => T | Promise<T>,
+    options: CacheGetOrSetOptions<T> = {},
+  ): Promise<T> => {
+    const cache = self();
+    const cached = (await cache.get(key, options.schema as z.ZodType)) as T | undefined;
+    if (cached !== undefined) return cached;
+    const value = await load();
+    await cache.set(key, value, options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs });
+    return value;
+  };
 }
 
 /** @internal A {@link Cache} over one scope of a store. */
@@ -146,7 +151,7 @@ export function createScopedCache(options: ScopedCacheOptions): Cache {
       }
       await store.set(scope, key, { value: text, ttlMs });
     },
-    getOrSet: (key, load, getOptions) => getOrSetIn(cache, key, load, getOptions),
+    getOrSet: getOrSetOf(() => cache),
     async delete(key) {
       checkKey(key);
       await store.delete(scope, key);
@@ -224,7 +229,7 @@ export function pendingCache(base: () => Cache, replay?: readonly PendingWrite[]
         ...(setOptions.ttlMs === undefined ? {} : { ttlMs: setOptions.ttlMs }),
       });
     },
-    getOrSet: (key, load, getOptions) => getOrSetIn(cache, key, load, getOptions),
+    getOrSet: getOrSetOf(() => cache),
     async delete(key) {
       checkKey(key);
       local.set(key, undefined);

@@ -10,10 +10,14 @@
  */
 export function sessionScope(
   connector: string,
-  configuration: string,
-  systemId: string,
-  sdkSessionId: string,
+  session: {
+    /** The keyed fingerprint of the configuration the session was initialized with. */
+    readonly configuration: string;
+    readonly systemId: string;
+    readonly sdkSessionId: string;
+  },
 ): string {
+  const { configuration, systemId, sdkSessionId } = session;
   return `session:${encodeURIComponent(connector)}:${configuration}:${encodeURIComponent(systemId)}:${sdkSessionId}`;
 }
 

@@ -118,7 +118,10 @@ export async function startCassette(options: CassetteOptions): Promise<Cassette>
     const file = await readCassetteFile(path);
     if (file === undefined)
       throw new Error(`No cassette at ${path}: record it first, with CONNECTOR_SDK_RECORD=1`);
-    const replayer = new CassetteReplayer(file, path, options.match, { secretsAreSent: true });
+    const replayer = new CassetteReplayer(file, path, {
+      match: options.match,
+      secretsAreSent: true,
+    });
     // fetch's own Response: a server that replaces the global one (@hono/node-server does) makes answers ky
     // cannot decorate, and a replayed call must be answered as a fetch would.
     const FetchResponse = (await fetch('data:,')).constructor as typeof Response;

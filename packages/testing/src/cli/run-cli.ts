@@ -263,11 +263,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           ...common,
           config: point(common.config),
           maxWaitMs: maxWait === undefined ? 60_000 : Number(maxWait),
+          calls,
+          cleanupGlobalCache: values['cleanup-global-cache'] === true,
+          learn: (secrets) => server?.learn(secrets),
         },
-        calls,
-        values['cleanup-global-cache'] === true,
         io,
-        (secrets) => server?.learn(secrets),
       );
     } finally {
       await server?.stop();

@@ -6,21 +6,26 @@ import { formatTranscriptEntry } from '../simulator/transcript.js';
 import type { CliIo } from './cli-io.js';
 import type { ParsedCall } from './parse-call.js';
 
+/** What `simulate` walks the connector through, besides the simulator's own options. */
+export interface SimulateOptions extends Omit<PlatformSimulatorOptions, 'onEntry'> {
+  /** The calls made between initialize and cleanup. */
+  readonly calls: readonly ParsedCall[];
+  /** Whether cleanup asks to drop the system's cached data too. */
+  readonly cleanupGlobalCache: boolean;
+  /** Told the session's secrets once initialize has answered. @default nothing is told */
+  readonly learn?: (secrets: readonly string[]) => void;
+}
+
 /**
  * Walks a running connector through its lifecycle — discover, initialize, each call, cleanup — printing the
  * transcript as it goes.
  *
  * @returns 0 when every step succeeded within the contract, 1 otherwise
  */
-export async function simulateCommand(
-  options: Omit<PlatformSimulatorOptions, 'onEntry'>,
-  calls: readonly ParsedCall[],
-  cleanupGlobalCache: boolean,
-  io: CliIo,
-  learn: (secrets: readonly string[]) => void = () => undefined,
-): Promise<number> {
+export async function simulateCommand(options: SimulateOptions, io: CliIo): Promise<number> {
+  const { calls, cleanupGlobalCache, learn = () => undefined, ...simulator } = options;
   const platform = createPlatformSimulator({
-    ...options,
+    ...simulator,
     onEntry: (entry) => {
       for (const line of formatTranscriptEntry(entry)) io.out(line);
     },

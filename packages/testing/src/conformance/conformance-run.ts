@@ -207,15 +207,14 @@ export class ConformanceRun {
    *
    * @param response - what the connector answered
    * @param expected - acceptable statuses (`'2xx'` for any success)
-   * @param what - the request, in words
-   * @param fix - what the author should change
+   * @param told - the request, in words (`what`), and what the author should change (`fix`)
    */
   expectStatus(
     response: SimulatorResponse,
     expected: readonly number[] | '2xx',
-    what: string,
-    fix: string,
+    told: { readonly what: string; readonly fix: string },
   ): void {
+    const { what, fix } = told;
     const ok =
       expected === '2xx'
         ? response.status >= 200 && response.status < 300

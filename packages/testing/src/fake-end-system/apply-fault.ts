@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FakeFault } from './fake-fault.js';
-import { errorBody, send } from './fake-http.js';
+import { errorBody, reply, send } from './fake-http.js';
 
 /**
  * Answers a request with a fault instead of the normal answer (every kind but `slow`, which only delays).
@@ -12,13 +12,17 @@ import { errorBody, send } from './fake-http.js';
 export function applyFault(fault: Exclude<FakeFault, { kind: 'slow' }>, res: ServerResponse): void {
   switch (fault.kind) {
     case 'status':
-      return send(res, fault.status, fault.body, fault.headers);
+      return reply(res, fault);
     case 'rate-limit':
-      return send(res, 429, errorBody('RATE_LIMITED', 'Too many requests'), {
-        'retry-after':
-          'retryAfterDate' in fault
-            ? fault.retryAfterDate.toUTCString()
-            : String(fault.retryAfterSeconds),
+      return reply(res, {
+        status: 429,
+        body: errorBody('RATE_LIMITED', 'Too many requests'),
+        headers: {
+          'retry-after':
+            'retryAfterDate' in fault
+              ? fault.retryAfterDate.toUTCString()
+              : String(fault.retryAfterSeconds),
+        },
       });
     case 'server-error':
       return send(res, fault.status ?? 500, errorBody('SERVER_ERROR', 'Something broke'));

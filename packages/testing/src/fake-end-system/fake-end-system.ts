@@ -187,7 +187,7 @@ export class FakeEndSystem {
     if (method === 'GET' && path === '/me') return send(res, 200, { username: token.user });
     if (path === '/records') {
       if (method === 'GET') return send(res, 200, { records: [...this.records.values()] });
-      if (method === 'POST') return this.#save(String(this.#nextId++), body, res, 201);
+      if (method === 'POST') return this.#save({ id: String(this.#nextId++), body }, res, 201);
     }
     const id = /^\/records\/([^/]+)$/.exec(path)?.[1];
     if (id !== undefined) {
@@ -195,7 +195,7 @@ export class FakeEndSystem {
       if (record === undefined)
         return send(res, 404, errorBody('RECORD_NOT_FOUND', `No record ${decodeURIComponent(id)}`));
       if (method === 'GET') return send(res, 200, record);
-      if (method === 'PUT') return this.#save(record.id, body, res, 200);
+      if (method === 'PUT') return this.#save({ id: record.id, body }, res, 200);
       if (method === 'DELETE') {
         this.records.delete(record.id);
         return send(res, 204);
@@ -219,8 +219,14 @@ export class FakeEndSystem {
     send(res, 200, { token, expiresIn: Math.floor(ttlMs / 1000) });
   }
 
-  #save(id: string, body: unknown, res: ServerResponse, status: number): void {
-    const fields = body as Record<string, unknown> | undefined;
+  /** Writes the record `id` as `body` says, answering `status`. */
+  #save(
+    write: { readonly id: string; readonly body: unknown },
+    res: ServerResponse,
+    status: number,
+  ): void {
+    const { id } = write;
+    const fields = write.body as Record<string, unknown> | undefined;
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields))
       return send(res, 400, errorBody('INVALID_RECORD', 'A record is a JSON object'));
     if (typeof fields.title !== 'string' || fields.title.trim() === '')

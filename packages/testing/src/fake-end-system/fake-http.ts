@@ -46,13 +46,16 @@ export function errorBody(
   return { error: { code, message } };
 }
 
-/** Writes a JSON answer, or an empty one. @internal */
-export function send(
-  res: ServerResponse,
-  status: number,
-  body?: unknown,
-  headers: Readonly<Record<string, string>> = {},
-): void {
+/** An answer of the fake: a JSON body, or none, and headers besides. @internal */
+export interface FakeAnswer {
+  readonly status: number;
+  readonly body?: unknown;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+}
+
+/** Writes an answer. @internal */
+export function reply(res: ServerResponse, answer: FakeAnswer): void {
+  const { status, body, headers = {} } = answer;
   if (body === undefined) {
     res.writeHead(status, headers).end();
     return;
@@ -60,4 +63,9 @@ export function send(
   res
     .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify(body));
+}
+
+/** Writes a JSON answer, or an empty one. @internal */
+export function send(res: ServerResponse, status: number, body?: unknown): void {
+  reply(res, { status, body });
 }

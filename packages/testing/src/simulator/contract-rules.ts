@@ -94,23 +94,29 @@ export function sessionProblems(entries: readonly ParameterEntry[]): string[] {
 }
 
 /**
+ * What a response answers, as the contract judges it: initialize, a later operation (which may also answer 204
+ * without a body, or 200 with text), or another call (discover, cleanup).
+ *
+ * @internal
+ */
+export type Answered = 'initialize' | 'operation' | 'other';
+
+/**
  * What is wrong with a response under the contract: content type, JSON, the error-body shape, the status
  * class, the parameter list of a successful initialize, and the wait header of a rate-limit 403.
  *
  * @param response - what the connector answered
- * @param kind - whether it answers initialize
+ * @param answered - what it answers
  * @param waitHeader - where a rate-limit wait is announced
- * @param operation - whether it answers a later operation (not discover or cleanup), which may also answer 204
- *   without a body, or 200 with text
  * @returns one sentence per problem; empty when the response keeps the contract
  * @internal
  */
 export function responseProblems(
   response: WireResponse,
-  kind: 'initialize' | 'call',
+  answered: Answered,
   waitHeader: WaitHeader,
-  operation = false,
 ): string[] {
+  const operation = answered === 'operation';
   const problems: string[] = [];
   const { status } = response;
   const contentType = response.headers['content-type'] ?? '';
@@ -122,7 +128,7 @@ export function responseProblems(
   const parsed = parseJson(response.text);
   if (!parsed.ok) return [...problems, 'the body is not JSON'];
   if (status >= 200 && status < 300) {
-    if (kind === 'initialize') {
+    if (answered === 'initialize') {
       if (status !== 200) problems.push(`initialize answered ${status}; the contract says 200`);
       const list = ParameterListSchema.safeParse(parsed.value);
       if (!list.success) {

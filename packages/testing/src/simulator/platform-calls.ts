@@ -136,6 +136,16 @@ export async function callPlatform<K extends PlatformOperationName>(
   return { ...response, answer: answer as SimulatorAnswer<K> };
 }
 
+/** A whole list to read: its input and windows. @internal */
+export interface PagedRead<K extends PagedPlatformOperation> {
+  /** Path parameters, the rest of the query, a body. */
+  readonly input: PlatformCallInput<K>;
+  /** The items a window asks for. */
+  readonly pageSize: number;
+  /** The most windows read before the walk counts as endless. @default 1_000 */
+  readonly maxPages?: number;
+}
+
 /**
  * Reads a whole list as the platform does: windows of `pageSize` from `startIndex` 0, each passing back the
  * `nextPageLink` of the one before when the connector gave one, until a window comes back short.
@@ -146,10 +156,9 @@ export async function callPlatform<K extends PlatformOperationName>(
 export async function readAllPages<K extends PagedPlatformOperation>(
   call: Call,
   name: K,
-  input: PlatformCallInput<K>,
-  pageSize: number,
-  maxPages = 1_000,
+  read: PagedRead<K>,
 ): Promise<unknown[]> {
+  const { input, pageSize, maxPages = 1_000 } = read;
   const key = LIST_KEYS[name];
   const items: unknown[] = [];
   let nextPageLink: string | undefined;

@@ -38,6 +38,17 @@ export type {
   SimulatorResponse,
 } from './simulator-types.js';
 
+/** An exchange's step in the transcript, and whether its answer is checked as initialize's or a call's. */
+interface ExchangeStep {
+  readonly step: ExchangeEntry['step'];
+  readonly kind: 'initialize' | 'call';
+}
+
+const INITIALIZE: ExchangeStep = { step: 'initialize', kind: 'initialize' };
+const CALL: ExchangeStep = { step: 'call', kind: 'call' };
+const CLEANUP: ExchangeStep = { step: 'cleanup', kind: 'call' };
+const DISCOVER: ExchangeStep = { step: 'discover', kind: 'call' };
+
 function toEntries(config: ConfigInput): ParameterEntry[] {
   if (Array.isArray(config)) return [...(config as readonly ParameterEntry[])];
   return Object.entries(config as Exclude<ConfigInput, readonly ParameterEntry[]>).map(
@@ -148,7 +159,7 @@ export class PlatformSimulator {
     if (flag !== undefined)
       entries.push({ key: 'suppressNotification', value: flag ? '1' : '2', sensitive: false });
     const response = await this.#sendWaiting(
-      'initialize',
+      INITIALIZE,
       () => ({
         method: 'POST',
         path: `${this.#base}/initialize/${encodeURIComponent(this.sdkSessionId)}`,
@@ -156,7 +167,6 @@ export class PlatformSimulator {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(entries),
       }),
-      'initialize',
       note,
     );
     if (response.status === 200) this.#session = ParameterListSchema.parse(response.body);
@@ -193,10 +203,10 @@ export class PlatformSimulator {
       };
     };
     const body = await wireBody(request.body);
-    let response = await this.#sendWaiting('call', wire, 'call', undefined);
+    let response = await this.#sendWaiting(CALL, wire, undefined);
     if (response.status === 401) {
       await this.#requireSession('the session expired (401): initialize again');
-      response = await this.#sendWaiting('call', wire, 'call', 'retry with the new session');
+      response = await this.#sendWaiting(CALL, wire, 'retry with the new session');
     }
     return response;
   }
@@ -239,7 +249,10 @@ export class PlatformSimulator {
     input: PlatformCallInput<K>,
     options: { readonly pageSize?: number } = {},
   ): Promise<unknown[]> {
-    return readAllPages((request) => this.call(request), name, input, options.pageSize ?? 50);
+    return readAllPages((request) => this.call(request), name, {
+      input,
+      pageSize: options.pageSize ?? 50,
+    });
   }
 
   /**
@@ -253,7 +266,7 @@ export class PlatformSimulator {
     options: { readonly cleanupGlobalCache?: boolean } = {},
   ): Promise<SimulatorResponse> {
     const response = await this.#sendWaiting(
-      'cleanup',
+      CLEANUP,
       () => ({
         method: 'POST',
         path: `${this.#base}/cleanup/${encodeURIComponent(this.sdkSessionId)}`,
@@ -263,7 +276,6 @@ export class PlatformSimulator {
         },
         headers: this.#sessionHeaders(),
       }),
-      'call',
       undefined,
     );
     this.#session = undefined;
@@ -277,9 +289,8 @@ export class PlatformSimulator {
    */
   async discover(): Promise<SimulatorResponse> {
     return this.#sendWaiting(
-      'discover',
+      DISCOVER,
       () => ({ method: 'GET', path: `${this.#base}/discover`, query: {}, headers: {} }),
-      'call',
       undefined,
     );
   }
@@ -293,7 +304,7 @@ export class PlatformSimulator {
    */
   async request(request: RawRequest): Promise<SimulatorResponse> {
     return this.#exchange(
-      'request',
+      { step: 'request', kind: request.kind ?? 'call' },
       {
         method: request.method,
         path: request.fromRoot === true ? request.path : this.#path(request.path),
@@ -304,7 +315,6 @@ export class PlatformSimulator {
         },
         ...(request.body === undefined ? {} : { body: request.body }),
       },
-      request.kind ?? 'call',
       undefined,
     );
   }
@@ -325,17 +335,16 @@ export class PlatformSimulator {
 
   /** Sends a request; on a 403 that announces a wait, waits and sends it again, as the platform does. */
   async #sendWaiting(
-    step: ExchangeEntry['step'],
+    what: ExchangeStep,
     wire: () => WireRequest,
-    kind: 'initialize' | 'call',
     note: string | undefined,
   ): Promise<SimulatorResponse> {
-    let response = await this.#exchange(step, wire(), kind, note);
+    let response = await this.#exchange(what, wire(), note);
     for (let waits = 0; response.status === 403 && waits < (this.#options.maxWaits ?? 3); waits++) {
       const waitMs = readWaitMs(response, this.#wait);
       if (waitMs === undefined) break;
       await this.#waitFor(waitMs);
-      response = await this.#exchange(step, wire(), kind, `retry after waiting ${waitMs} ms`);
+      response = await this.#exchange(what, wire(), `retry after waiting ${waitMs} ms`);
     }
     return response;
   }
@@ -377,9 +386,8 @@ export class PlatformSimulator {
   }
 
   async #exchange(
-    step: ExchangeEntry['step'],
+    { step, kind }: ExchangeStep,
     request: WireRequest,
-    kind: 'initialize' | 'call',
     note: string | undefined,
   ): Promise<SimulatorResponse> {
     const started = this.#clock.now();
@@ -402,8 +410,13 @@ export class PlatformSimulator {
     // Learn the session's secrets before masking this very answer, even when it breaks the contract.
     if (kind === 'initialize' && wire.status === 200) this.#masker.learn(body);
     // A later call may answer 204 or text, whether the simulator made it (`call`) or sent it as given.
-    const operation = step === 'call' || (step === 'request' && kind === 'call');
-    const problems = responseProblems(wire, kind, this.#wait, operation).map((problem) =>
+    const answered =
+      kind === 'initialize'
+        ? 'initialize'
+        : step === 'call' || step === 'request'
+          ? 'operation'
+          : 'other';
+    const problems = responseProblems(wire, answered, this.#wait).map((problem) =>
       this.mask(problem),
     );
     const entry: ExchangeEntry = {

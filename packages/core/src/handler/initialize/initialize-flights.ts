@@ -52,17 +52,17 @@ const FAILED_TTL_MS = 5_000;
  */
 export class InitializeFlights {
   readonly #local = new SingleFlight<SharedLogin>();
-  readonly #shared: Locking | undefined;
+  readonly #shared: StoreFlight | undefined;
 
   constructor(shared?: SharedFlightOptions) {
     const store = shared?.store;
     this.#shared =
       shared && store?.setIfAbsent && store.deleteIfEquals
-        ? {
+        ? new StoreFlight({
             ...shared,
             setIfAbsent: store.setIfAbsent.bind(store),
             deleteIfEquals: store.deleteIfEquals.bind(store),
-          }
+          })
         : undefined;
   }
 
@@ -78,7 +78,7 @@ export class InitializeFlights {
   ): Promise<SharedLogin> {
     const shared = this.#shared;
     if (shared === undefined) return this.#local.run(key, signal, work);
-    return this.#local.run(key, signal, (flight) => acrossInstances(shared, key, flight, work));
+    return this.#local.run(key, signal, (flight) => shared.run(key, flight, work));
   }
 }
 
@@ -102,75 +102,88 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function acrossInstances(
-  options: Locking,
-  key: string,
-  signal: AbortSignal,
-  work: (signal: AbortSignal) => Promise<SharedLogin>,
-): Promise<SharedLogin> {
-  const { store, keys, lockTtlMs, setIfAbsent, deleteIfEquals } = options;
-  const scope = `login:${encodeURIComponent(options.connector)}:${nodeCrypto()
-    .createHmac('sha256', keys.signing.secret)
-    .update(`connector-sdk login 1\n${key}`)
-    .digest('base64url')}`;
-  const deadline = Date.now() + 2 * lockTtlMs;
-  let poll = FIRST_POLL_MS;
-  for (;;) {
-    signal.throwIfAborted();
-    const token = nodeCrypto().randomUUID();
-    let held: string | undefined;
-    try {
-      held = await setIfAbsent(scope, 'lock', { value: token, ttlMs: lockTtlMs });
-    } catch {
-      return work(signal); // the store cannot coordinate: log in alone rather than fail
-    }
-    if (held === undefined) {
-      const publish = (text: string, ttlMs: number) =>
-        store
-          .set(scope, 'result', { value: sealText(keys, `${scope}\nresult`, text), ttlMs })
-          .catch(() => undefined);
-      // An earlier leader's result, or its failure marker, is not this login's: no follower may take it.
-      await store.delete(scope, 'result').catch(() => undefined);
+/**
+ * One login at a time over every instance that shares a store that can lock: the instance that takes the lock
+ * logs in and publishes its result, the others wait for it.
+ */
+class StoreFlight {
+  readonly #options: Locking;
+
+  constructor(options: Locking) {
+    this.#options = options;
+  }
+
+  /** As {@link SingleFlight.run}, over the instances: `signal` is the flight's own. */
+  async run(
+    key: string,
+    signal: AbortSignal,
+    work: (signal: AbortSignal) => Promise<SharedLogin>,
+  ): Promise<SharedLogin> {
+    const { store, keys, connector, lockTtlMs, setIfAbsent, deleteIfEquals } = this.#options;
+    const scope = `login:${encodeURIComponent(connector)}:${nodeCrypto()
+      .createHmac('sha256', keys.signing.secret)
+      .update(`connector-sdk login 1\n${key}`)
+      .digest('base64url')}`;
+    const deadline = Date.now() + 2 * lockTtlMs;
+    let poll = FIRST_POLL_MS;
+    for (;;) {
+      signal.throwIfAborted();
+      const token = nodeCrypto().randomUUID();
+      let held: string | undefined;
       try {
-        let login: SharedLogin;
+        held = await setIfAbsent(scope, 'lock', { value: token, ttlMs: lockTtlMs });
+      } catch {
+        return work(signal); // the store cannot coordinate: log in alone rather than fail
+      }
+      if (held === undefined) {
+        const publish = (text: string, ttlMs: number) =>
+          store
+            .set(scope, 'result', { value: sealText(keys, `${scope}\nresult`, text), ttlMs })
+            .catch(() => undefined);
+        // An earlier leader's result, or its failure marker, is not this login's: no follower may take it.
+        await store.delete(scope, 'result').catch(() => undefined);
         try {
-          login = await work(signal);
-        } catch (error) {
-          // Abandoned by every caller is no failure of the end system: one other instance takes over.
-          if (!signal.aborted) await publish(FAILED, Math.min(lockTtlMs, FAILED_TTL_MS));
-          throw error;
+          let login: SharedLogin;
+          try {
+            login = await work(signal);
+          } catch (error) {
+            // Abandoned by every caller is no failure of the end system: one other instance takes over.
+            if (!signal.aborted) await publish(FAILED, Math.min(lockTtlMs, FAILED_TTL_MS));
+            throw error;
+          }
+          const text = publishable(login);
+          if (text !== undefined) await publish(text, lockTtlMs);
+          return login;
+        } finally {
+          // After the result: whoever sees the lock gone finds the result already there.
+          await deleteIfEquals(scope, 'lock', token).catch(() => undefined);
         }
-        const text = publishable(login);
-        if (text !== undefined) await publish(text, lockTtlMs);
-        return login;
-      } finally {
-        // After the result: whoever sees the lock gone finds the result already there.
-        await deleteIfEquals(scope, 'lock', token).catch(() => undefined);
       }
-    }
-    // Another instance logs in: wait for a result while a lock stands, whoever holds it by now.
-    let text: string | undefined;
-    const result = async () => {
-      const sealed = await store.get(scope, 'result');
-      return sealed && openText(keys, `${scope}\nresult`, sealed);
-    };
-    try {
-      for (;;) {
-        text = await result();
-        if (text || (await store.get(scope, 'lock')) === undefined || Date.now() >= deadline) break;
-        await sleep(poll, signal);
-        poll = Math.min(MAX_POLL_MS, Math.ceil(poll * 1.5));
+      // Another instance logs in: wait for a result while a lock stands, whoever holds it by now.
+      let text: string | undefined;
+      const result = async () => {
+        const sealed = await store.get(scope, 'result');
+        return sealed && openText(keys, `${scope}\nresult`, sealed);
+      };
+      try {
+        for (;;) {
+          text = await result();
+          if (text || (await store.get(scope, 'lock')) === undefined || Date.now() >= deadline)
+            break;
+          await sleep(poll, signal);
+          poll = Math.min(MAX_POLL_MS, Math.ceil(poll * 1.5));
+        }
+        // Released or expired: the result was written before the release, if there was one to share.
+        text ||= await result();
+        if (text && text !== FAILED) return received(text);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return work(signal);
       }
-      // Released or expired: the result was written before the release, if there was one to share.
-      text ||= await result();
-      if (text && text !== FAILED) return received(text);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return work(signal);
+      if (text === FAILED) return work(signal); // the leader's login failed: try our own, at once
+      // The leader failed, died or shared nothing: take the lock, unless waiting took too long already.
+      if (Date.now() >= deadline) return work(signal);
     }
-    if (text === FAILED) return work(signal); // the leader's login failed: try our own, at once
-    // The leader failed, died or shared nothing: take the lock, unless waiting took too long already.
-    if (Date.now() >= deadline) return work(signal);
   }
 }
 

@@ -9,8 +9,7 @@ import {
 } from '../../security/header-safety.js';
 import type { Redactor } from '../../security/redaction/redactor.js';
 import { looksSecret } from '../../security/secret-names.js';
-import type { SessionKeys } from '../../security/session-keys.js';
-import { sealSession } from '../../security/session-seal.js';
+import type { SessionSealer } from '../../security/session-seal.js';
 import { describeProblems, readFields } from '../request/read-fields.js';
 import { InitializeInput } from './initialize-input.js';
 import { oversizedConfiguration } from './oversized-configuration.js';
@@ -100,7 +99,10 @@ export function readInitializeBody(
     field.key === SUPPRESS_NOTIFICATION ? undefined : byKey.get(field.key)?.entry.value;
   const holdsSecret = (field: CompiledField) =>
     field.secret || byKey.get(field.key)?.entry.sensitive !== false || looksSecret(field.key);
-  const config = readFields(connector.configFields, rawOf, holdsSecret, redactor);
+  const config = readFields(connector.configFields, rawOf, {
+    add: (value) => redactor.add(value),
+    holdsSecret,
+  });
   if (!config.ok) {
     throw new ValidationError(
       `The configuration is invalid: ${describeProblems(config.problems)}`,
@@ -170,7 +172,7 @@ export function buildInitializeAnswer(
   connector: CompiledConnector,
   context: {
     readonly ids: SessionIds;
-    readonly keys: SessionKeys;
+    readonly sealer: SessionSealer;
     readonly redactor: Redactor;
     readonly maxHeaderBytes: number;
     /** The initialize body, to tell a session too large by what the caller configured (a 400). */
@@ -208,9 +210,7 @@ export function buildInitializeAnswer(
     },
     {
       key: SDK_SESSION_HEADERS.mac,
-      value: sealSession(
-        context.keys,
-        connector.name,
+      value: context.sealer.seal(
         // Written out, not spread: the spread was half of this function's time in a busy server.
         {
           systemId: context.ids.systemId,
@@ -228,12 +228,7 @@ export function buildInitializeAnswer(
     // Every other entry fine: the caller's values alone make the session too large (see the function).
     const callers =
       problems.length === 0 && context.input
-        ? oversizedConfiguration(
-            entries,
-            context.input,
-            bytes - context.maxHeaderBytes,
-            context.maxHeaderBytes,
-          )
+        ? oversizedConfiguration(entries, context.input, { bytes, budget: context.maxHeaderBytes })
         : undefined;
     if (callers) throw callers;
     problems.push(

@@ -19,16 +19,16 @@ const MAX_SUSPECTS = 8;
  *
  * @param session - the entries initialize answered
  * @param input - the initialize body: its raw entries and its typed configuration
- * @param overflow - the bytes the session takes over the budget
- * @param budget - the session's budget, in bytes
+ * @param size - the bytes the session takes as headers, and its budget
  * @internal
  */
 export function oversizedConfiguration(
   session: readonly ParameterEntry[],
   input: InitializeInput,
-  overflow: number,
-  budget: number,
+  size: { readonly bytes: number; readonly budget: number },
 ): ValidationError | undefined {
+  const { budget } = size;
+  const overflow = size.bytes - budget;
   const suspects: { key: string; value: string }[] = [];
   for (const { key, value } of input.entries) {
     if (value.length >= MIN_BLAMED_LENGTH) suspects.push({ key, value });

@@ -1,9 +1,7 @@
 import type { ParameterEntry } from '../../contract/schemas.js';
 import { traceLogin } from '../../diagnostics/trace-login.js';
 import { isSecret } from '../../security/secret.js';
-import { configurationFingerprint } from '../../security/session-seal.js';
 import { configurationIdentity } from './configuration-identity.js';
-import type { ConnectorRequest } from '../../contract/connector-request.js';
 import { pendingCache, type PendingCache } from '../../store/cache.js';
 import type { HandlerRuntime, SharedLogin } from '../handler-runtime.js';
 import type { Tenant } from '../context-caches.js';
@@ -24,11 +22,12 @@ import type { RawQuery } from '../../contract/connector-request.js';
  */
 export async function serveInitialize(
   runtime: HandlerRuntime,
-  request: ConnectorRequest,
   state: RequestScope,
   input: { readonly sdkSessionId: string; readonly query: RawQuery },
 ): Promise<ParameterEntry[]> {
-  const { compiled, adapter, keys } = runtime;
+  const { compiled, adapter } = runtime;
+  const { sealer } = runtime.sessions;
+  const { request } = state;
   // The ids first: nothing runs for a session that could never be answered (ARCHITECTURE.md, D3).
   const sdkSessionId = checkId(input.sdkSessionId, "The path's session id");
   const systemId = checkId(
@@ -45,11 +44,7 @@ export async function serveInitialize(
   );
   // Before any connector code: a URL that names the connector's own network is never logged in to.
   runtime.configUrls?.judge(body.config, state.log);
-  const configuration = configurationFingerprint(
-    keys,
-    compiled.name,
-    configurationIdentity(compiled, body),
-  );
+  const configuration = sealer.fingerprint(configurationIdentity(compiled, body));
   const tenant = new InitializeTenant(systemId, sdkSessionId, configuration);
   state.tenant = tenant;
   // Counted once the call is well-formed, right before connector code reaches the end system; keyed by the
@@ -102,7 +97,7 @@ export async function serveInitialize(
   }
   const answer = buildInitializeAnswer(shared.result, compiled, {
     ids: tenant,
-    keys,
+    sealer,
     redactor: state.redactor,
     maxHeaderBytes: runtime.maxHeaderBytes,
     input: body,

@@ -56,18 +56,14 @@ export class SessionChecks {
   }
 
   /**
-   * Checks the verified session, unless a pass is remembered.
+   * Checks the verified session of the request `state` serves (its operation and headers), unless a pass is
+   * remembered.
    *
    * @returns `undefined` when a remembered pass lets the call go on at once, else the check
    * @throws UnauthenticatedError `SESSION_EXPIRED` (through the promise) when the check says the session ended
    */
-  run(
-    state: RequestScope,
-    headers: Headers,
-    session: VerifiedSession,
-    operation: string,
-  ): Promise<void> | undefined {
-    const key = this.#memoMs > 0 ? memoKey(headers) : undefined;
+  run(state: RequestScope, session: VerifiedSession): Promise<void> | undefined {
+    const key = this.#memoMs > 0 ? memoKey(state.request.headers) : undefined;
     if (key !== undefined) {
       const until = this.#passed.get(key);
       if (until !== undefined && until > Date.now()) return undefined;
@@ -77,7 +73,7 @@ export class SessionChecks {
       session: session.values,
       sdkSessionId: session.sdkSessionId,
       systemId: session.systemId,
-      operation,
+      operation: state.operation,
     });
     return (async () => {
       const held: unknown = await this.#spec.check(context as never);

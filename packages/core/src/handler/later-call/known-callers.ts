@@ -1,6 +1,5 @@
 import type { ConnectorHandler } from '../../contract/connector-request.js';
 import { SDK_SESSION_HEADER_KEYS } from '../../security/header-safety.js';
-import { unsealSession } from '../../security/session-seal.js';
 import type { HandlerRuntime } from '../handler-runtime.js';
 
 // Who counts as a known caller when a binding's places for requests in progress run short (ARCHITECTURE.md,
@@ -44,13 +43,8 @@ export function registerKnownCallers(handle: ConnectorHandler, runtime: HandlerR
     const sdkSessionId = decodedId(headers[SESSION]);
     if (typeof token !== 'string' || systemId === undefined || sdkSessionId === undefined)
       return false;
-    return unsealSession(
-      sessions.keys,
-      sessions.connector.name,
-      token,
-      { systemId, sdkSessionId },
-      (name) => (typeof headers[name] === 'string' ? headers[name] : undefined),
-      sessions.verified,
+    return sessions.sealer.unseal({ token, systemId, sdkSessionId }, (name) =>
+      typeof headers[name] === 'string' ? headers[name] : undefined,
     ).ok;
   });
 }

@@ -1,6 +1,5 @@
 import type { RawQuery } from '../../contract/connector-request.js';
 import { ValidationError } from '../../errors/errors.js';
-import type { ConnectorRequest } from '../../contract/connector-request.js';
 import type { HandlerRuntime } from '../handler-runtime.js';
 import { queryParam } from '../request/query-param.js';
 import { readSession, type VerifiedSession } from './read-session.js';
@@ -22,7 +21,6 @@ import type { RequestScope } from '../request-scope.js';
  */
 export function openSession(
   runtime: HandlerRuntime,
-  request: ConnectorRequest,
   state: RequestScope,
   ids: {
     readonly query: RawQuery;
@@ -32,7 +30,7 @@ export function openSession(
     readonly pathSessionId?: string;
   },
 ): VerifiedSession | Promise<VerifiedSession> | Refusal {
-  const session = readSession(runtime.sessions, request.headers, state.redactor);
+  const session = readSession(runtime.sessions, state.request.headers, state.redactor);
   if (session instanceof Refusal) return session;
   const systemId = queryParam(ids.query, 'systemId', ids.systemIdRequired === true);
   if (systemId !== undefined && systemId !== session.systemId)

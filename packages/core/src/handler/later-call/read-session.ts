@@ -6,8 +6,7 @@ import { SDK_SESSION_HEADER_KEYS, SDK_SESSION_HEADERS } from '../../security/hea
 import type { Redactor } from '../../security/redaction/redactor.js';
 import { looksSecret } from '../../security/secret-names.js';
 import { SESSION_KEY_ENV, type SessionKeys } from '../../security/session-keys.js';
-import { unsealSession, type SessionClaims } from '../../security/session-seal.js';
-import type { VerifiedSessions } from '../../security/verified-sessions.js';
+import type { SessionClaims, SessionSealer } from '../../security/session-seal.js';
 import { describeProblems, readFields } from '../request/read-fields.js';
 import { Refusal } from '../refusal.js';
 import { idProblem } from '../request/session-ids.js';
@@ -33,8 +32,8 @@ export interface SessionReader {
   readonly maxAgeMs: number;
   /** Where a session signed by an unknown key is reported, when the key is this process's own. */
   readonly logger: Logger;
-  /** The sessions verified lately, so a replayed one costs no new HMAC. */
-  readonly verified: VerifiedSessions;
+  /** Verifies the seal, remembering the sessions verified lately so a replayed one costs no new HMAC. */
+  readonly sealer: SessionSealer;
 }
 
 /** How far ahead of this clock another instance's may run. */
@@ -118,14 +117,7 @@ export function readSession(
       `The session's id headers are missing or malformed; initialize again`,
     );
   }
-  const unsealed = unsealSession(
-    keys,
-    connector.name,
-    token,
-    { systemId, sdkSessionId },
-    (name) => headers[name],
-    reader.verified,
-  );
+  const unsealed = reader.sealer.unseal({ token, systemId, sdkSessionId }, (name) => headers[name]);
   if (!unsealed.ok) {
     if (unsealed.reason === 'unknown-key') {
       if (keys.generated) hintAboutKeys(reader.logger);
@@ -165,7 +157,7 @@ export function readSession(
       );
     }
   }
-  const result = readFields(fields, (field) => headers[field.lower], undefined, redactor);
+  const result = readFields(fields, (field) => headers[field.lower], redactor);
   if (!result.ok) {
     throw unauthenticated(
       'SESSION_INVALID',

@@ -1,6 +1,5 @@
 import type { RawQuery } from '../../contract/connector-request.js';
 import { ValidationError } from '../../errors/errors.js';
-import type { ConnectorRequest } from '../../contract/connector-request.js';
 import type { HandlerRuntime } from '../handler-runtime.js';
 import { openSession } from './open-session.js';
 import { queryParam } from '../request/query-param.js';
@@ -15,12 +14,11 @@ import { CleanupContextImpl, type RequestScope } from '../request-scope.js';
  */
 export async function serveCleanup(
   runtime: HandlerRuntime,
-  request: ConnectorRequest,
   state: RequestScope,
   input: { readonly sdkSessionId: string; readonly query: RawQuery },
 ): Promise<Record<string, never> | Refusal> {
   const { query } = input;
-  const opened = openSession(runtime, request, state, {
+  const opened = openSession(runtime, state, {
     query,
     systemIdRequired: true,
     pathSessionId: input.sdkSessionId,
@@ -34,18 +32,17 @@ export async function serveCleanup(
     });
   }
   const cleanupGlobalCache = flag === 'true';
-  runtime.sessionChecks?.forget(request.headers);
+  runtime.sessionChecks?.forget(state.request.headers);
   let failed = false;
   let failure: unknown;
   try {
     await runtime.adapter.cleanup?.(
-      new CleanupContextImpl(
-        state,
-        session.values,
-        session.sdkSessionId,
-        session.systemId,
+      new CleanupContextImpl(state, {
+        session: session.values,
+        sdkSessionId: session.sdkSessionId,
+        systemId: session.systemId,
         cleanupGlobalCache,
-      ) as never,
+      }) as never,
     );
   } catch (error) {
     failed = true;

@@ -3,7 +3,7 @@ import type { Operation } from '../../connector/operation.js';
 import { ConnectorError } from '../../errors/connector-error.js';
 import { ValidationError } from '../../errors/errors.js';
 import { networkFailure } from '../../errors/network-failure.js';
-import type { ConnectorRequest, ConnectorResponse } from '../../contract/connector-request.js';
+import type { ConnectorResponse } from '../../contract/connector-request.js';
 import type { HandlerRuntime } from '../handler-runtime.js';
 import { openSession } from './open-session.js';
 import type { VerifiedSession } from './read-session.js';
@@ -74,7 +74,7 @@ function checkAnswer(schema: z.ZodType, answer: unknown, name: string): void {
   );
 }
 
-/** What {@link serveOperation} serves. */
+/** What {@link OperationServer.serve} serves. */
 interface OperationInput {
   readonly name: string;
   readonly operation: Operation<unknown>;
@@ -83,108 +83,113 @@ interface OperationInput {
 }
 
 /**
- * A later operation: verifies the session, validates path, query and body with the operation's schemas and
- * calls its handler. `undefined` and `null` are answered as `{}`; an operation's `status`, `answerAs` and (with
- * `validateAnswers`) `answer` schema decide the rest.
+ * Serves the later operations of a handler; made once per handler. Each call: verifies the session,
+ * validates path, query and body with the operation's schemas and calls its handler. `undefined` and `null`
+ * are answered as `{}`; an operation's `status`, `answerAs` and (with `validateAnswers`) `answer` schema
+ * decide the rest.
  *
  * A call refused before connector code throws at once rather than rejecting, or (without a session) returns
  * its {@link Refusal}: see {@link openSession}.
  *
  * @internal
  */
-export function serveOperation(
-  runtime: HandlerRuntime,
-  request: ConnectorRequest,
-  state: RequestScope,
-  input: OperationInput,
-): unknown {
-  const opened = openSession(runtime, request, state, { query: input.query });
-  if (opened instanceof Refusal) return opened;
-  return opened instanceof Promise
-    ? opened.then((session) => serveVerified(runtime, request, state, input, session))
-    : serveVerified(runtime, request, state, input, opened);
-}
+export class OperationServer {
+  readonly #runtime: HandlerRuntime;
 
-function serveVerified(
-  runtime: HandlerRuntime,
-  request: ConnectorRequest,
-  state: RequestScope,
-  input: OperationInput,
-  session: VerifiedSession,
-): Promise<unknown> {
-  const { operation, params, query } = input;
-  const { schemas } = operation;
-  const parsedParams = parseInput(schemas.params, params, 'path');
-  const parsedQuery = parseInput(schemas.query, query, 'query');
-  // After the input is known to be valid (a bad call costs no end-system call), before any body is read.
-  const checked = runtime.sessionChecks?.run(state, request.headers, session, input.name);
-  return checked === undefined ? serveChecked() : checked.then(serveChecked);
-
-  function serveChecked(): Promise<unknown> {
-    if (schemas.upload !== undefined) {
-      const uploadSchema = schemas.upload;
-      return (async () => {
-        const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
-        try {
-          const answer = await run(upload.body()).catch((error: unknown) => {
-            // A body that failed to arrive is what went wrong, even when connector code saw it only as a failed
-            // end-system call (the end system's request body was the file).
-            throw upload.failure ?? error;
-          });
-          if (upload.failure) throw upload.failure;
-          await upload.finish();
-          return answer;
-        } finally {
-          await upload.close();
-        }
-      })();
-    }
-    const readsBody =
-      schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
-    const withBody = (body: unknown) => run(parseInput(schemas.body, body, 'body'));
-    if (!readsBody) return withBody(undefined);
-    const body = readJsonBody(request);
-    return body instanceof Promise ? body.then(withBody) : withBody(body);
+  constructor(runtime: HandlerRuntime) {
+    this.#runtime = runtime;
   }
 
-  async function run(body: unknown): Promise<unknown> {
-    const context = new OperationContextImpl(state, {
-      session: session.values,
-      params: parsedParams,
-      query: parsedQuery,
-      body,
-      sdkSessionId: session.sdkSessionId,
-      systemId: session.systemId,
-      headers: request.headers,
-    });
-    let answer: unknown;
-    try {
-      answer = await operation.handler(context as never);
-    } catch (error) {
-      runtime.sessionChecks?.failed(request.headers, error);
-      throw error;
+  /** Serves the operation `input` names for the request `state` serves. */
+  serve(state: RequestScope, input: OperationInput): unknown {
+    const opened = openSession(this.#runtime, state, { query: input.query });
+    if (opened instanceof Refusal) return opened;
+    return opened instanceof Promise
+      ? opened.then((session) => this.#serveVerified(state, input, session))
+      : this.#serveVerified(state, input, opened);
+  }
+
+  #serveVerified(
+    state: RequestScope,
+    input: OperationInput,
+    session: VerifiedSession,
+  ): Promise<unknown> {
+    const runtime = this.#runtime;
+    const { request } = state;
+    const { operation, params, query } = input;
+    const { schemas } = operation;
+    const parsedParams = parseInput(schemas.params, params, 'path');
+    const parsedQuery = parseInput(schemas.query, query, 'query');
+    // After the input is known to be valid (a bad call costs no end-system call), before any body is read.
+    const checked = runtime.sessionChecks?.run(state, session);
+    return checked === undefined ? serveChecked() : checked.then(serveChecked);
+
+    function serveChecked(): Promise<unknown> {
+      if (schemas.upload !== undefined) {
+        const uploadSchema = schemas.upload;
+        return (async () => {
+          const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
+          try {
+            const answer = await run(upload.body()).catch((error: unknown) => {
+              // A body that failed to arrive is what went wrong, even when connector code saw it only as a
+              // failed end-system call (the end system's request body was the file).
+              throw upload.failure ?? error;
+            });
+            if (upload.failure) throw upload.failure;
+            await upload.finish();
+            return answer;
+          } finally {
+            await upload.close();
+          }
+        })();
+      }
+      const readsBody =
+        schemas.body !== undefined || (request.method !== 'GET' && request.method !== 'DELETE');
+      const withBody = (body: unknown) => run(parseInput(schemas.body, body, 'body'));
+      if (!readsBody) return withBody(undefined);
+      const body = readJsonBody(request);
+      return body instanceof Promise ? body.then(withBody) : withBody(body);
     }
-    if (schemas.status === 204) return new OperationReply(204, undefined, '');
-    if (runtime.validateAnswers && schemas.answer !== undefined)
-      checkAnswer(schemas.answer, answer, input.name);
-    if (schemas.answerAs === 'base64')
-      return new OperationReply(
-        200,
-        TEXT,
-        await base64Stream(answer, input.name, (error) => {
-          state.log.error(
-            // `cause` says what the end system did (a body timeout: it stopped sending).
-            { err: error, operation: input.name, cause: networkFailure(error)?.cause },
-            'the file answer failed part-way; the connection was cut off',
-          );
-        }),
-      );
-    if (schemas.answerAs !== 'text') return answer ?? {};
-    if (typeof answer !== 'string')
-      throw new ConnectorError(
-        'INVALID_OPERATION_RESULT',
-        `Operation "${input.name}" answers text, but returned ${answer === null ? 'null' : typeof answer}`,
-      );
-    return new OperationReply(200, TEXT, answer);
+
+    async function run(body: unknown): Promise<unknown> {
+      const context = new OperationContextImpl(state, {
+        session: session.values,
+        params: parsedParams,
+        query: parsedQuery,
+        body,
+        sdkSessionId: session.sdkSessionId,
+        systemId: session.systemId,
+        headers: request.headers,
+      });
+      let answer: unknown;
+      try {
+        answer = await operation.handler(context as never);
+      } catch (error) {
+        runtime.sessionChecks?.failed(request.headers, error);
+        throw error;
+      }
+      if (schemas.status === 204) return new OperationReply(204, undefined, '');
+      if (runtime.validateAnswers && schemas.answer !== undefined)
+        checkAnswer(schemas.answer, answer, input.name);
+      if (schemas.answerAs === 'base64')
+        return new OperationReply(
+          200,
+          TEXT,
+          await base64Stream(answer, input.name, (error) => {
+            state.log.error(
+              // `cause` says what the end system did (a body timeout: it stopped sending).
+              { err: error, operation: input.name, cause: networkFailure(error)?.cause },
+              'the file answer failed part-way; the connection was cut off',
+            );
+          }),
+        );
+      if (schemas.answerAs !== 'text') return answer ?? {};
+      if (typeof answer !== 'string')
+        throw new ConnectorError(
+          'INVALID_OPERATION_RESULT',
+          `Operation "${input.name}" answers text, but returned ${answer === null ? 'null' : typeof answer}`,
+        );
+      return new OperationReply(200, TEXT, answer);
+    }
   }
 }

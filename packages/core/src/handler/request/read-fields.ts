@@ -23,16 +23,13 @@ const declaredSecret = (field: CompiledField): boolean => field.secret;
  *
  * @param fields - the compiled fields
  * @param lookup - the raw value of a field, or `undefined` when absent
- * @param holdsSecret - whether a field's value is secret, so that no problem quotes any part of it; by default,
- *   the fields declared `field.secret()` or named like credentials
- * @param redactor - where the secret values a field's schema changed go, as connector code will get them (see
- *   {@link registerParsed}); the raw values must be registered before
+ * @param secrets - where the secret values a field's schema changed go, and which fields are secret (the
+ *   request's redactor serves as it is); the raw values must be registered before
  */
 export function readFields(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
-  holdsSecret: (field: CompiledField) => boolean = declaredSecret,
-  redactor?: SecretSink,
+  secrets?: FieldSecrets,
 ): FieldsResult {
   const values: Record<string, unknown> = {};
   for (const field of fields) {
@@ -41,16 +38,16 @@ export function readFields(
     let value: unknown;
     if (field.fast !== undefined) {
       value = field.fast(raw);
-      if (value === INVALID) return readEachField(fields, lookup, holdsSecret, redactor);
+      if (value === INVALID) return readEachField(fields, lookup, secrets);
     } else {
       const result = field.schema.safeParse(raw);
-      if (!result.success) return readEachField(fields, lookup, holdsSecret, redactor);
+      if (!result.success) return readEachField(fields, lookup, secrets);
       value = result.data;
     }
     if (value === undefined) continue;
     values[field.key] = value;
-    if (redactor !== undefined && value !== raw)
-      registerParsed(field, raw, value, holdsSecret, redactor);
+    if (secrets !== undefined && value !== raw && (raw !== undefined || field.secretInside))
+      registerParsed(field, value, secrets);
   }
   return { ok: true, values };
 }
@@ -76,9 +73,9 @@ function secretProblem(key: string, issue: z.core.$ZodIssue): FieldProblem {
 function readEachField(
   fields: readonly CompiledField[],
   lookup: (field: CompiledField) => string | undefined,
-  holdsSecret: (field: CompiledField) => boolean,
-  redactor: SecretSink | undefined,
+  secrets: FieldSecrets | undefined,
 ): FieldsResult {
+  const holdsSecret = secrets?.holdsSecret ?? declaredSecret;
   const values: Record<string, unknown> = {};
   let problems: FieldProblem[] | undefined;
   for (const field of fields) {
@@ -89,8 +86,8 @@ function readEachField(
       const value: unknown = result.data;
       if (value === undefined) continue;
       values[field.key] = value;
-      if (redactor !== undefined && value !== raw)
-        registerParsed(field, raw, value, holdsSecret, redactor);
+      if (secrets !== undefined && value !== raw && (raw !== undefined || field.secretInside))
+        registerParsed(field, value, secrets);
       continue;
     }
     problems ??= [];
@@ -145,35 +142,37 @@ export function describeProblems(problems: readonly FieldProblem[]): string {
   );
 }
 
-/** Where secrets go: the request's redactor. */
-interface SecretSink {
+/**
+ * What a read does with secrets: where the secret values a field's schema changed go (the request's redactor,
+ * as connector code will get them: see {@link registerParsed}), and which fields are secret.
+ */
+interface FieldSecrets {
   add(value: string): void;
+  /**
+   * Whether a field's value is secret, so that no problem quotes any part of it; by default, the fields
+   * declared `field.secret()` or named like credentials.
+   */
+  readonly holdsSecret?: (field: CompiledField) => boolean;
 }
 
 /**
  * Registers every string of a field's parsed value when it is secret and parsing changed it: a value that holds
  * a secret field inside (`field.json(z.object({ token: field.secret() }))`), whose token connector code uses
  * alone, or a secret (or sensitive) value its own schema reshapes (`field.secret().toLowerCase()`, a
- * `.transform()` that splits it): the raw value, registered whole, covers neither. A default (no
- * value sent) is the author's, never registered; numbers and flags hold nothing to hide.
+ * `.transform()` that splits it): the raw value, registered whole, covers neither. The caller passes values
+ * sent, and the default of a field with a secret inside: any other default is the author's, never registered.
+ * Numbers and flags hold nothing to hide.
  */
-function registerParsed(
-  field: CompiledField,
-  raw: string | undefined,
-  value: unknown,
-  holdsSecret: (field: CompiledField) => boolean,
-  redactor: SecretSink,
-): void {
+function registerParsed(field: CompiledField, value: unknown, secrets: FieldSecrets): void {
   if (
     field.secretInside ||
-    (raw !== undefined &&
-      (typeof value === 'string' || (typeof value === 'object' && value !== null)) &&
-      holdsSecret(field))
+    ((typeof value === 'string' || (typeof value === 'object' && value !== null)) &&
+      (secrets.holdsSecret ?? declaredSecret)(field))
   )
-    addLeaves(value, redactor, 0);
+    addLeaves(value, secrets, 0);
 }
 
-function addLeaves(value: unknown, redactor: SecretSink, depth: number): void {
+function addLeaves(value: unknown, redactor: FieldSecrets, depth: number): void {
   if (typeof value === 'string') redactor.add(value);
   else if (typeof value === 'object' && value !== null && depth < 32) {
     const items =

@@ -67,24 +67,22 @@ export function sortRoutes<T>(routes: readonly Route<T>[]): Route<T>[] {
  * Matches path segments (still percent-encoded) against sorted routes. Parameters are decoded; a malformed
  * percent-encoding in a parameter throws URIError.
  *
- * @param parts - the path's segments
- * @param from - the first segment that belongs to the route (those before it are the base path's)
+ * @param parts - the segments of the path after the base path and version
  */
 export function matchRoute<T>(
   routes: readonly Route<T>[],
   method: string,
   parts: readonly string[],
-  from = 0,
 ): RouteMatch<T> {
   let allow: string[] | undefined;
-  const count = parts.length - from;
+  const count = parts.length;
   for (const route of routes) {
     const { segments } = route;
     if (segments.length !== count) continue;
     let matches = true;
     for (let i = 0; i < count; i++) {
       const { literal } = segments[i] as Segment;
-      const part = parts[from + i] as string;
+      const part = parts[i] as string;
       if (literal === undefined ? part === '' : literal !== part) {
         matches = false;
         break;
@@ -100,7 +98,7 @@ export function matchRoute<T>(
     for (let i = 0; i < count; i++) {
       const { param } = segments[i] as Segment;
       if (param === undefined) continue;
-      const part = parts[from + i] as string;
+      const part = parts[i] as string;
       params[param] = part.includes('%') ? decodeURIComponent(part) : part;
     }
     return { kind: 'found', route, params };

@@ -78,6 +78,14 @@ function isMark(point: number): boolean {
 export function foldedView(text: string): TextView | string {
   if (!NEEDS_FOLDING.test(text)) return text.toLowerCase();
   const out = new ViewWriter(text.length);
+  /**
+   * Writes what the characters from `from` to `to` fold to, each unit standing for all of them, with room left
+   * for the rest of the text (a character may fold to several: `ﬃ`, `㎏`).
+   */
+  const write = (folded: string, from: number, to: number): void => {
+    if (folded.length > to - from) out.reserve(folded.length + text.length - to);
+    for (let k = 0; k < folded.length; k++) out.put(folded.charCodeAt(k), from, to);
+  };
   let i = 0;
   while (i < text.length) {
     const point = text.codePointAt(i) as number;
@@ -89,7 +97,7 @@ export function foldedView(text: string): TextView | string {
         end += next > 0xffff ? 2 : 1;
         next = text.codePointAt(end);
       }
-      write(out, foldText(text.slice(i, end).normalize('NFKC')), i, end, text.length);
+      write(foldText(text.slice(i, end).normalize('NFKC')), i, end);
       i = end;
       continue;
     }
@@ -101,19 +109,10 @@ export function foldedView(text: string): TextView | string {
         continue;
       }
       out.put(point >= 0x41 && point <= 0x5a ? point + 0x20 : point, i, end);
-    } else write(out, foldPoint(point), i, end, text.length);
+    } else write(foldPoint(point), i, end);
     i = end;
   }
   return out.view(text.length);
-}
-
-/**
- * Writes what the characters from `from` to `to` fold to, each unit standing for all of them, with room left
- * for the rest of the text (a character may fold to several: `ﬃ`, `㎏`).
- */
-function write(out: ViewWriter, folded: string, from: number, to: number, length: number): void {
-  if (folded.length > to - from) out.reserve(folded.length + length - to);
-  for (let k = 0; k < folded.length; k++) out.put(folded.charCodeAt(k), from, to);
 }
 
 /**

@@ -34,24 +34,6 @@ function putBackValue(value: unknown, known: Map<number, string>): unknown {
   return value;
 }
 
-/** The recorded headers the request sent otherwise, by name only: their values may be secrets. */
-function headerNames(
-  recorded: CassetteRequest,
-  sent: CassetteRequest,
-  part: 'headers' | 'credentials',
-  known: ReadonlyMap<number, string>,
-): string[] {
-  return Object.keys(recorded.headers).filter(
-    (name) =>
-      differingParts(
-        { ...recorded, headers: { [name]: recorded.headers[name] as string } },
-        sent,
-        [part],
-        new Map(known),
-      ).length > 0,
-  );
-}
-
 /** A short excerpt of two texts where they first differ. */
 function excerpt(recorded: string, sent: string): string {
   let at = 0;
@@ -64,6 +46,8 @@ function excerpt(recorded: string, sent: string): string {
 
 /** How a replayer reads the requests it answers. @internal */
 export interface ReplayerOptions {
+  /** Which recorded exchange answers a request. @default DEFAULT_MATCH */
+  readonly match?: CassetteMatcher | undefined;
   /**
    * The origin a replay server answers at, once listening: the recorded origins point there, so a request to it
    * stands for a request to the recorded exchange's origin.
@@ -94,15 +78,15 @@ export class CassetteReplayer {
   /** The requests no recorded exchange answered, in order, their messages masked. */
   readonly mismatches: CassetteMismatchError[] = [];
 
-  constructor(
-    file: CassetteFile,
-    where: string,
-    match: CassetteMatcher = DEFAULT_MATCH,
-    options: ReplayerOptions = {},
-  ) {
+  /**
+   * @param file - the cassette
+   * @param where - the cassette's path, as a mismatch names it
+   * @param options - how requests are matched and read
+   */
+  constructor(file: CassetteFile, where: string, options: ReplayerOptions = {}) {
     this.#file = file;
     this.#where = where;
-    this.#match = match;
+    this.#match = options.match ?? DEFAULT_MATCH;
     this.#options = options;
   }
 
@@ -121,6 +105,14 @@ export class CassetteReplayer {
     this.#section = name;
   }
 
+  /** The exchanges of the current test, and which of them answered already. */
+  #current(): { exchanges: readonly CassetteExchange[]; used: Set<number> } {
+    const exchanges = this.#file.tests[this.#section] ?? [];
+    let used = this.#used.get(this.#section);
+    if (used === undefined) this.#used.set(this.#section, (used = new Set()));
+    return { exchanges, used };
+  }
+
   /**
    * The recorded answer to a request.
    *
@@ -134,9 +126,7 @@ export class CassetteReplayer {
     secrets: readonly string[],
     ResponseClass: typeof Response = Response,
   ): Response {
-    const exchanges = this.#file.tests[this.#section] ?? [];
-    const used = this.#used.get(this.#section) ?? new Set<number>();
-    this.#used.set(this.#section, used);
+    const { exchanges, used } = this.#current();
     const sentSecrets = this.#options.secretsAreSent === true ? secrets : [];
     const found = exchanges.findIndex(
       (exchange, index) =>
@@ -144,7 +134,7 @@ export class CassetteReplayer {
         this.#matches(exchange.request, this.#aligned(exchange.request, sent), sentSecrets),
     );
     if (found === -1) {
-      const error = this.#mismatch(exchanges, used, sent, secrets);
+      const error = this.#mismatch(sent, secrets);
       this.mismatches.push(error);
       throw error;
     }
@@ -158,7 +148,8 @@ export class CassetteReplayer {
       const back = JSON.parse(putBack(JSON.stringify(recorded), known)) as CassetteRequest;
       return this.#match(back, sent);
     }
-    return differingParts(recorded, sent, this.#match, this.#known, secrets).length === 0;
+    const parts = this.#match;
+    return differingParts(recorded, sent, { parts, known: this.#known, secrets }).length === 0;
   }
 
   #response(exchange: CassetteExchange, ResponseClass: typeof Response): Response {
@@ -183,12 +174,24 @@ export class CassetteReplayer {
     return new ResponseClass(content ?? null, { status: response.status, headers });
   }
 
-  #mismatch(
-    exchanges: readonly CassetteExchange[],
-    used: ReadonlySet<number>,
+  /** The recorded headers the request sent otherwise, by name only: their values may be secrets. */
+  #headerNames(
+    recorded: CassetteRequest,
     sent: CassetteRequest,
-    secrets: readonly string[],
-  ): CassetteMismatchError {
+    part: 'headers' | 'credentials',
+  ): string[] {
+    return Object.keys(recorded.headers).filter(
+      (name) =>
+        differingParts(
+          { ...recorded, headers: { [name]: recorded.headers[name] as string } },
+          sent,
+          { parts: [part], known: new Map(this.#known) },
+        ).length > 0,
+    );
+  }
+
+  #mismatch(sent: CassetteRequest, secrets: readonly string[]): CassetteMismatchError {
+    const { exchanges, used } = this.#current();
     const mask = new SecretSet();
     for (const secret of [...secrets, ...this.#known.values()]) mask.add(secret);
     const name = `${sent.method} ${pathAndQuery(sent.url).path}`;
@@ -203,13 +206,11 @@ export class CassetteReplayer {
     let bestDiff: CassetteMatchPart[] = [];
     const sentSecrets = this.#options.secretsAreSent === true ? secrets : [];
     exchanges.forEach((exchange, index) => {
-      const diff = differingParts(
-        exchange.request,
-        this.#aligned(exchange.request, sent),
+      const diff = differingParts(exchange.request, this.#aligned(exchange.request, sent), {
         parts,
-        new Map(this.#known),
-        sentSecrets,
-      );
+        known: new Map(this.#known),
+        secrets: sentSecrets,
+      });
       const better =
         best === -1 ||
         diff.length < bestDiff.length ||
@@ -220,7 +221,7 @@ export class CassetteReplayer {
     const shown = this.#aligned(closest, sent);
     const lines = bestDiff.map((part) =>
       part === 'headers' || part === 'credentials'
-        ? `  ${part}: a header differs (${headerNames(closest, shown, part, this.#known).join(', ')})`
+        ? `  ${part}: a header differs (${this.#headerNames(closest, shown, part).join(', ')})`
         : `  ${part}: ${excerpt(putBack(partText(closest, part), this.#known), partText(shown, part))}`,
     );
     if (bestDiff.length === 0)

@@ -81,21 +81,30 @@ function sameSecret(sent: string, known: string): boolean {
   return anywhere.includes(sent) || standalone.includes(sent);
 }
 
+/** The secrets a match reads: those known in the replay, and the request's own. */
+export interface MatchSecrets {
+  /** The secrets' values known in this replay, by number; new ones are added on a match. */
+  readonly known: Map<number, string>;
+  /** The request's secrets, when known: a placeholder not known yet must bind one of them. @default [] */
+  readonly secrets?: readonly string[];
+}
+
+/** How {@link differingParts} compares a request with a recorded one. */
+export interface MatchOptions extends MatchSecrets {
+  /** The parts compared. */
+  readonly parts: readonly CassetteMatchPart[];
+}
+
 /**
  * Matches a recorded text, whose placeholders stand for secrets, with the text sent.
  *
  * @param template - the recorded text
  * @param sent - the text the connector sent
- * @param known - the secrets' values known in this replay, by number; new ones are added on a match
- * @param secrets - the request's secrets, when known: a placeholder not known yet must bind one of them
+ * @param replay - the secrets known in this replay (added to on a match), and the request's own
  * @returns whether they match
  */
-export function matchText(
-  template: string,
-  sent: string,
-  known: Map<number, string>,
-  secrets: readonly string[] = [],
-): boolean {
+export function matchText(template: string, sent: string, replay: MatchSecrets): boolean {
+  const { known, secrets = [] } = replay;
   if (!template.includes('{{secret:')) return template === sent;
   const numbers: number[] = [];
   const pattern = template
@@ -158,15 +167,18 @@ function multipartBoundary(headers: CassetteRequest['headers']): string | undefi
   if (text === undefined || !/^multipart\//i.test(text)) return undefined;
   return /boundary="?([^";,]+)"?/i.exec(text)?.[1];
 }
-/** The parts of a request that differ from a recorded one; none when it matches. */
+/**
+ * The parts of a request that differ from a recorded one; none when it matches, and then the secrets it bound
+ * are added to `options.known`.
+ */
 export function differingParts(
   recorded: CassetteRequest,
   sent: CassetteRequest,
-  parts: readonly CassetteMatchPart[],
-  known: Map<number, string>,
-  secrets: readonly string[] = [],
+  options: MatchOptions,
 ): CassetteMatchPart[] {
+  const { parts, known } = options;
   const trial = new Map(known);
+  const within: MatchSecrets = { known: trial, secrets: options.secrets ?? [] };
   const differing: CassetteMatchPart[] = [];
   const text = (item: string | readonly string[] | undefined) =>
     item === undefined ? '' : typeof item === 'string' ? item : item.join(', ');
@@ -175,12 +187,12 @@ export function differingParts(
       for (const [name, value] of Object.entries(recorded.headers)) {
         if (VOLATILE_HEADERS.has(name)) continue;
         if (part === 'credentials' && !text(value).includes('{{secret:')) continue;
-        if (!matchText(text(value), text(sent.headers[name]), trial, secrets)) {
+        if (!matchText(text(value), text(sent.headers[name]), within)) {
           differing.push(part);
           break;
         }
       }
-    } else if (!matchText(partText(recorded, part), partText(sent, part), trial, secrets)) {
+    } else if (!matchText(partText(recorded, part), partText(sent, part), within)) {
       differing.push(part);
     }
   }

@@ -58,7 +58,10 @@ export async function startReplayServer(
   const cassette = await readCassetteFile(file);
   if (cassette === undefined) throw new Error(`No cassette at ${file}`);
   // Every recorded origin points here: a request to this server stands for one to the recording's origin.
-  const replayer = new CassetteReplayer(cassette, file, options.match, { servedAt: () => url });
+  const replayer = new CassetteReplayer(cassette, file, {
+    match: options.match,
+    servedAt: () => url,
+  });
   const secrets = [...(options.secrets ?? [])];
   const origins = new Set<string>();
   for (const exchanges of Object.values(cassette.tests))

@@ -1,6 +1,5 @@
 import { SecretSet } from '../../secrets/secret-forms.js';
 import type {
-  CassetteExchange,
   CassetteFile,
   CassetteHeaders,
   CassetteRequest,
@@ -21,14 +20,15 @@ import {
 
 const ONLY_PLACEHOLDERS = /^(\s*\{\{secret:\d+\}\}\s*)*$/;
 
-function where(test: string, index: number, exchange: CassetteExchange, mask: SecretSet): string {
-  let path = exchange.request.url;
+/** A request as a leak's place names it: its method and path, masked. */
+function shownRequest(request: CassetteRequest, mask: SecretSet): string {
+  let path = request.url;
   try {
-    path = new URL(exchange.request.url).pathname;
+    path = new URL(request.url).pathname;
   } catch {
     // Not a URL: named as it is, masked.
   }
-  return `test "${test}", exchange ${index + 1} (${exchange.request.method} ${mask.mask(path)})`;
+  return `${request.method} ${mask.mask(path)}`;
 }
 
 /** The credential-named pairs of a URL or form-encoded text that hold anything but placeholders. */
@@ -90,7 +90,7 @@ export function findCassetteLeaks(file: CassetteFile, secrets: Iterable<string> 
   const found: string[] = [];
   for (const [test, exchanges] of Object.entries(file.tests))
     exchanges.forEach((exchange, index) => {
-      const at = where(test, index, exchange, set);
+      const at = `test "${test}", exchange ${index + 1} (${shownRequest(exchange.request, set)})`;
       const { request, response } = exchange;
       const places = [
         ...pairLeaks(request.url, 'request URL'),

@@ -126,8 +126,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
         expectShape(
           'projects',
           await callDeclared(platform, projects, {
-            startIndex: String(startIndex),
-            maxResults: String(maxResults),
+            query: {
+              startIndex: String(startIndex),
+              maxResults: String(maxResults),
+            },
           }),
         ) as unknown[];
       const two = await window(0, 2);
@@ -145,28 +147,26 @@ export const catalogChecks: readonly ConformanceCheck[] = [
         throw new ConformanceFailure(
           'projects with startIndex=1&maxResults=1 is not the second project of startIndex=0&maxResults=2: answer the window the platform asks for, from startIndex (readWindow does).',
         );
-      const missing = await callDeclared(platform, projects, { maxResults: '2' });
-      run.expectStatus(
-        missing,
-        [400],
-        'projects without startIndex',
-        'Let the catalog parse the query.',
-      );
+      const missing = await callDeclared(platform, projects, { query: { maxResults: '2' } });
+      run.expectStatus(missing, [400], {
+        what: 'projects without startIndex',
+        fix: 'Let the catalog parse the query.',
+      });
       const serverInfo = declared.get('serverInfo');
       if (serverInfo !== undefined) {
         const info = expectShape('serverInfo', await callDeclared(platform, serverInfo)) as {
           maxResults: number;
         };
         const over = await callDeclared(platform, projects, {
-          startIndex: '0',
-          maxResults: String(info.maxResults + 1),
+          query: {
+            startIndex: '0',
+            maxResults: String(info.maxResults + 1),
+          },
         });
-        run.expectStatus(
-          over,
-          [400],
-          `projects with maxResults=${info.maxResults + 1}, over server-info's ${info.maxResults}`,
-          'Pass { maxResults } from your server info to readWindow.',
-        );
+        run.expectStatus(over, [400], {
+          what: `projects with maxResults=${info.maxResults + 1}, over server-info's ${info.maxResults}`,
+          fix: 'Pass { maxResults } from your server info to readWindow.',
+        });
       }
       return notRun === undefined ? undefined : { note: notRun };
     },
@@ -247,12 +247,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           path: pathOf(route.pattern),
           ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
         });
-        run.expectStatus(
-          response,
-          [400],
-          `platform.${name} (${route.method} ${route.pattern}) without its query`,
-          'Let the catalog builder parse the query; do not read parameters yourself.',
-        );
+        run.expectStatus(response, [400], {
+          what: `platform.${name} (${route.method} ${route.pattern}) without its query`,
+          fix: 'Let the catalog builder parse the query; do not read parameters yourself.',
+        });
       }
       return undefined;
     },
@@ -287,12 +285,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           query,
           body: withoutName,
         });
-        run.expectStatus(
-          missing,
-          [400],
-          `${what} with a multipart body without fileName`,
-          'Serve it with the catalog builder, which reads the multipart body and checks its fields.',
-        );
+        run.expectStatus(missing, [400], {
+          what: `${what} with a multipart body without fileName`,
+          fix: 'Serve it with the catalog builder, which reads the multipart body and checks its fields.',
+        });
         const message = (missing.body as { errors?: { message?: string } }).errors?.message ?? '';
         if (!message.includes('fileName'))
           throw new ConformanceFailure(
@@ -304,12 +300,10 @@ export const catalogChecks: readonly ConformanceCheck[] = [
           query,
           body: { fileName: 'conformance.txt', file: 'conformance' },
         });
-        run.expectStatus(
-          json,
-          [415],
-          `${what} with a JSON body`,
-          'The platform uploads multipart/form-data: serve it with the catalog builder.',
-        );
+        run.expectStatus(json, [415], {
+          what: `${what} with a JSON body`,
+          fix: 'The platform uploads multipart/form-data: serve it with the catalog builder.',
+        });
       }
       return undefined;
     },

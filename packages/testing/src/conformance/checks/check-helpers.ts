@@ -67,12 +67,10 @@ export async function validSession(
   platform: PlatformSimulator = run.simulator(),
 ): Promise<ParameterEntry[]> {
   const response = await platform.initialize();
-  run.expectStatus(
-    response,
-    [200],
-    'initialize with the valid configuration',
-    'Check that the configuration in the test reaches a working end system.',
-  );
+  run.expectStatus(response, [200], {
+    what: 'initialize with the valid configuration',
+    fix: 'Check that the configuration in the test reaches a working end system.',
+  });
   return [...(platform.session ?? [])];
 }
 

@@ -80,7 +80,7 @@ export const entityTypeCheck: ConformanceCheck = {
       };
     const listed = expectShape(
       'entityTypes',
-      await callDeclared(platform, types, { projectId }),
+      await callDeclared(platform, types, { query: { projectId } }),
     ) as { id: string }[];
     if (listed.length === 0)
       throw new ConformanceFailure(
@@ -95,7 +95,7 @@ export const entityTypeCheck: ConformanceCheck = {
     for (const { id } of listed.slice(0, 20)) {
       const type = expectShape(
         'entityType',
-        await callDeclared(platform, one, { projectId }, { entityTypeId: id }),
+        await callDeclared(platform, one, { query: { projectId }, params: { entityTypeId: id } }),
       ) as EntityTypeMetadata;
       for (const [where, pattern] of datePatterns(type)) {
         if (pattern === undefined) continue;

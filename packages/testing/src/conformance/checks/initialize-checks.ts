@@ -23,7 +23,10 @@ function malformedBody(
         run,
         typeof value === 'string' ? value : JSON.stringify(value),
       );
-      run.expectStatus(response, [400], `initialize with a body that is ${what}`, LET_SDK_PARSE);
+      run.expectStatus(response, [400], {
+        what: `initialize with a body that is ${what}`,
+        fix: LET_SDK_PARSE,
+      });
       return undefined;
     },
   };
@@ -36,12 +39,10 @@ export const initializeChecks: readonly ConformanceCheck[] = [
     name: "discover answers 200 with the connector's name and version",
     async run(run) {
       const response = await run.simulator().discover();
-      run.expectStatus(
-        response,
-        [200],
-        'GET discover',
-        'Serve the connector through the SDK handler.',
-      );
+      run.expectStatus(response, [200], {
+        what: 'GET discover',
+        fix: 'Serve the connector through the SDK handler.',
+      });
       const body = response.body as { connectorName?: unknown; connectorVersion?: unknown };
       if (typeof body.connectorName !== 'string' || typeof body.connectorVersion !== 'string')
         throw new ConformanceFailure(
@@ -69,14 +70,13 @@ export const initializeChecks: readonly ConformanceCheck[] = [
         if (response.status === 200) continue;
         // Only a connector that initializes without the flag fails because of it.
         const plain = await run.simulator().initialize();
-        run.expectStatus(
-          response,
-          [200],
-          `initialize with suppressNotification "${flag ? 1 : 2}"`,
-          plain.status === 200
-            ? 'The SDK takes suppressNotification out of the configuration; do not declare it as a field.'
-            : `Initialize fails without suppressNotification too (${plain.status}${plain.code === undefined ? '' : ` ${plain.code}`}): check that the configuration in the test reaches a working end system.`,
-        );
+        run.expectStatus(response, [200], {
+          what: `initialize with suppressNotification "${flag ? 1 : 2}"`,
+          fix:
+            plain.status === 200
+              ? 'The SDK takes suppressNotification out of the configuration; do not declare it as a field.'
+              : `Initialize fails without suppressNotification too (${plain.status}${plain.code === undefined ? '' : ` ${plain.code}`}): check that the configuration in the test reaches a working end system.`,
+        });
       }
       return undefined;
     },
@@ -90,7 +90,10 @@ export const initializeChecks: readonly ConformanceCheck[] = [
         { key: 'suppressNotification', value: '3', sensitive: false },
       ];
       const response = await initializeWith(run, JSON.stringify(body));
-      run.expectStatus(response, [400], 'initialize with suppressNotification "3"', LET_SDK_PARSE);
+      run.expectStatus(response, [400], {
+        what: 'initialize with suppressNotification "3"',
+        fix: LET_SDK_PARSE,
+      });
       return undefined;
     },
   },
@@ -99,7 +102,10 @@ export const initializeChecks: readonly ConformanceCheck[] = [
     name: 'initialize answers 400 without a systemId',
     async run(run) {
       const response = await initializeWith(run, JSON.stringify(entriesWithProbe(run)), {});
-      run.expectStatus(response, [400], 'initialize without ?systemId=', LET_SDK_PARSE);
+      run.expectStatus(response, [400], {
+        what: 'initialize without ?systemId=',
+        fix: LET_SDK_PARSE,
+      });
       return undefined;
     },
   },
@@ -127,12 +133,10 @@ export const initializeChecks: readonly ConformanceCheck[] = [
     async run(run) {
       if (run.options.invalidConfig === undefined) return { skipped: 'no invalidConfig given' };
       const response = await run.simulator(run.options.invalidConfig).initialize();
-      run.expectStatus(
-        response,
-        [400],
-        'initialize with the invalid configuration',
-        'Declare each config field with a schema that rejects bad values (field.url(), field.json(schema), …).',
-      );
+      run.expectStatus(response, [400], {
+        what: 'initialize with the invalid configuration',
+        fix: 'Declare each config field with a schema that rejects bad values (field.url(), field.json(schema), …).',
+      });
       return undefined;
     },
   },
@@ -143,12 +147,10 @@ export const initializeChecks: readonly ConformanceCheck[] = [
       if (run.options.wrongCredentials === undefined)
         return { skipped: 'no wrongCredentials given' };
       const response = await run.simulator(run.options.wrongCredentials).initialize();
-      run.expectStatus(
-        response,
-        [401],
-        'initialize with wrong credentials',
-        "Map the end system's login refusal to AUTHENTICATION_FAILED: a rule of the end-system client (errors.rules, for the status it answers) or an UnauthenticatedError.",
-      );
+      run.expectStatus(response, [401], {
+        what: 'initialize with wrong credentials',
+        fix: "Map the end system's login refusal to AUTHENTICATION_FAILED: a rule of the end-system client (errors.rules, for the status it answers) or an UnauthenticatedError.",
+      });
       return undefined;
     },
   },

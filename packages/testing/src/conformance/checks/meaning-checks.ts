@@ -72,7 +72,10 @@ async function formReads(
       maxResults: '1',
     };
     add('entityHistory', query, { entityTypeId });
-    const answer = await callDeclared(platform, history, query, { entityTypeId });
+    const answer = await callDeclared(platform, history, {
+      query,
+      params: { entityTypeId },
+    });
     if (answer.status === 200)
       entityId ??= (answer.body as { revisions?: { entityId?: string }[] }).revisions?.[0]
         ?.entityId;
@@ -200,7 +203,9 @@ export const meaningChecks: readonly ConformanceCheck[] = [
       for (const name of names) {
         const found = expectShape(
           'users',
-          await callDeclared(platform, users, { projectId: where.projectId, [key]: name }),
+          await callDeclared(platform, users, {
+            query: { projectId: where.projectId, [key]: name },
+          }),
         ) as { username?: string; email?: string }[];
         if (!found.some((user) => user[key] === name))
           throw new ConformanceFailure(

@@ -48,13 +48,21 @@ export function expectShape(name: PlatformOperationName, response: SimulatorResp
   );
 }
 
-/** Calls a declared platform operation at its path, ids filled from `params`. */
+/** What a call of a declared platform operation sends besides the session. */
+export interface DeclaredCall {
+  /** The query. @default {} */
+  readonly query?: Readonly<Record<string, string>>;
+  /** The ids of its path; those not given are filled with a placeholder. @default {} */
+  readonly params?: Readonly<Record<string, string>>;
+}
+
+/** Calls a declared platform operation at its path, ids filled from `call.params`. */
 export async function callDeclared(
   platform: PlatformSimulator,
   declared: Declared,
-  query: Readonly<Record<string, string>> = {},
-  params: Readonly<Record<string, string>> = {},
+  call: DeclaredCall = {},
 ): Promise<SimulatorResponse> {
+  const { query = {}, params = {} } = call;
   return platform.call({ method: declared.method, path: pathOf(declared.pattern, params), query });
 }
 
@@ -69,7 +77,7 @@ export async function projectToRead(
   if (projectId !== undefined || projects === undefined) return projectId;
   const listed = expectShape(
     'projects',
-    await callDeclared(platform, projects, { startIndex: '0', maxResults: '1' }),
+    await callDeclared(platform, projects, { query: { startIndex: '0', maxResults: '1' } }),
   ) as { id: string | number }[];
   return listed[0] === undefined ? undefined : String(listed[0].id);
 }
@@ -86,7 +94,7 @@ export async function scope(
   if (entityTypeId === undefined && types !== undefined && projectId !== undefined) {
     const listed = expectShape(
       'entityTypes',
-      await callDeclared(platform, types, { projectId }),
+      await callDeclared(platform, types, { query: { projectId } }),
     ) as {
       id: string;
     }[];
@@ -119,12 +127,10 @@ export async function entityTypeOf(
   if (route === undefined) return {};
   return expectShape(
     'entityType',
-    await callDeclared(
-      platform,
-      route,
-      { projectId: where.projectId },
-      { entityTypeId: where.entityTypeId },
-    ),
+    await callDeclared(platform, route, {
+      query: { projectId: where.projectId },
+      params: { entityTypeId: where.entityTypeId },
+    }),
   ) as Record<string, unknown>;
 }
 
@@ -168,15 +174,13 @@ export function historyFromStart(
   },
 ): Promise<SimulatorResponse> {
   const { where, dates } = input;
-  return callDeclared(
-    platform,
-    history,
-    {
+  return callDeclared(platform, history, {
+    query: {
       projectId: where.projectId,
       since: formatJavaDate(0, dates.pattern, dates.timeZone),
       startIndex: '0',
       maxResults: String(input.maxResults),
     },
-    { entityTypeId: where.entityTypeId },
-  );
+    params: { entityTypeId: where.entityTypeId },
+  });
 }

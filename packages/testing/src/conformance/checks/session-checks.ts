@@ -51,7 +51,7 @@ async function foreignSystemQuery(
   const foreign = await send('conformance-other-system');
   if (foreign.status === 400 || foreign.status === 401) return undefined;
   if (run.servesConnector) {
-    run.expectStatus(foreign, [400, 401], what, FOREIGN_FIX);
+    run.expectStatus(foreign, [400, 401], { what, fix: FOREIGN_FIX });
     return undefined;
   }
   const own = operation.query?.systemId;
@@ -77,12 +77,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       if (session.every((entry) => /^x-sdk-/i.test(entry.key)))
         return { skipped: 'the connector answers no session entries of its own' };
       const response = await laterCall(run, {});
-      run.expectStatus(
-        response,
-        [401],
-        'a later call without session headers',
-        'Declare every header the operations need in `session`, so the SDK rejects calls without them.',
-      );
+      run.expectStatus(response, [401], {
+        what: 'a later call without session headers',
+        fix: 'Declare every header the operations need in `session`, so the SDK rejects calls without them.',
+      });
       return undefined;
     },
   },
@@ -98,12 +96,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
         entry.sensitive ? { ...entry, value: garbage(entry.value) } : entry,
       );
       const response = await laterCall(run, headersOf(wrong));
-      run.expectStatus(
-        response,
-        [401],
-        'the operation with a wrong credential in the session',
-        "Map the end system's 'unauthorized' answer to a 401 (UnauthenticatedError, or the end-system client's default rules).",
-      );
+      run.expectStatus(response, [401], {
+        what: 'the operation with a wrong credential in the session',
+        fix: "Map the end system's 'unauthorized' answer to a 401 (UnauthenticatedError, or the end-system client's default rules).",
+      });
       return undefined;
     },
   },
@@ -127,12 +123,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
             : entry,
         );
         const response = await laterCall(run, headersOf(changed));
-        run.expectStatus(
-          response,
-          [401],
-          `a later call with the session entry '${target.key}' changed after initialize`,
-          'Let the SDK answer the session (defineConnector + a binding): it signs every entry and refuses a changed one.',
-        );
+        run.expectStatus(response, [401], {
+          what: `a later call with the session entry '${target.key}' changed after initialize`,
+          fix: 'Let the SDK answer the session (defineConnector + a binding): it signs every entry and refuses a changed one.',
+        });
       }
       return undefined;
     },
@@ -192,7 +186,7 @@ export const sessionChecks: readonly ConformanceCheck[] = [
           notRun.push(`${probe.what} (${probe.unchanged})`);
           continue;
         }
-        run.expectStatus(await probe.send(), probe.expect, probe.what, FOREIGN_FIX);
+        run.expectStatus(await probe.send(), probe.expect, { what: probe.what, fix: FOREIGN_FIX });
       }
       if (operation !== undefined) {
         const skipped = await foreignSystemQuery(run, session);
@@ -211,8 +205,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       run.expectStatus(
         response,
         operation.expectStatus === undefined ? '2xx' : [operation.expectStatus],
-        `${operation.method ?? 'GET'} ${operation.path} with a valid session`,
-        'Check the operation and the end system it reaches.',
+        {
+          what: `${operation.method ?? 'GET'} ${operation.path} with a valid session`,
+          fix: 'Check the operation and the end system it reaches.',
+        },
       );
       return undefined;
     },
@@ -229,12 +225,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       const session = await validSession(run, platform);
       const what = `${operation.method ?? 'GET'} ${operation.path}`;
       const expected = operation.expectStatus === undefined ? '2xx' : [operation.expectStatus];
-      run.expectStatus(
-        await platform.call(operation),
-        expected,
-        `${what} before the session expired`,
-        'Check the operation and the end system it reaches.',
-      );
+      run.expectStatus(await platform.call(operation), expected, {
+        what: `${what} before the session expired`,
+        fix: 'Check the operation and the end system it reaches.',
+      });
       await expireSession(session);
       const from = run.exchanges.length;
       // The platform's way: the call, a 401, initialize again, the call again.
@@ -250,12 +244,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
           `${what} with an expired session answered ${statuses[0]?.replace('call ', '') ?? 'nothing'}; expected 401. ` +
             "Map the end system's 'session expired' answer to a 401 (SESSION_EXPIRED: the end-system client's default rules, or sessionExpired for an expiry reported in a 2xx).",
         );
-      run.expectStatus(
-        response,
-        expected,
-        `${what} after initializing again`,
-        'A new initialize must give a session the end system accepts again.',
-      );
+      run.expectStatus(response, expected, {
+        what: `${what} after initializing again`,
+        fix: 'A new initialize must give a session the end system accepts again.',
+      });
       return undefined;
     },
   },
@@ -267,12 +259,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
         const platform = run.simulator();
         await validSession(run, platform);
         const response = await platform.cleanup({ cleanupGlobalCache });
-        run.expectStatus(
-          response,
-          [200],
-          `cleanup with cleanupGlobalCache=${cleanupGlobalCache}`,
-          'cleanup should end the session and resolve; log failures of the end-system logout instead of throwing.',
-        );
+        run.expectStatus(response, [200], {
+          what: `cleanup with cleanupGlobalCache=${cleanupGlobalCache}`,
+          fix: 'cleanup should end the session and resolve; log failures of the end-system logout instead of throwing.',
+        });
       }
       return undefined;
     },
@@ -284,7 +274,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       const response = await run
         .simulator()
         .request({ method: 'GET', path: '/conformance/no-such-route' });
-      run.expectStatus(response, [404], 'GET an unknown route', 'Let the SDK route requests.');
+      run.expectStatus(response, [404], {
+        what: 'GET an unknown route',
+        fix: 'Let the SDK route requests.',
+      });
       return undefined;
     },
   },
@@ -296,12 +289,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       const response = await run
         .simulator()
         .request({ method: 'GET', path: `${prefix}/9.9/discover`, fromRoot: true });
-      run.expectStatus(
-        response,
-        [404],
-        'GET discover under version 9.9',
-        'Let the SDK route requests.',
-      );
+      run.expectStatus(response, [404], {
+        what: 'GET discover under version 9.9',
+        fix: 'Let the SDK route requests.',
+      });
       return undefined;
     },
   },
@@ -319,12 +310,10 @@ export const sessionChecks: readonly ConformanceCheck[] = [
       await platform.initialize();
       // The simulator itself fails on a malformed wait header; here the header must be there at all.
       const response = await platform.initialize();
-      run.expectStatus(
-        response,
-        [403],
-        'a second initialize over a limit of 1',
-        'Keep the SDK rate limit.',
-      );
+      run.expectStatus(response, [403], {
+        what: 'a second initialize over a limit of 1',
+        fix: 'Keep the SDK rate limit.',
+      });
       const header = run.options.retryAfterHeader ?? 'Retry-After';
       const unit = run.options.retryAfterUnit ?? 'seconds';
       if (readWaitMs(response, { name: header, unit }) === undefined)

@@ -16,7 +16,7 @@ export const attachmentRoundTrip: ConformanceCheck = {
     const { platform, declared, place } = ready;
     const file = roundTripFile();
     const fileName = 'conformance-ü-é-✓.bin';
-    const outcome = await withEntity(run, platform, ready, async (entityId) => {
+    const outcome = await withEntity(run, ready, async (entityId) => {
       const upload = declared.get('createAttachment') as DeclaredOperation;
       const form = new FormData();
       form.append('fileName', fileName);

@@ -11,16 +11,17 @@ interface DeclaredField {
 }
 
 /**
- * Whether a value came back as it was sent: dates by the instant they name (in the field's declared pattern),
- * lists as the same items in any order, numbers and their text alike, everything else as JSON.
+ * Whether a value came back as it was sent: dates by the instant they name (in the field's declared pattern,
+ * in `read.timeZone`), lists as the same items in any order, numbers and their text alike, everything else as
+ * JSON.
  */
 function sameValue(
   sent: unknown,
   back: unknown,
-  field: DeclaredField | undefined,
-  timeZone: string,
+  read: { readonly field: DeclaredField | undefined; readonly timeZone: string },
 ) {
   if (sent === back) return true;
+  const { field, timeZone } = read;
   const pattern = typeof field?.dateFormat === 'string' ? field.dateFormat : undefined;
   if (pattern !== undefined && typeof sent === 'string' && typeof back === 'string') {
     try {
@@ -51,7 +52,7 @@ export function differences(
   return Object.entries(sent)
     .filter(([name, value]) => {
       const field = declared.find((item) => item.id === name || item.internalName === name);
-      return !sameValue(value, back[name], field, input.timeZone);
+      return !sameValue(value, back[name], { field, timeZone: input.timeZone });
     })
     .map(
       ([name, value]) =>

@@ -21,7 +21,7 @@ export const entityRoundTrip: ConformanceCheck = {
     const read = async (entityId: string) =>
       (await readEntity(platform, { declared, place, entityId })).fields;
     const notRun: string[] = [];
-    const outcome = await withEntity(run, platform, ready, async (entityId) => {
+    const outcome = await withEntity(run, ready, async (entityId) => {
       const created = differences(roundTrip.create, await read(entityId), { ...place, timeZone });
       if (created.length > 0)
         throw new ConformanceFailure(
@@ -62,12 +62,15 @@ export const entityRoundTrip: ConformanceCheck = {
       );
       const comments = expectShape(
         'getComments',
-        await callDeclared(
-          platform,
-          list,
-          { projectId: place.projectId, startIndex: '0', maxResults: '100', afterTime: 'null' },
-          { entityTypeId: place.entityTypeId, entityId },
-        ),
+        await callDeclared(platform, list, {
+          query: {
+            projectId: place.projectId,
+            startIndex: '0',
+            maxResults: '100',
+            afterTime: 'null',
+          },
+          params: { entityTypeId: place.entityTypeId, entityId },
+        }),
       ) as { comments: Record<string, unknown>[] };
       if (!comments.comments.some((comment) => comment[bodyName] === text))
         throw new ConformanceFailure(

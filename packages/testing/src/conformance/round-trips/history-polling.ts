@@ -20,7 +20,7 @@ export const historyPolling: ConformanceCheck = {
       Object.keys(roundTrip.update).map((name) => [name, roundTrip.create[name] ?? null]),
     );
     const history = declared.get('entityHistory') as DeclaredOperation;
-    const outcome = await withEntity(run, platform, ready, async (entityId) => {
+    const outcome = await withEntity(run, ready, async (entityId) => {
       let changes = 0;
       const change = async () => {
         await changeEntity(
@@ -45,10 +45,8 @@ export const historyPolling: ConformanceCheck = {
         for (let window = 0; window < 50; window++) {
           const answer = expectShape(
             'entityHistory',
-            await callDeclared(
-              platform,
-              history,
-              {
+            await callDeclared(platform, history, {
+              query: {
                 projectId: place.projectId,
                 entityId,
                 since,
@@ -56,8 +54,8 @@ export const historyPolling: ConformanceCheck = {
                 maxResults: '1',
                 ...(nextPageLink === undefined ? {} : { nextPageLink }),
               },
-              { entityTypeId: place.entityTypeId },
-            ),
+              params: { entityTypeId: place.entityTypeId },
+            }),
           ) as {
             nextPageLink?: string;
             revisions: { entityId: string; revisionId: string; revisionDateTime: string }[];

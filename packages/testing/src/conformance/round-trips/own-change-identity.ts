@@ -30,19 +30,23 @@ export const ownChangeIdentity: ConformanceCheck = {
     const shown = entry.sensitive ? `the value of '${fieldInternalName}'` : `'${integrationUser}'`;
     const pattern = revisionPattern(place);
     const timeZone = info.timeZone ?? 'UTC';
-    const outcome = await withEntity(run, platform, ready, async (entityId) => {
+    const outcome = await withEntity(run, ready, async (entityId) => {
       // From a minute before the change, so that an end system's clock a little behind still counts it.
       const since = formatJavaDate(run.now() - 60_000, pattern, timeZone);
       await changeEntity(platform, { declared, place, entityId }, roundTrip.update);
       const history = declared.get('entityHistory') as DeclaredOperation;
       const answer = expectShape(
         'entityHistory',
-        await callDeclared(
-          platform,
-          history,
-          { projectId: place.projectId, entityId, since, startIndex: '0', maxResults: '100' },
-          { entityTypeId: place.entityTypeId },
-        ),
+        await callDeclared(platform, history, {
+          query: {
+            projectId: place.projectId,
+            entityId,
+            since,
+            startIndex: '0',
+            maxResults: '100',
+          },
+          params: { entityTypeId: place.entityTypeId },
+        }),
       ) as { revisions: { entityId?: string; updatedBy?: unknown }[] };
       const own = answer.revisions.filter((revision) => String(revision.entityId) === entityId);
       if (own.length === 0)

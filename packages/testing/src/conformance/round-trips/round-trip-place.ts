@@ -30,6 +30,15 @@ export interface Place {
 
 export type Declared = ReadonlyMap<PlatformOperationName, DeclaredOperation>;
 
+/** What a round trip runs with once {@link prepare} finds it can run. */
+export interface RoundTripReady {
+  /** The platform that calls the connector. */
+  readonly platform: PlatformSimulator;
+  readonly declared: Declared;
+  readonly place: Place;
+  readonly roundTrip: RoundTripOptions;
+}
+
 /** What the round trip needs, or why it cannot run. */
 async function placeOf(
   run: ConformanceRun,
@@ -64,15 +73,10 @@ export const idFieldOf = (place: Place, roundTrip: RoundTripOptions) =>
  */
 export async function withEntity<T>(
   run: ConformanceRun,
-  platform: PlatformSimulator,
-  input: {
-    readonly declared: Declared;
-    readonly place: Place;
-    readonly roundTrip: RoundTripOptions;
-  },
+  ready: RoundTripReady,
   use: (entityId: string) => Promise<T>,
 ): Promise<T | string> {
-  const { declared, place, roundTrip } = input;
+  const { platform, declared, place, roundTrip } = ready;
   const given = run.options.platform?.entityId;
   if (given !== undefined) return use(given);
   const create = declared.get('createEntity');
@@ -107,16 +111,16 @@ export async function withEntity<T>(
   }
 }
 
-/** Runs `use` with `count` entities the kit creates (see {@link withEntity}), deleting each afterwards. */
+/**
+ * Runs `use` with `ready.count` entities the kit creates (see {@link withEntity}), deleting each afterwards.
+ */
 export function withEntities<T>(
   run: ConformanceRun,
-  platform: PlatformSimulator,
-  input: Parameters<typeof withEntity>[2],
-  count: number,
+  ready: RoundTripReady & { readonly count: number },
   use: (entityIds: string[]) => Promise<T>,
 ): Promise<T | string> {
   const nest = (ids: string[]): Promise<T | string> =>
-    ids.length === count ? use(ids) : withEntity(run, platform, input, (id) => nest([...ids, id]));
+    ids.length === ready.count ? use(ids) : withEntity(run, ready, (id) => nest([...ids, id]));
   return nest([]);
 }
 
@@ -130,10 +134,7 @@ export async function prepare(
   run: ConformanceRun,
   needs: readonly PlatformOperationName[],
   ownEntity = false,
-): Promise<
-  | { readonly skipped: string }
-  | { platform: PlatformSimulator; declared: Declared; place: Place; roundTrip: RoundTripOptions }
-> {
+): Promise<{ readonly skipped: string } | RoundTripReady> {
   const declared = run.platformOperations?.routes;
   if (declared === undefined) return { skipped: UNLISTED };
   const missing = needs.filter((name) => !declared.has(name));
@@ -169,12 +170,10 @@ export async function readEntity(
   const { declared, place, entityId } = target;
   return expectShape(
     'getEntity',
-    await callDeclared(
-      platform,
-      declared.get('getEntity') as DeclaredOperation,
-      { projectId: place.projectId, entityTypeId: place.entityTypeId },
-      { entityId },
-    ),
+    await callDeclared(platform, declared.get('getEntity') as DeclaredOperation, {
+      query: { projectId: place.projectId, entityTypeId: place.entityTypeId },
+      params: { entityId },
+    }),
   ) as { fields: Record<string, unknown> };
 }
 

@@ -79,8 +79,11 @@ export function updatedBetween(
 
 /** One window of a search, as the platform asks for it; fails unless answered 200 in the documented shape. */
 export async function searchWindow(
-  platform: PlatformSimulator,
-  target: { readonly declared: Declared; readonly place: Place },
+  target: {
+    readonly platform: PlatformSimulator;
+    readonly declared: Declared;
+    readonly place: Place;
+  },
   query: unknown,
   window: {
     readonly startIndex: number;
@@ -88,7 +91,7 @@ export async function searchWindow(
     readonly nextPageLink?: string;
   },
 ): Promise<{ entities: { fields: Record<string, unknown> }[]; nextPageLink?: string }> {
-  const { declared, place } = target;
+  const { platform, declared, place } = target;
   const search = declared.get('searchEntities') as DeclaredOperation;
   const response = await platform.call({
     method: search.method,

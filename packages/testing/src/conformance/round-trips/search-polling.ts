@@ -41,7 +41,7 @@ export const searchPolling: ConformanceCheck = {
     };
     // From a minute before the entities exist, so that an end system's clock a little behind still counts them.
     const since = run.now() - 60_000;
-    const outcome = await withEntities(run, platform, ready, ENTITIES, async (ids) => {
+    const outcome = await withEntities(run, { ...ready, count: ENTITIES }, async (ids) => {
       const ours = new Set(ids);
       // An entity is unseen from its creation or its change until a window answers it.
       const unseen = new Set(ids);
@@ -70,7 +70,7 @@ export const searchPolling: ConformanceCheck = {
         const walk = new Set<string>();
         let nextPageLink: string | undefined;
         for (let window = 0; window < MOST_WINDOWS; window++) {
-          const answer = await searchWindow(platform, { declared, place }, query, {
+          const answer = await searchWindow(ready, query, {
             startIndex: window,
             maxResults: 1,
             ...(nextPageLink === undefined ? {} : { nextPageLink }),

@@ -23,12 +23,11 @@ export const searchRoundTrip: ConformanceCheck = {
       pattern: searchTimePattern(place),
       timeZone: await serverTimeZone(platform, declared),
     };
-    const target = { declared, place };
     // From a minute before the entity exists, so that an end system's clock a little behind still counts it.
     const since = run.now() - 60_000;
-    const outcome = await withEntity(run, platform, ready, async (entityId) => {
+    const outcome = await withEntity(run, ready, async (entityId) => {
       const byId = { field: fields.idField, condition: 'EQUALS', value: entityId };
-      const found = await searchWindow(platform, target, byId, { startIndex: 0, maxResults: 100 });
+      const found = await searchWindow(ready, byId, { startIndex: 0, maxResults: 100 });
       const ids = found.entities.map((entity) => String(entity.fields[fields.idField]));
       if (!ids.includes(entityId))
         throw new ConformanceFailure(
@@ -54,7 +53,7 @@ export const searchRoundTrip: ConformanceCheck = {
       const between = updatedBetween(updated.id, window, dates);
       let nextPageLink: string | undefined;
       for (let page = 0; page < MOST_WINDOWS; page++) {
-        const answer = await searchWindow(platform, target, between, {
+        const answer = await searchWindow(ready, between, {
           startIndex: page * 100,
           maxResults: 100,
           ...(nextPageLink === undefined ? {} : { nextPageLink }),
