@@ -74,7 +74,11 @@ export type {
 } from './platform/platform-builders.js';
 export type { FileContent } from './files/file-content.js';
 export type { UploadBody, UploadSpec, UploadedFile } from './files/upload.js';
-export { formatJavaDate, javaDatePatternProblem, parseJavaDate } from './platform/schemas/java-date.js';
+export {
+  formatJavaDate,
+  javaDatePatternProblem,
+  parseJavaDate,
+} from './platform/schemas/java-date.js';
 export {
   describeConfig,
   type ConfigFieldMetadata,

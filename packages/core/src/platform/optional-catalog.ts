@@ -2,7 +2,11 @@
 // users, comments, attachments, links and the history of each. Written with the helpers of
 // required-catalog.ts; catalog.ts puts both tables together.
 import { z } from 'zod';
-import { AttachmentSchema, AttachmentUpload, FileContentSchema } from './schemas/attachment-schemas.js';
+import {
+  AttachmentSchema,
+  AttachmentUpload,
+  FileContentSchema,
+} from './schemas/attachment-schemas.js';
 import { once } from './lazy-catalog.js';
 import {
   CommentCreatedSchema,

@@ -19,7 +19,13 @@ import {
   ProjectsSchema,
   ServerInfoSchema,
 } from './schemas/metadata-schemas.js';
-import { ExpandQuery, FieldListQuery, NullableId, PagingQuery, whole } from './schemas/query-schemas.js';
+import {
+  ExpandQuery,
+  FieldListQuery,
+  NullableId,
+  PagingQuery,
+  whole,
+} from './schemas/query-schemas.js';
 
 /**
  * A catalog entry as written, its method, path and schemas kept as literal types.

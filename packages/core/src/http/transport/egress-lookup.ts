@@ -1,6 +1,9 @@
 import { lookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { EgressRefusedError, type CompiledEgressPolicy } from '../../security/egress/egress-policy.js';
+import {
+  EgressRefusedError,
+  type CompiledEgressPolicy,
+} from '../../security/egress/egress-policy.js';
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
