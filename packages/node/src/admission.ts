@@ -107,7 +107,7 @@ export class Admission {
   readonly max: number;
   readonly #lingerMs: number;
   readonly #known: ((request: IncomingMessage) => boolean) | undefined;
-  readonly #makeRoom: (() => boolean) | undefined;
+  readonly #makeRoom: ((strangersOnly: boolean) => boolean) | undefined;
 
   /** @throws TypeError when `max` or `kept` is not a whole number in its range */
   constructor(options: AdmissionOptions) {
@@ -172,14 +172,13 @@ export class Admission {
    * otherwise hold places no connection holds. One listener per connection, none per request.
    */
   take(request: IncomingMessage): boolean {
-    if (
-      this.#inProgress >= this.#open &&
-      (this.#inProgress >= this.max || this.#known?.(request) !== true) &&
-      // A request holding its place while its body does not come makes room: the newcomer is admitted, and
-      // the place comes back once that body's 408 is written.
-      this.#makeRoom?.() !== true
-    )
-      return false;
+    const inProgress = this.#inProgress;
+    if (inProgress >= this.#open) {
+      const known = this.#known?.(request) === true;
+      // No place for this request: a body on its way makes room, a stranger's only for a stranger, so that
+      // strangers never hold more than the open places (ARCHITECTURE.md, D27).
+      if ((inProgress >= this.max || !known) && this.#makeRoom?.(!known) !== true) return false;
+    }
     const socket = request.socket;
     this.#inProgress++;
     const held = (socket as HoldingSocket)[this.#held];
@@ -213,10 +212,10 @@ export interface AdmissionOptions {
   /** Whether a request comes from a known caller; asked only when the places left are all kept. */
   readonly known?: ((request: IncomingMessage) => boolean) | undefined;
   /**
-   * Refuses one request whose body holds its place without coming, when no place is left for a newcomer;
-   * whether one was refused.
+   * Refuses one request whose body is still arriving, when no place is left for a newcomer: any caller's for a
+   * known caller, only a stranger's for a stranger (`strangersOnly`); whether one was refused.
    */
-  readonly makeRoom?: (() => boolean) | undefined;
+  readonly makeRoom?: ((strangersOnly: boolean) => boolean) | undefined;
 }
 
 /** A socket with the places it holds of each {@link Admission}, under a symbol of that admission's own. */

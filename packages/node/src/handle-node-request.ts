@@ -61,10 +61,10 @@ export interface RequestListenerOptions extends HandlerOptions {
   readonly lingerMaxBytes?: number;
   /**
    * Most requests in progress at once, over all connections: from the moment a request is taken up until its
-   * answer is handed to the connection. When none is left, a request whose body is still arriving makes room
-   * for the newcomer (`408 REQUEST_TIMEOUT`: a stalled one first, else the oldest, once it has been arriving for
-   * 250 ms); only when there is none is the newcomer answered `503 SERVICE_UNAVAILABLE` at once, without
-   * running any connector code. Each connection has one request in progress at a time: a request the client
+   * answer is handed to the connection. When none is left for a request, a request whose body is still
+   * arriving and was asked for over 250 ms ago makes room for it (`408 REQUEST_TIMEOUT`: the oldest that sent
+   * nothing, else one paused, else the oldest arriving; a stranger's only for a stranger); only when there is
+   * none is the request answered `503 SERVICE_UNAVAILABLE` at once, without running any connector code. Each connection has one request in progress at a time: a request the client
    * sends before it has the previous answer (HTTP pipelining) waits, unread further, until that answer is sent;
    * a connection with more than 8 such requests waiting is closed once the answers before them are sent, and the
    * rest are never answered (the client sends them again on a new connection, as RFC 9112 asks of a client that
@@ -188,12 +188,17 @@ export function nodeHandler(
   };
   const maxInFlight = options.maxRequestsInFlight ?? 1_000;
   const known = knownCallers(handle);
+  const isKnown =
+    known && ((request: IncomingMessage) => known(request.headers, request.socket.remoteAddress));
+  // A body's owner is its request (see read-body.ts); one whose caller is not known is a stranger's.
+  const strangersBody = (owner: unknown) => !isKnown?.(owner as IncomingMessage);
   const admission = new Admission({
     max: maxInFlight,
     lingerMs: linger.ms,
     kept: options.requestsKeptForKnownCallers,
-    known: known && ((request) => known(request.headers, request.socket.remoteAddress)),
-    makeRoom: () => limits.watch.refuseForPlace(PLACE_GRACE_MS),
+    known: isKnown,
+    makeRoom: (strangersOnly) =>
+      limits.watch.refuseForPlace(PLACE_GRACE_MS, strangersOnly ? strangersBody : undefined),
   });
   const start = (
     request: IncomingMessage,

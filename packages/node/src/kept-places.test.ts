@@ -137,6 +137,16 @@ function heldAnswer(socket: Socket): Promise<string> {
   });
 }
 
+/** Sends `send` until it is answered `status` (at most 10,000 times, each a round trip; no sleep). */
+async function untilAnswered(
+  send: () => Promise<{ status: number; body: string }>,
+  status: number,
+): Promise<{ status: number; body: string }> {
+  let answer = await send();
+  for (let i = 0; answer.status !== status && i < 10_000; i++) answer = await send();
+  return answer;
+}
+
 /** Sends `discover` (a stranger's call) until it is refused: then every place open to strangers is held. */
 async function untilStrangersRefused(): Promise<{ status: number; body: string }> {
   for (let probe = 0; probe < 10_000; probe++) {
@@ -184,19 +194,37 @@ it('keeps places for calls with a session this connector sealed while strangers 
   expect(answer.status, answer.body).toBe(200);
 });
 
-it('refuses a request whose body does not come, rather than a newcomer, when no place is left', async () => {
+it("refuses a stranger's silent body for a stranger, and any silent body for a known caller, when no place is left", async () => {
   const session = await initialize();
-  // Every place, kept ones too, held by heads whose bodies never come (the kept ones by a known caller).
-  const answers: Promise<string>[] = [];
-  for (let i = 0; i < MAX - KEPT; i++) answers.push(heldAnswer(await holdPlaceFrom({}, 'never')));
-  for (let i = 0; i < KEPT; i++) answers.push(heldAnswer(await holdPlaceFrom(session, 'never')));
-  // Each newcomer is admitted, a stranger's and the platform's alike; a silent body is refused for each.
-  expect((await call('/discover')).status).toBe(200);
-  const whoami = await call('/whoami', { headers: session });
+  // The open places held by strangers' heads whose bodies never come, the kept ones by the platform's.
+  const strangers: Promise<string>[] = [];
+  const platforms: Promise<string>[] = [];
+  for (let i = 0; i < MAX - KEPT; i++) strangers.push(heldAnswer(await holdPlaceFrom({}, 'never')));
+  for (let i = 0; i < KEPT; i++) platforms.push(heldAnswer(await holdPlaceFrom(session, 'never')));
+  // A newcomer is admitted once a body has been arriving for the grace time: asked again until then.
+  const discover = await untilAnswered(() => call('/discover'), 200);
+  expect(discover.status).toBe(200);
+  expect(await Promise.race(strangers)).toMatch(/^HTTP\/1\.1 408 [^]*REQUEST_TIMEOUT/);
+  const whoami = await untilAnswered(() => call('/whoami', { headers: session }), 200);
   expect(whoami.status, whoami.body).toBe(200);
-  const first = await Promise.race(answers);
-  expect(first).toMatch(/^HTTP\/1\.1 408 /);
-  expect(first).toContain('REQUEST_TIMEOUT');
+});
+
+it("never lets a stranger take a kept place by refusing a known caller's body", async () => {
+  const session = await initialize();
+  // The open places held by strangers whose logins never end (their bodies all came), the kept ones by the
+  // platform's heads whose bodies never come.
+  for (let i = 0; i < MAX - KEPT; i++) await holdPlace();
+  await untilStrangersRefused();
+  const platforms: Promise<string>[] = [];
+  for (let i = 0; i < KEPT; i++) platforms.push(heldAnswer(await holdPlaceFrom(session, 'never')));
+  // However long a stranger asks, the platform's bodies stay: only its own later call may make room.
+  let settled = false;
+  void Promise.race(platforms).then(() => (settled = true));
+  for (let i = 0; i < 50; i++) expect((await call('/discover')).status).toBe(503);
+  expect(settled).toBe(false);
+  const whoami = await untilAnswered(() => call('/whoami', { headers: session }), 200);
+  expect(whoami.status, whoami.body).toBe(200);
+  expect(await Promise.race(platforms)).toMatch(/^HTTP\/1\.1 408 /);
 });
 
 it('refuses kept-place counts that leave strangers no place or are not whole numbers', async () => {

@@ -103,6 +103,11 @@ class BodyRead implements WatchedBody {
   #reject!: (error: Error) => void;
   #onAbandon: (() => void) | undefined;
 
+  /** Whose body it is: the request, so admission can tell a known caller's body from a stranger's. */
+  get owner(): IncomingMessage {
+    return this.request;
+  }
+
   constructor(
     readonly request: IncomingMessage,
     private readonly limits: BodyLimits,

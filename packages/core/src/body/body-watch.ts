@@ -35,6 +35,8 @@ export function firstHold(length: number): number {
  * @internal shared by the bindings
  */
 export interface WatchedBody {
+  /** Whose body it is, for a binding that chooses which bodies may make room (node: the request). */
+  readonly owner?: unknown;
   /** When the body was asked for, on `performance.now()`'s clock; set by the watch. */
   since: number;
   /** When its last bytes arrived, on the same clock; read only once some have. */
@@ -123,19 +125,34 @@ export class BodyWatch {
   }
 
   /**
-   * Refuses (408) one body whose request holds a place that a newcomer needs, when no place is left: a
-   * stalled one as {@link take} chooses for room in the budget, else the oldest still arriving, if it has been
-   * arriving for at least `graceMs`. A body that trickles holds its place as long as one that sends nothing;
-   * at the connection cap `serve()` closes the connections without a whole request first for the same reason.
-   * Returns whether one was refused; its request gives its place back once that answer is written.
+   * Refuses (408) one body whose request holds a place that a newcomer needs, when no place is left for it:
+   * among the bodies asked for at least `graceMs` ago (and that `eligible` accepts), the oldest that has sent
+   * nothing, else the one paused longest, if for at least `firstBytesMs`, else the oldest still arriving. A body
+   * that trickles holds its place as long as one that sends nothing; at the connection cap `serve()` closes the
+   * connections without a whole request first for the same reason. A body whose client went away is finished
+   * on the way (its connection gave its place back when it closed) and makes no room. Returns whether one was
+   * refused; its request gives its place back once that answer is written.
    */
-  refuseForPlace(graceMs: number): boolean {
-    let victim = this.#stalled(undefined, true);
-    if (victim === undefined) {
-      let oldest = this.#first;
-      while (oldest?.next) oldest = oldest.next;
-      if (oldest !== undefined && performance.now() - oldest.since >= graceMs) victim = oldest;
+  refuseForPlace(graceMs: number, eligible?: (owner: unknown) => boolean): boolean {
+    const now = performance.now();
+    let silent: WatchedBody | undefined;
+    let paused: WatchedBody | undefined;
+    let oldest: WatchedBody | undefined;
+    for (let read = this.#first; read;) {
+      // Taken first: finishing a body takes it out of the list.
+      const next: WatchedBody | undefined = read.next;
+      if (read.gone()) read.finish(cutOff());
+      else if (now - read.since >= graceMs && (eligible === undefined || eligible(read.owner))) {
+        // The list is newest first: the last one seen of each kind is the oldest.
+        if (read.received === 0) silent = read;
+        else if (paused === undefined || read.lastBytesAt <= paused.lastBytesAt) paused = read;
+        oldest = read;
+      }
+      read = next;
     }
+    const victim =
+      silent ??
+      (paused !== undefined && now - paused.lastBytesAt >= this.#firstBytesMs ? paused : oldest);
     if (victim === undefined) return false;
     victim.finish(
       new ConnectorError(
@@ -162,15 +179,13 @@ export class BodyWatch {
 
   /**
    * The body to refuse for room: the oldest that has sent nothing since it was asked for (the list is newest
-   * first), else the one whose last bytes are oldest, if at least `firstBytesMs` old. `holdingNone` counts the
-   * bodies that hold nothing of the budget too.
+   * first), else the one whose last bytes are oldest, if at least `firstBytesMs` old.
    */
-  #stalled(asking: WatchedBody | undefined, holdingNone = false): WatchedBody | undefined {
+  #stalled(asking: WatchedBody | undefined): WatchedBody | undefined {
     let silent: WatchedBody | undefined;
     let paused: WatchedBody | undefined;
     for (let read = this.#first; read; read = read.next) {
-      // For the budget, only a body that holds some of it makes room; for a request place, any body does.
-      if (read === asking || (read.reserved === 0 && !holdingNone)) continue;
+      if (read === asking || read.reserved === 0) continue;
       if (read.received === 0) silent = read;
       else if (paused === undefined || read.lastBytesAt <= paused.lastBytesAt) paused = read;
     }

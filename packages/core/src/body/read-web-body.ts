@@ -207,7 +207,7 @@ export function stalledBody(started: boolean, ms: number): ConnectorError {
     'REQUEST_TIMEOUT',
     started
       ? `The request body stopped arriving for ${ms} ms`
-      : `The request body sent no bytes within ${ms} ms of its head`,
+      : `The request body sent no bytes within ${ms} ms of being read`,
   );
 }
 
