@@ -2,44 +2,35 @@
 // any body's must: before, only the pause between two chunks was bounded (by `bodyTimeoutMs`, 30 s), so an
 // upload that sent nothing held its request, its tenant's share and its place for that long. The test waits
 // for the answer; it measures no time.
-import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { attachmentsConnector } from '../support/attachments-connector.js';
 import { bindings, initializeSession, type Running } from '../support/bindings.js';
-import { parseResponses, type RawResponse } from '../support/raw-http.js';
+import { parseResponses, rawExchange, type RawResponse } from '../support/raw-http.js';
 
 const entries = [{ key: 'url', value: 'https://files.example', sensitive: false }];
 
 /** Sends an upload's head and `first` of its body, never the rest; answers the first answer. */
-function uploadThatStops(
+async function uploadThatStops(
   running: Running,
   session: Record<string, string>,
   first: string,
 ): Promise<RawResponse> {
-  const { host, port } = new URL(running.origin);
-  return new Promise<RawResponse>((resolve, reject) => {
-    const received: Buffer[] = [];
-    const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(
-        [
-          'POST /sdk/api/1.0/entities/issue/A-1/attachments?projectId=DEMO HTTP/1.1',
-          `host: ${host}`,
-          'content-type: multipart/form-data; boundary=b0und',
-          'content-length: 100000',
-          ...Object.entries(session).map(([name, value]) => `${name}: ${value}`),
-        ].join('\r\n') + `\r\n\r\n${first}`,
-      );
-    });
-    socket.on('data', (chunk: Buffer) => {
-      received.push(chunk);
-      const [answer] = parseResponses(Buffer.concat(received));
-      if (answer) {
-        socket.destroy();
-        resolve(answer);
-      }
-    });
-    socket.on('error', reject);
-  });
+  const { host } = new URL(running.origin);
+  const head = [
+    'POST /sdk/api/1.0/entities/issue/A-1/attachments?projectId=DEMO HTTP/1.1',
+    `host: ${host}`,
+    'content-type: multipart/form-data; boundary=b0und',
+    'content-length: 100000',
+    ...Object.entries(session).map(([name, value]) => `${name}: ${value}`),
+  ].join('\r\n');
+  const { responses } = await rawExchange(
+    running.origin,
+    (socket) => socket.write(`${head}\r\n\r\n${first}`),
+    (received) => parseResponses(received).length > 0,
+  );
+  const [answer] = responses;
+  if (answer === undefined) throw new Error('The server closed the connection without answering');
+  return answer;
 }
 
 describe.each(bindings)('$name: an upload that sends nothing', (binding) => {
