@@ -21,6 +21,7 @@ const run = (command, args, cwd) =>
 const entries = {
   '@connector-sdk/core': 'defineConnector',
   '@connector-sdk/core/http': 'createEndSystemClient',
+  '@connector-sdk/core/auth': 'oauth2',
   '@connector-sdk/node': 'serve',
   '@connector-sdk/express': 'connectorMiddleware',
   '@connector-sdk/fetch': 'createFetchHandler',

@@ -1,5 +1,7 @@
 import { UnauthenticatedError } from '../errors/errors.js';
 import { createScopedCache, unavailableCache, type Cache } from '../store/cache.js';
+import type { SessionKeys } from '../security/session-keys.js';
+import { sessionVault, withVault } from '../store/session-vault.js';
 import type { Store } from '../store/store.js';
 import { sessionScope, systemScope } from '../store/store-keys.js';
 
@@ -9,6 +11,8 @@ export interface ContextCachesOptions {
   /** The connector's name, part of every scope so connectors sharing a store stay apart. */
   readonly connector: string;
   readonly defaultTtlMs: number;
+  /** What a session cache's vault seals with (see `session-vault.ts`). */
+  readonly keys: SessionKeys;
 }
 
 /** The ids a request's caches are scoped by: those of a verified session, or of the initialize that makes one. */
@@ -28,7 +32,7 @@ export function contextCaches(options: ContextCachesOptions): {
   session(tenant: Tenant | undefined): Cache;
   system(tenant: Tenant | undefined): Cache;
 } {
-  const { store, connector, defaultTtlMs } = options;
+  const { store, connector, defaultTtlMs, keys } = options;
   const cacheFor = (scope: string | undefined): Cache =>
     scope === undefined
       ? unavailableCache(
@@ -39,7 +43,11 @@ export function contextCaches(options: ContextCachesOptions): {
         )
       : createScopedCache({ store, scope, defaultTtlMs });
   return {
-    session: (tenant) => cacheFor(tenant && sessionScope(connector, tenant)),
+    session: (tenant) => {
+      const scope = tenant && sessionScope(connector, tenant);
+      const cache = cacheFor(scope);
+      return scope === undefined ? cache : withVault(cache, sessionVault(keys, store, scope));
+    },
     system: (tenant) =>
       cacheFor(tenant && systemScope(connector, tenant.configuration, tenant.systemId)),
   };

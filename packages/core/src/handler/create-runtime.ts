@@ -88,6 +88,7 @@ export function createRuntime(
     store,
     connector: compiled.name,
     defaultTtlMs: resolved.cacheTtlMs,
+    keys,
   });
   const services: ScopeServices = {
     // Each request's logger carries its redactor, so the end-system client registers what it sends and

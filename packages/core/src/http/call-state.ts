@@ -1,4 +1,5 @@
 import { clientOf, type ClientState } from './client-state.js';
+import type { AuthCredentials } from './end-system-auth.js';
 import type { HeldUpload } from './transport/held-upload.js';
 
 // What one end-system call carries between ky's hooks and its `fetch`, in one record per call (`CallState`). ky
@@ -112,6 +113,10 @@ export class CallState implements Answer {
   failedRequest: Request | undefined = undefined;
   /** Whether the latest failure ends the call although ky's rules would retry it. */
   noRetry = false;
+  /** What the client's `auth` gave the latest attempt (see `auth-hooks.ts`). */
+  credentials: AuthCredentials | undefined = undefined;
+  /** Whether the client's `auth` was asked to renew refused credentials: once per call. */
+  renewed = false;
 
   constructor(client: ClientState, method: string) {
     this.client = client;

@@ -1,4 +1,4 @@
-import type { KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import { silentLogger } from '../logging/logger.js';
 import { mergeEgressPolicies } from '../security/egress/egress-policy.js';
 import { operatorEgressOf } from '../security/egress/operator-egress.js';
@@ -11,6 +11,7 @@ import { bindDefaults } from './bound-client.js';
 import { DEFAULT_MAX_DELAY_MS, DEFAULT_RETRY, endSystemKy, IDEMPOTENT } from './end-system-ky.js';
 import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
 import { detectExpiry } from './errors/session-expiry.js';
+import { applyCredentials, renewRefused } from './auth-hooks.js';
 import { bodyTimeoutOf } from './transport/stall-timeout.js';
 
 /**
@@ -100,6 +101,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     maxDelayMs,
     errors: options.errors ?? {},
     sessionExpired: options.sessionExpired,
+    auth: options.auth,
   };
   // What every client sends and how it retries are the SDK instance's defaults; a client passes ky only what it
   // changes, which each call merges in (a client is made per request: ARCHITECTURE.md, D17).
@@ -125,8 +127,20 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
         },
       }),
       context: { [CLIENT]: client },
-      ...(options.sessionExpired && { hooks: { afterResponse: [detectExpiry] } }),
+      ...clientHooks(options),
     },
     options.chunkedUploads === true,
   );
+}
+
+/** The hooks only some clients have: each costs every call of every client that has it. */
+function clientHooks(options: EndSystemClientOptions): Pick<Options, 'hooks'> | undefined {
+  const { auth, sessionExpired } = options;
+  if (auth === undefined) return sessionExpired && { hooks: { afterResponse: [detectExpiry] } };
+  return {
+    hooks: {
+      beforeRequest: [applyCredentials],
+      afterResponse: sessionExpired ? [detectExpiry, renewRefused] : [renewRefused],
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { EgressPolicy } from '../security/egress/egress-policy.js';
 import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
+import type { EndSystemAuth } from './end-system-auth.js';
 
 /** When and how the client retries a failed call. */
 export interface EndSystemRetryOptions {
@@ -57,6 +58,14 @@ export interface EndSystemTlsOptions {
 export interface EndSystemClientOptions {
   /** The end system's base URL; request paths are relative to it. */
   readonly baseUrl: string;
+  /**
+   * How every call logs in: a strategy of `@connector-sdk/core/auth` (`basicAuth`, `bearerToken`, `apiKey`, an
+   * OAuth2 or form login's `auth(ctx)`) or one of your own. Its credentials are set on each attempt (replacing
+   * `headers` of the same name) and registered as secrets first; when the end system answers 401 and the strategy
+   * can renew them (a refreshed access token), the call is sent once more with the new ones, within `retry.limit`.
+   * See {@link EndSystemAuth}.
+   */
+  readonly auth?: EndSystemAuth | undefined;
   /** Headers for every call, typically `{ Authorization: session.Authorization }`. Undefined values are left out. */
   readonly headers?: Readonly<Record<string, string | undefined>>;
   /** The platform request's signal (`context.signal`): a disconnect cancels the end-system call. */

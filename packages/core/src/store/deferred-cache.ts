@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Cache, CacheGetOrSetOptions, CacheSetOptions } from './cache.js';
+import { SESSION_VAULT, vaultOf, type SessionVault } from './session-vault.js';
 
 /**
  * A cache made on its first use: every context has its caches as own properties (so a rest copy keeps them:
@@ -41,6 +42,11 @@ export class DeferredCache implements Cache {
 
   clear(): Promise<void> {
     return this.#target().clear();
+  }
+
+  /** The vault of the cache this one stands for (see `session-vault.ts`). */
+  get [SESSION_VAULT](): SessionVault | undefined {
+    return vaultOf(this.#target());
   }
 
   #target(): Cache {

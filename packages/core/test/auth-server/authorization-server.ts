@@ -147,6 +147,13 @@ export async function startAuthorizationServer(options: AuthorizationServerOptio
      * @returns whether the server had issued this token.
      */
     expire: (token: string) => store.expire(token),
+    /**
+     * Makes every token of one kind (`AccessToken`, `ClientCredentials`, `RefreshToken`) expire now.
+     * @returns how many it expired.
+     */
+    expireAll: store.expireAll,
+    /** Every stored token of one kind, by value: what a leak check looks for. */
+    issued: store.issued,
     /** Stored records of one kind (e.g. `RefreshToken`). */
     stored: (kind: string) => store.count(kind),
     /** Errors oidc-provider answered with `server_error`: a test expects none. */

@@ -16,12 +16,16 @@ export function createMemoryStore() {
   const byGrant = new Map<string, Set<string>>();
   const byUid = new Map<string, string>();
   const byUserCode = new Map<string, string>();
+  /** Every token ever issued, by kind, kept after it is revoked or rotated away. */
+  const everIssued = new Map<string, Set<string>>();
 
   function adapterFor(model: string): Adapter {
     const key = (id: string) => `${model}:${id}`;
     return {
       async upsert(id, payload) {
         records.set(key(id), payload);
+        if ((expirable as readonly string[]).includes(model))
+          everIssued.set(model, (everIssued.get(model) ?? new Set()).add(id));
         if (payload.grantId !== undefined) {
           const members = byGrant.get(payload.grantId) ?? new Set<string>();
           members.add(key(id));
@@ -71,6 +75,27 @@ export function createMemoryStore() {
         }
       }
       return false;
+    },
+    /**
+     * Makes every issued token of one kind expire now (see `expire`): for a test that does not know the token
+     * a connector holds.
+     * @returns how many tokens it expired.
+     */
+    expireAll(kind: (typeof expirable)[number]) {
+      let expired = 0;
+      for (const [key, payload] of records)
+        if (key.startsWith(`${kind}:`)) {
+          payload.exp = Math.floor(Date.now() / 1000) - 3600;
+          expired++;
+        }
+      return expired;
+    },
+    /**
+     * The value of every token of one kind ever issued (opaque tokens are their own ids), revoked and rotated
+     * ones included: what a leak check looks for.
+     */
+    issued(kind: (typeof expirable)[number]): string[] {
+      return [...(everIssued.get(kind) ?? [])];
     },
     /** Stored records of one kind, e.g. `RefreshToken`: lets a test see what the server holds. */
     count(kind: string) {

@@ -1,0 +1,136 @@
+import type { EndSystemClientOptions } from '../../http/end-system-client-options.js';
+
+/** A value given as it is, or made from the connector's configuration at initialize. */
+export type FromConfig<T, TConfig> = T | ((config: TConfig) => T);
+
+/** A JSON Web Key (RFC 7517), as parsed JSON: `kty` and the members of its kind. */
+export interface Jwk {
+  readonly kty: string;
+  readonly kid?: string;
+  readonly alg?: string;
+  readonly [member: string]: unknown;
+}
+
+/** A private key for signing JWTs: PKCS #8 PEM (`-----BEGIN PRIVATE KEY-----`), or a private JWK. */
+export type SigningKey = string | Jwk;
+
+/**
+ * The OAuth2 client: its id and how it authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2).
+ *
+ * @example
+ * ```ts
+ * { id: config.clientId, secret: config.clientSecret } // client_secret_basic
+ * { id: config.clientId, privateKey: config.privateKey, keyId: 'k1' } // private_key_jwt
+ * { id: 'node-red-admin' } // a public client: none
+ * ```
+ */
+export interface OAuth2Client {
+  /** The client id. */
+  readonly id: string;
+  /** The client secret, for `client_secret_basic` (the default with a secret) or `client_secret_post`. */
+  readonly secret?: string | undefined;
+  /**
+   * The private key the client signs its assertions with (`private_key_jwt`, the default with a key), PEM or
+   * JWK. Load it from the configuration or a secret store, never from the source.
+   */
+  readonly privateKey?: SigningKey | undefined;
+  /** The `kid` sent in the assertion's header. @default the JWK's `kid` */
+  readonly keyId?: string | undefined;
+  /**
+   * The assertion's signing algorithm.
+   * @default the JWK's `alg`, else from the key: RS256 (RSA), ES256/ES384/ES512 (by curve), EdDSA (Ed25519)
+   */
+  readonly algorithm?: string | undefined;
+  /**
+   * How the client authenticates.
+   * @default `private_key_jwt` with a key, `client_secret_basic` with a secret, else `none` (a public client:
+   * only `client_id` is sent)
+   */
+  readonly authMethod?:
+    'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none' | undefined;
+}
+
+/** The resource owner password grant (RFC 6749 §4.3): a user's name and password, exchanged once, at login. */
+export interface PasswordGrant {
+  readonly type: 'password';
+  readonly username: string;
+  readonly password: string;
+}
+
+/** The client credentials grant (RFC 6749 §4.4): the client logs in as itself. */
+export interface ClientCredentialsGrant {
+  readonly type: 'client_credentials';
+}
+
+/** A refresh token obtained elsewhere (an offline consent), exchanged at login (RFC 6749 §6). */
+export interface RefreshTokenGrant {
+  readonly type: 'refresh_token';
+  readonly refreshToken: string;
+}
+
+/**
+ * The JWT bearer grant (RFC 7523 §2.1): a signed assertion that names the user. Give the assertion as it is, or
+ * the key and claims to sign one (`aud` defaults to the token endpoint; `jti`, `iat` and a five-minute `exp`
+ * are added).
+ */
+export type JwtBearerGrant =
+  | { readonly type: 'jwt_bearer'; readonly assertion: string }
+  | {
+      readonly type: 'jwt_bearer';
+      readonly issuer: string;
+      readonly subject: string;
+      readonly audience?: string | undefined;
+      readonly privateKey: SigningKey;
+      readonly keyId?: string | undefined;
+      readonly algorithm?: string | undefined;
+    };
+
+/** How an {@link oauth2} login obtains its first tokens. */
+export type OAuth2Grant =
+  PasswordGrant | ClientCredentialsGrant | RefreshTokenGrant | JwtBearerGrant;
+
+/** How the token endpoint is reached: the end-system client's transport options. */
+export type TokenEndpointOptions = Pick<
+  EndSystemClientOptions,
+  'egress' | 'tls' | 'proxy' | 'timeoutMs' | 'deadlineMs' | 'userAgent'
+>;
+
+/** Options of {@link oauth2}. Values that depend on the configuration may be functions of it. */
+export interface OAuth2Options<TConfig> {
+  /** The token endpoint's URL. */
+  readonly tokenUrl: FromConfig<string, TConfig>;
+  /** The client and how it authenticates. */
+  readonly client: FromConfig<OAuth2Client, TConfig>;
+  /** The grant of the first tokens. */
+  readonly grant: FromConfig<OAuth2Grant, TConfig>;
+  /** The scope asked for: a space-separated string or a list. @default none sent */
+  readonly scope?: FromConfig<string | readonly string[] | undefined, TConfig>;
+  /**
+   * The revocation endpoint (RFC 7009), where `revoke` sends the refresh token (or the access token, when there
+   * is none) at cleanup. @default none: `revoke` only forgets the tokens
+   */
+  readonly revocationUrl?: FromConfig<string | undefined, TConfig>;
+  /**
+   * How a revocation request proves it may revoke: `client`, the client's authentication and `token` with
+   * `token_type_hint` (RFC 7009); or `access-token`, the session's access token as its `Authorization` and
+   * `token` alone, for servers that revoke that way (Node-RED's `/auth/revoke`). @default 'client'
+   */
+  readonly revocationAuth?: 'client' | 'access-token';
+  /**
+   * How token and revocation requests carry their parameters: `form` (`application/x-www-form-urlencoded`, RFC
+   * 6749) or `json`, for servers that take JSON (Node-RED's admin API takes both). @default 'form'
+   */
+  readonly requestFormat?: 'form' | 'json';
+  /**
+   * How long before its expiry an access token is renewed, in milliseconds: a later call made within the
+   * margin refreshes first, so a token does not expire between the check and the end system's answer. Never
+   * before half the token's lifetime has passed, so short-lived tokens are not renewed on every call. Expiry is
+   * counted on the connector's clock from `expires_in`, so a clock off the server's does not matter; a token
+   * the server ends early is renewed on its 401. @default 60_000
+   */
+  readonly refreshMarginMs?: number;
+  /** The clock, in epoch milliseconds (for tests). @default Date.now */
+  readonly now?: () => number;
+  /** Transport options of the token endpoint's client (egress policy, TLS, proxy, timeouts). */
+  readonly endpoint?: TokenEndpointOptions;
+}

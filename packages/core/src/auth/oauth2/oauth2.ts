@@ -1,0 +1,272 @@
+import type { InitializeContext } from '../../connector/define-connector.js';
+import type { EndSystemAuth } from '../../http/end-system-auth.js';
+import { HTTPError } from 'ky';
+import type { Logger } from '../../logging/logger.js';
+import type { Cache } from '../../store/cache.js';
+import { signAssertion } from './client-assertion.js';
+import type { FromConfig, OAuth2Grant, OAuth2Options } from './oauth2-options.js';
+import { RefreshFlights } from './refresh-flights.js';
+import {
+  postToEndpoint,
+  requestTokens,
+  type TokenCaller,
+  type TokenEndpoint,
+} from './token-endpoint.js';
+import {
+  RECORD_KEY,
+  authorizationOf,
+  readRecord,
+  recordOf,
+  recordPlace,
+  requireRecord,
+  writeRecord,
+  type TokenRecord,
+} from './token-record.js';
+
+/** RFC 7523 §2.1. */
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** What a later call's or cleanup's context gives the login: its session cache, logger and redactor. */
+export interface OAuth2CallContext {
+  /** The context's session cache, where the session's tokens are kept, sealed. */
+  readonly sessionCache: Cache;
+  readonly log: Logger;
+  readonly signal?: AbortSignal | undefined;
+  addSecret(value: string): void;
+}
+
+/** What {@link OAuth2Login.initialize} learned, without any token. */
+export interface OAuth2Session {
+  /** When the access token expires, by this connector's clock; `undefined` when the server did not say. */
+  readonly expiresAt: Date | undefined;
+  /** The scope granted, when the server said, else the one asked for. */
+  readonly scope: string | undefined;
+  /** Whether later calls can renew the access token (a refresh token, or client credentials). */
+  readonly renewable: boolean;
+}
+
+/** An OAuth2 login: made once per connector, used from initialize, every later call and cleanup. */
+export interface OAuth2Login<TConfig> {
+  /**
+   * Logs in with the grant and keeps the tokens for the session, sealed in its cache (the platform's session
+   * carries none of them). Call it from `initialize`.
+   *
+   * @param context - initialize's context
+   * @returns when the token expires and whether it can be renewed; never a token
+   * @throws UnauthenticatedError (`AUTHENTICATION_FAILED`) when the server refuses the client or the grant
+   */
+  initialize(context: InitializeContext<TConfig>): Promise<OAuth2Session>;
+  /**
+   * The strategy of a later call's end-system client: the session's access token on each attempt, renewed
+   * before it expires (`refreshMarginMs`) and once when the end system answers 401, with one refresh for every
+   * concurrent call, across instances on a shared store. When renewal fails, the call answers 401 and the
+   * platform initializes again.
+   *
+   * @param context - the operation's (or session check's) context
+   */
+  auth(context: OAuth2CallContext): EndSystemAuth;
+  /**
+   * Forgets the session's tokens and, with a `revocationUrl`, revokes them (RFC 7009): the refresh token, or
+   * the access token when there is none. A refusal is logged and ignored (the session ends either way); an end
+   * system that cannot be reached fails cleanup, so the platform knows the tokens may still work. Call it from
+   * `cleanup`.
+   *
+   * @param context - cleanup's context
+   */
+  revoke(context: OAuth2CallContext): Promise<void>;
+}
+
+const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
+  typeof value === 'function' ? (value as (config: C) => T)(config) : value;
+
+function scopeText(scope: string | readonly string[] | undefined): string | undefined {
+  const text = typeof scope === 'string' ? scope : scope?.join(' ');
+  return text === undefined || text.trim() === '' ? undefined : text.trim();
+}
+
+async function grantParams(
+  grant: OAuth2Grant,
+  tokenUrl: string,
+  now: number,
+): Promise<Record<string, string>> {
+  switch (grant.type) {
+    case 'password':
+      return { grant_type: 'password', username: grant.username, password: grant.password };
+    case 'client_credentials':
+      return { grant_type: 'client_credentials' };
+    case 'refresh_token':
+      return { grant_type: 'refresh_token', refresh_token: grant.refreshToken };
+    case 'jwt_bearer':
+      return {
+        grant_type: JWT_BEARER,
+        assertion:
+          'assertion' in grant
+            ? grant.assertion
+            : await signAssertion({ ...grant, audience: grant.audience ?? tokenUrl }, now),
+      };
+    default:
+      throw new TypeError(`oauth2: unknown grant ${(grant as { type: unknown }).type as string}`);
+  }
+}
+
+/**
+ * An OAuth2 login (RFC 6749) as library code: the password, client credentials, refresh token and JWT bearer
+ * grants, with the client authenticated by HTTP Basic, in the body, by a signed assertion (`private_key_jwt`)
+ * or not at all. The tokens live sealed in the session's cache, shared by every instance on a shared store; the
+ * newest refresh token of a server that rotates them is the one kept. Make it once, beside the connector.
+ *
+ * | Token endpoint answers                         | Platform gets                                  |
+ * | ---------------------------------------------- | ---------------------------------------------- |
+ * | `invalid_client`, `invalid_grant` at login     | 401 `AUTHENTICATION_FAILED`, with what to check |
+ * | `invalid_scope`, `unsupported_grant_type`      | 400 `INVALID_CONFIGURATION`                    |
+ * | `invalid_grant` (or any refusal) on a refresh  | 401 `SESSION_EXPIRED`: initialize again        |
+ * | a login page, an error in a 200, a 5xx         | 502 `END_SYSTEM_ERROR`                         |
+ * | no answer in time                              | 504 `END_SYSTEM_TIMEOUT`                       |
+ *
+ * @param options - the token endpoint, client, grant and scope (each may be a function of the configuration),
+ *   the revocation endpoint, the request format, the refresh margin
+ * @returns the login: `initialize(ctx)`, `auth(ctx)` for the end-system client, `revoke(ctx)`
+ * @example
+ * ```ts
+ * const login = oauth2<Config>({
+ *   tokenUrl: (config) => `${config.url}/oauth/token`,
+ *   client: (config) => ({ id: config.clientId, secret: config.clientSecret }),
+ *   grant: { type: 'client_credentials' },
+ *   scope: 'api',
+ * });
+ *
+ * export default defineConnector({
+ *   // …
+ *   async initialize(ctx) {
+ *     await login.initialize(ctx);
+ *     return { 'X-Acme-Url': ctx.config.url };
+ *   },
+ *   operations: ({ get }) => ({
+ *     me: get('/me', (ctx) =>
+ *       createEndSystemClient({
+ *         baseUrl: ctx.session['X-Acme-Url'],
+ *         auth: login.auth(ctx),
+ *         signal: ctx.signal,
+ *         log: ctx.log,
+ *       }).get('me').json(),
+ *     ),
+ *   }),
+ *   cleanup: (ctx) => login.revoke(ctx),
+ * });
+ * ```
+ */
+export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TConfig> {
+  const now = options.now ?? Date.now;
+  const margin = options.refreshMarginMs ?? 60_000;
+  if (!(margin >= 0 && Number.isFinite(margin)))
+    throw new TypeError(`oauth2: refreshMarginMs must be 0 or more, not ${margin}`);
+  const format = options.requestFormat ?? 'form';
+  const flights = new RefreshFlights({ now, margin }, options.endpoint);
+  const due = (record: TokenRecord) => record.renewAt !== undefined && now() >= record.renewAt;
+  const register = (caller: TokenCaller, record: TokenRecord) => {
+    caller.addSecret(record.accessToken);
+    if (record.refreshToken !== undefined) caller.addSecret(record.refreshToken);
+  };
+
+  return {
+    async initialize(context) {
+      const place = recordPlace(context.sessionCache);
+      const { config } = context;
+      const url = resolve(options.tokenUrl, config);
+      const endpoint: TokenEndpoint = {
+        url,
+        client: resolve(options.client, config),
+        format,
+        options: options.endpoint,
+      };
+      const grant = resolve(options.grant, config);
+      const scope = scopeText(resolve(options.scope, config));
+      const requestedAt = now();
+      // The grant type first, then the scope: the order a recorded request (a cassette) was sent in stays.
+      const { grant_type: grantType, ...grantFields } = await grantParams(grant, url, requestedAt);
+      const params = {
+        grant_type: grantType as string,
+        ...(scope === undefined ? {} : { scope }),
+        ...grantFields,
+      };
+      const answer = await requestTokens(endpoint, params, {
+        caller: context,
+        phase: 'login',
+        now: requestedAt,
+      });
+      const record = recordOf(
+        { ...endpoint, revocationUrl: resolve(options.revocationUrl, config) },
+        answer,
+        {
+          requestedAt,
+          margin,
+          repeatable: grant.type === 'client_credentials',
+          ...(scope && { scope }),
+        },
+      );
+      await writeRecord(place, record);
+      return {
+        expiresAt: record.expiresAt === undefined ? undefined : new Date(record.expiresAt),
+        scope: answer.scope ?? scope,
+        renewable: record.refreshToken !== undefined || record.repeatable,
+      };
+    },
+
+    auth(context) {
+      const place = recordPlace(context.sessionCache);
+      return {
+        async credentials() {
+          let record = await requireRecord(place);
+          register(context, record);
+          if (due(record)) {
+            record = await flights.renew(place, record, context);
+            register(context, record);
+          }
+          return { headers: { authorization: authorizationOf(record) } };
+        },
+        async renew(refused) {
+          const record = await requireRecord(place);
+          register(context, record);
+          // Another call renewed the token after this one was sent: send it again with the new one.
+          if (authorizationOf(record) !== refused.headers?.authorization) return true;
+          if (record.refreshToken === undefined && !record.repeatable) return false;
+          register(context, await flights.renew(place, record, context));
+          return true;
+        },
+      };
+    },
+
+    async revoke(context) {
+      const place = recordPlace(context.sessionCache);
+      const record = await readRecord(place);
+      if (record === undefined) return;
+      register(context, record);
+      await place.cache.delete(RECORD_KEY);
+      if (record.revocationUrl === undefined) return;
+      const token = record.refreshToken ?? record.accessToken;
+      const byToken = options.revocationAuth === 'access-token';
+      const endpoint = {
+        url: record.revocationUrl,
+        // Revoked by the access token itself (Node-RED's `/auth/revoke`), or by the client (RFC 7009).
+        client: byToken ? { id: record.client.id, authMethod: 'none' as const } : record.client,
+        format,
+        options: options.endpoint,
+        headers: byToken ? { authorization: authorizationOf(record) } : undefined,
+      };
+      const hint = record.refreshToken === undefined ? 'access_token' : 'refresh_token';
+      try {
+        await postToEndpoint(endpoint, byToken ? { token } : { token, token_type_hint: hint }, {
+          caller: context,
+          phase: 'refresh',
+          now: now(),
+        });
+      } catch (error) {
+        if (!(error instanceof HTTPError) || error.response.status >= 500) throw error;
+        context.log.warn(
+          { status: error.response.status },
+          'The authorization server refused to revoke the session’s token; it ends anyway',
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import type { AfterResponseHook, BeforeRequestHook } from 'ky';
+import { bindToCall, callOfOptions } from './call-state.js';
+import { endSystemKy } from './end-system-ky.js';
+
+// The hooks of a client made with `auth` (see `end-system-auth.ts`): the strategy's credentials set on every
+// attempt, and one more attempt after a refusal the strategy could renew. Only such clients have them, after the
+// SDK's own `prepareRequest` (so the call's state exists) and, for the answer, after `detectExpiry` (so an expiry
+// reported in a 2xx body is a 401 here too).
+
+/** Sets the strategy's credentials on the attempt, registered as secrets first. @internal */
+export const applyCredentials: BeforeRequestHook = async (request, options) => {
+  const call = callOfOptions(options);
+  const auth = call?.client.auth;
+  if (call === undefined || auth === undefined) return;
+  const credentials = await auth.credentials();
+  call.credentials = credentials;
+  const secrets = call.client.secrets;
+  for (const name in credentials.headers) {
+    const value = credentials.headers[name] as string;
+    secrets?.add(value);
+    request.headers.set(name, value);
+  }
+  if (credentials.query === undefined) return;
+  const url = new URL(request.url);
+  for (const name in credentials.query) {
+    const value = credentials.query[name] as string;
+    secrets?.add(value);
+    url.searchParams.set(name, value);
+  }
+  // A new request for the new URL, found by the client's `fetch` like the one it replaces.
+  const next = new Request(url, request);
+  bindToCall(next, call);
+  return next;
+};
+
+/**
+ * Asks the strategy to renew credentials the end system refused (401), once per call, and sends the call again
+ * when it did: within ky's retry limit, and never for a body sent as a stream as it arrived.
+ *
+ * @internal
+ */
+// eslint-disable-next-line max-params -- ky's hook signature: the retry count comes fourth
+export const renewRefused: AfterResponseHook = async (_request, options, response, state) => {
+  if (response.status !== 401) return;
+  const call = callOfOptions(options);
+  const auth = call?.client.auth;
+  if (call === undefined || auth?.renew === undefined || call.renewed || call.streamed) return;
+  if (state.retryCount >= (options.retry.limit ?? 0)) return;
+  call.renewed = true;
+  if (!(await auth.renew(call.credentials ?? {}))) return;
+  return endSystemKy.retry({ code: 'CREDENTIALS_RENEWED', delay: 0 });
+};
