@@ -1,5 +1,6 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import { bindToCall, callOfOptions } from './call-state.js';
+import type { AuthCredentials } from './end-system-auth.js';
 import { endSystemKy } from './end-system-ky.js';
 
 // The hooks of a client made with `auth` (see `end-system-auth.ts`): the strategy's credentials set on every
@@ -12,7 +13,14 @@ export const applyCredentials: BeforeRequestHook = async (request, options) => {
   const call = callOfOptions(options);
   const auth = call?.client.auth;
   if (call === undefined || auth === undefined) return;
-  const credentials = await auth.credentials();
+  let credentials: AuthCredentials;
+  try {
+    credentials = await auth.credentials();
+  } catch (error) {
+    // The strategy's failure (a refused or failed renewal) is the call's: sending it again would not help.
+    call.refuseRetry(error);
+    throw error;
+  }
   call.credentials = credentials;
   const secrets = call.client.secrets;
   for (const name in credentials.headers) {
@@ -47,6 +55,13 @@ export const renewRefused: AfterResponseHook = async (_request, options, respons
   if (call === undefined || auth?.renew === undefined || call.renewed || call.streamed) return;
   if (state.retryCount >= (options.retry.limit ?? 0)) return;
   call.renewed = true;
-  if (!(await auth.renew(call.credentials ?? {}))) return;
+  let renewed: boolean;
+  try {
+    renewed = await auth.renew(call.credentials ?? {});
+  } catch (error) {
+    call.refuseRetry(error);
+    throw error;
+  }
+  if (!renewed) return;
   return endSystemKy.retry({ code: 'CREDENTIALS_RENEWED', delay: 0 });
 };

@@ -2,7 +2,9 @@
 // that introspects every token: each grant and client authentication, renewal before expiry and after a 401,
 // rotation, revocation, the RFC 6749 §5.2 refusals, a misbehaving token endpoint, and one refresh for many
 // concurrent calls, in one instance and across two that share a store.
+import { exportJWK, exportPKCS8 } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sharedStore } from '../../../test/shared-store.js';
 import {
   startAuthorizationServer,
   type AuthorizationServer,
@@ -190,5 +192,217 @@ describe('the password grant', () => {
     }
     // The session's tokens are forgotten too: a later call with it must initialize again.
     expect((await instance.me(session)).status).toBe(401);
+  });
+});
+
+describe('client credentials', () => {
+  const clientLogin = (client: OAuth2Options<RigConfig>['client']): OAuth2Options<RigConfig> => ({
+    tokenUrl: server.tokenEndpoint,
+    client,
+    grant: { type: 'client_credentials' },
+  });
+  const app = () => entriesOf({ api: api.url });
+
+  it.each([
+    ['client_secret_basic', () => server.clients.clientCredentialsBasic],
+    ['client_secret_post', () => server.clients.clientCredentialsPost],
+  ] as const)('log in with %s', async (method, client) => {
+    const { clientId, clientSecret } = client();
+    const instance = oauth2Instance(
+      clientLogin({ id: clientId, secret: clientSecret, authMethod: method }),
+    );
+    const { session, status } = await instance.initialize(app());
+    expect(status).toBe(200);
+    const me = await instance.me(session);
+    expect(json(me.body)).toEqual({ sub: clientId });
+    expect(grants('client_credentials').map((call) => call.clientAuth)).toEqual([method]);
+  });
+
+  it.each(['jwk', 'pem'] as const)(
+    'log in with private_key_jwt, the key given as a %s',
+    async (form) => {
+      const { id, privateKey, kid } = server.clients.privateKeyJwt;
+      const key =
+        form === 'jwk' ? { ...(await exportJWK(privateKey)), kid } : await exportPKCS8(privateKey);
+      const instance = oauth2Instance(
+        clientLogin({ id, privateKey: key as never, ...(form === 'pem' && { keyId: kid }) }),
+      );
+      const { session, status } = await instance.initialize(app());
+      expect(status).toBe(200);
+      expect(json((await instance.me(session)).body)).toEqual({ sub: id });
+      expect(grants('client_credentials').map((call) => call.clientAuth)).toEqual([
+        'private_key_jwt',
+      ]);
+    },
+  );
+
+  it('gets a new token with the client’s credentials when the server ends one (no refresh token)', async () => {
+    const { clientId, clientSecret } = server.clients.clientCredentialsBasic;
+    const instance = oauth2Instance(clientLogin({ id: clientId, secret: clientSecret }));
+    const { session } = await instance.initialize(app());
+    server.expireAll('ClientCredentials');
+    const answers = await Promise.all(Array.from({ length: 10 }, () => instance.me(session)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(grants('client_credentials')).toHaveLength(2);
+  });
+});
+
+describe('the JWT bearer grant', () => {
+  const bearerLogin = (grant: OAuth2Options<RigConfig>['grant']): OAuth2Options<RigConfig> => ({
+    tokenUrl: server.tokenEndpoint,
+    client: { id: server.clients.jwtBearer.clientId, secret: server.clients.jwtBearer.clientSecret },
+    grant,
+  });
+
+  it('logs the assertion’s subject in, the assertion signed by the kit', async () => {
+    const issuer = server.assertionIssuer;
+    const instance = oauth2Instance(
+      bearerLogin({
+        type: 'jwt_bearer',
+        issuer: issuer.id,
+        subject: server.user.sub,
+        privateKey: (await exportJWK(issuer.privateKey)) as never,
+        keyId: issuer.kid,
+      }),
+    );
+    const { session, status, body } = await instance.initialize(entriesOf({ api: api.url }));
+    expect(status, body).toBe(200);
+    expect(json((await instance.me(session)).body)).toEqual({ sub: server.user.sub });
+  });
+
+  it('answers an assertion of an unknown subject 401 AUTHENTICATION_FAILED', async () => {
+    const issuer = server.assertionIssuer;
+    const instance = oauth2Instance(
+      bearerLogin({
+        type: 'jwt_bearer',
+        issuer: issuer.id,
+        subject: 'someone-else',
+        privateKey: await exportPKCS8(issuer.privateKey),
+      }),
+    );
+    const login = await instance.initialize(entriesOf({ api: api.url }));
+    expect(login.status).toBe(401);
+    expect(errorOf(login.body).code).toBe('AUTHENTICATION_FAILED');
+  });
+});
+
+describe('a token endpoint that misbehaves', () => {
+  it.each([
+    ['html', 502, 'END_SYSTEM_ERROR'],
+    ['error-in-200', 401, 'AUTHENTICATION_FAILED'],
+    ['unavailable', 403, 'RATE_LIMITED'],
+  ] as const)('at login, %s is answered %i %s', async (fault, status, code) => {
+    server.setTokenEndpointFault(fault, 1);
+    const instance = oauth2Instance(passwordLogin());
+    const login = await instance.initialize(user());
+    expect(login.status).toBe(status);
+    expect(errorOf(login.body).code).toBe(code);
+  });
+
+  it('at login, one that never answers is 504 END_SYSTEM_TIMEOUT', async () => {
+    server.setTokenEndpointFault('hang', 1);
+    const instance = oauth2Instance(passwordLogin({ endpoint: { timeoutMs: 200 } }));
+    const login = await instance.initialize(user());
+    expect(login.status).toBe(504);
+    expect(errorOf(login.body).code).toBe('END_SYSTEM_TIMEOUT');
+  });
+
+  it('on a refresh, a login page is a 502 that keeps the session: the next call renews it', async () => {
+    const instance = oauth2Instance(passwordLogin());
+    const { session } = await instance.initialize(user());
+    server.expireAll('AccessToken');
+    server.setTokenEndpointFault('html', 1);
+    const failed = await instance.me(session);
+    expect(failed.status).toBe(502);
+    expect(errorOf(failed.body).code).toBe('END_SYSTEM_ERROR');
+    expect((await instance.me(session)).status).toBe(200);
+  });
+
+  it('on a refresh, an error in a 200 answer is 401 SESSION_EXPIRED', async () => {
+    const instance = oauth2Instance(passwordLogin());
+    const { session } = await instance.initialize(user());
+    server.expireAll('AccessToken');
+    server.setTokenEndpointFault('error-in-200', 1);
+    const failed = await instance.me(session);
+    expect(failed.status).toBe(401);
+    expect(errorOf(failed.body).code).toBe('SESSION_EXPIRED');
+  });
+});
+
+describe('two instances that share a store', () => {
+  it('refresh once for 10 concurrent calls spread over both, and each uses the other’s rotated token', async () => {
+    const store = sharedStore();
+    const one = oauth2Instance(passwordLogin(), { store });
+    const two = oauth2Instance(passwordLogin(), { store });
+    const { session } = await one.initialize(user());
+    expect((await two.me(session)).status).toBe(200);
+    server.expireAll('AccessToken');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => (index % 2 ? one : two).me(session)),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(grants('refresh_token')).toHaveLength(1);
+    // The rotated refresh token is the one both now hold: the next expiry renews from either.
+    server.expireAll('AccessToken');
+    expect((await one.me(session)).status).toBe(200);
+    server.expireAll('AccessToken');
+    expect((await two.me(session)).status).toBe(200);
+    expect(grants('refresh_token').map((call) => call.status)).toEqual([200, 200, 200]);
+  });
+
+  it('keep the tokens sealed: the store holds no token, secret or password', async () => {
+    const written: string[] = [];
+    const store = sharedStore({});
+    const spied = {
+      ...store,
+      set: (scope: string, key: string, entry: { value: string; ttlMs?: number }) => {
+        written.push(scope, key, entry.value);
+        return store.set(scope, key, entry);
+      },
+    };
+    const before = new Set([...server.issued('AccessToken'), ...server.issued('RefreshToken')]);
+    const instance = oauth2Instance(passwordLogin(), { store: spied });
+    const { session } = await instance.initialize(user());
+    server.expireAll('AccessToken');
+    expect((await instance.me(session)).status).toBe(200);
+    const tokens = [...server.issued('AccessToken'), ...server.issued('RefreshToken')].filter(
+      (token) => !before.has(token),
+    );
+    expect(tokens.length).toBeGreaterThanOrEqual(3);
+    const text = written.join('\n');
+    expect(text.length).toBeGreaterThan(0);
+    for (const secret of [...tokens, server.user.password, server.clients.password.clientSecret])
+      expect(text).not.toContain(secret);
+  });
+});
+
+describe('secrets', () => {
+  it('never reach a log line or an answer, whatever the outcome', async () => {
+    const before = new Set([...server.issued('AccessToken'), ...server.issued('RefreshToken')]);
+    const instance = oauth2Instance(passwordLogin());
+    const answers: string[] = [];
+    const { session, body } = await instance.initialize(user());
+    answers.push(body);
+    answers.push((await instance.me(session)).body);
+    server.expireAll('AccessToken');
+    answers.push((await instance.me(session)).body);
+    server.setTokenEndpointFault('error-in-200', 1);
+    server.expireAll('AccessToken');
+    answers.push((await instance.me(session)).body);
+    answers.push((await instance.initialize(entriesOf({ api: api.url, username: 'ada', password: 'Wr0ng-S3cret-Value' }))).body);
+    const tokens = [...server.issued('AccessToken'), ...server.issued('RefreshToken')].filter(
+      (token) => !before.has(token),
+    );
+    const seen = instance.logText() + answers.join('\n');
+    for (const secret of [
+      ...tokens,
+      server.user.password,
+      'Wr0ng-S3cret-Value',
+      server.clients.password.clientSecret,
+    ]) {
+      expect(seen).not.toContain(secret);
+      expect(seen).not.toContain(encodeURIComponent(secret));
+      expect(seen).not.toContain(Buffer.from(secret).toString('base64'));
+    }
   });
 });

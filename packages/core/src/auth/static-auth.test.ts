@@ -1,0 +1,115 @@
+// The static strategies through the end-system client, as a connector uses them, against a server on 127.0.0.1
+// that records what each call sent: the credentials on every attempt, registered as secrets before sending.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { memoryLogger } from '../../test/acme-connector.js';
+import { createHandler, defineConnector, field, secret } from '../index.js';
+import { createEndSystemClient, type EndSystemAuth } from '../http/index.js';
+import { initializeSession } from '../../test/sessions.js';
+import { apiKey, basicAuth, bearerToken } from './index.js';
+
+interface Seen {
+  readonly url: string;
+  readonly authorization: string | undefined;
+  readonly key: string | undefined;
+  readonly body: string;
+}
+
+let seen: Seen[] = [];
+let status = 200;
+const server = createServer((request, response) => {
+  let body = '';
+  request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+  request.on('end', () => {
+    seen.push({
+      url: request.url ?? '',
+      authorization: request.headers.authorization,
+      key: request.headers['x-api-key'] as string | undefined,
+      body,
+    });
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ echoed: request.headers.authorization ?? request.url }));
+  });
+});
+let base = '';
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  seen = [];
+  status = 200;
+});
+
+/** A handler whose one operation posts `{ n: 1 }` to `items?limit=5` with the strategy the test gives. */
+function connectorWith(auth: (session: { Token: string }) => EndSystemAuth) {
+  const logger = memoryLogger();
+  const connector = defineConnector({
+    name: 'static-auth-test',
+    version: '1.0.0',
+    config: {},
+    session: { Token: field.secret() },
+    initialize: () => ({ Token: secret('s3cr3t-t0ken-value') }),
+    operations: ({ post }) => ({
+      send: post('/send', ({ session, signal, log }) =>
+        createEndSystemClient({ baseUrl: base, auth: auth(session), signal, log })
+          .post('items?limit=5', { json: { n: 1 } })
+          .json(),
+      ),
+    }),
+  });
+  const handle = createHandler(connector, { egress: { allow: ['127.0.0.0/8'] }, logger });
+  return {
+    logger,
+    send: async () =>
+      handle({
+        method: 'POST',
+        path: '/sdk/api/1.0/send',
+        headers: await initializeSession(handle),
+        body: {},
+      }),
+  };
+}
+
+describe('static strategies', () => {
+  it('basicAuth sends the user name and password as RFC 7617 says, UTF-8', async () => {
+    const { send } = connectorWith(() => basicAuth({ username: 'zoë', password: 'pä:ss' }));
+    expect((await send()).status).toBe(200);
+    expect(seen[0]?.authorization).toBe(
+      `Basic ${Buffer.from('zoë:pä:ss', 'utf8').toString('base64')}`,
+    );
+  });
+
+  it('bearerToken sends the token, and keeps it out of the error answer', async () => {
+    status = 400;
+    const { send } = connectorWith((session) => bearerToken(session.Token));
+    const answer = await send();
+    expect(answer.status).toBe(400);
+    expect(seen[0]?.authorization).toBe('Bearer s3cr3t-t0ken-value');
+    expect(answer.body).not.toContain('s3cr3t-t0ken-value');
+  });
+
+  it('apiKey in a header', async () => {
+    const { send } = connectorWith((session) => apiKey(session.Token, { header: 'X-Api-Key' }));
+    expect((await send()).status).toBe(200);
+    expect(seen[0]?.key).toBe('s3cr3t-t0ken-value');
+    expect(seen[0]?.url).toBe('/api/items?limit=5');
+  });
+
+  it('apiKey in the query keeps the call’s own query and body, and redacts the key from log lines', async () => {
+    const { send, logger } = connectorWith((session) => apiKey(session.Token, { query: 'key' }));
+    expect((await send()).status).toBe(200);
+    expect(seen[0]?.url).toBe('/api/items?limit=5&key=s3cr3t-t0ken-value');
+    expect(seen[0]?.body).toBe('{"n":1}');
+    expect(JSON.stringify(logger.lines)).not.toContain('s3cr3t-t0ken-value');
+  });
+
+  it('refuse what is not a credential', () => {
+    expect(() => basicAuth({ username: 'a:b', password: 'p' })).toThrow(/cannot hold a ":"/);
+    expect(() => bearerToken('')).toThrow(TypeError);
+    expect(() => apiKey('k', { header: '' })).toThrow(TypeError);
+  });
+});
