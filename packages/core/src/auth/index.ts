@@ -15,6 +15,7 @@
  */
 export type { AuthCredentials, EndSystemAuth } from '../http/end-system-auth.js';
 export { apiKey, basicAuth, bearerToken, type ApiKeyPlace } from './static-auth.js';
+export { formLogin, type FormLogin, type FormLoginOptions } from './form-login.js';
 export {
   oauth2,
   type OAuth2CallContext,

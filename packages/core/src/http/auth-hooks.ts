@@ -42,17 +42,26 @@ export const applyCredentials: BeforeRequestHook = async (request, options) => {
 };
 
 /**
- * Asks the strategy to renew credentials the end system refused (401), once per call, and sends the call again
- * when it did: within ky's retry limit, and never for a body sent as a stream as it arrived.
+ * Shows the strategy each answer, then asks it to renew credentials the end system refused (401), once per call,
+ * and sends the call again when it did: within ky's retry limit, and never for a body sent as a stream as it
+ * arrived.
  *
  * @internal
  */
 // eslint-disable-next-line max-params -- ky's hook signature: the retry count comes fourth
 export const renewRefused: AfterResponseHook = async (_request, options, response, state) => {
-  if (response.status !== 401) return;
   const call = callOfOptions(options);
   const auth = call?.client.auth;
-  if (call === undefined || auth?.renew === undefined || call.renewed || call.streamed) return;
+  if (call === undefined || auth === undefined) return;
+  if (auth.answered !== undefined) {
+    try {
+      await auth.answered(response);
+    } catch (error) {
+      call.refuseRetry(error);
+      throw error;
+    }
+  }
+  if (response.status !== 401 || auth.renew === undefined || call.renewed || call.streamed) return;
   if (state.retryCount >= (options.retry.limit ?? 0)) return;
   call.renewed = true;
   let renewed: boolean;

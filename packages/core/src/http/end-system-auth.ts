@@ -44,4 +44,11 @@ export interface EndSystemAuth {
    * @default undefined: a 401 is answered as it is
    */
   renew?(refused: AuthCredentials): Promise<boolean>;
+  /**
+   * Sees every answer's headers (a server that renews a session cookie sends the new one on an ordinary answer),
+   * before the client reads it. A rejection fails the call with that error.
+   *
+   * @default undefined
+   */
+  answered?(response: Response): void | Promise<void>;
 }

@@ -250,7 +250,10 @@ describe('client credentials', () => {
 describe('the JWT bearer grant', () => {
   const bearerLogin = (grant: OAuth2Options<RigConfig>['grant']): OAuth2Options<RigConfig> => ({
     tokenUrl: server.tokenEndpoint,
-    client: { id: server.clients.jwtBearer.clientId, secret: server.clients.jwtBearer.clientSecret },
+    client: {
+      id: server.clients.jwtBearer.clientId,
+      secret: server.clients.jwtBearer.clientSecret,
+    },
     grant,
   });
 
@@ -389,7 +392,13 @@ describe('secrets', () => {
     server.setTokenEndpointFault('error-in-200', 1);
     server.expireAll('AccessToken');
     answers.push((await instance.me(session)).body);
-    answers.push((await instance.initialize(entriesOf({ api: api.url, username: 'ada', password: 'Wr0ng-S3cret-Value' }))).body);
+    answers.push(
+      (
+        await instance.initialize(
+          entriesOf({ api: api.url, username: 'ada', password: 'Wr0ng-S3cret-Value' }),
+        )
+      ).body,
+    );
     const tokens = [...server.issued('AccessToken'), ...server.issued('RefreshToken')].filter(
       (token) => !before.has(token),
     );

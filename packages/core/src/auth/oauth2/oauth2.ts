@@ -3,6 +3,7 @@ import type { EndSystemAuth } from '../../http/end-system-auth.js';
 import { HTTPError } from 'ky';
 import type { Logger } from '../../logging/logger.js';
 import type { Cache } from '../../store/cache.js';
+import { recordPlace } from '../sealed-record.js';
 import { signAssertion } from './client-assertion.js';
 import type { FromConfig, OAuth2Grant, OAuth2Options } from './oauth2-options.js';
 import { RefreshFlights } from './refresh-flights.js';
@@ -17,7 +18,6 @@ import {
   authorizationOf,
   readRecord,
   recordOf,
-  recordPlace,
   requireRecord,
   writeRecord,
   type TokenRecord,
@@ -170,7 +170,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
 
   return {
     async initialize(context) {
-      const place = recordPlace(context.sessionCache);
+      const place = recordPlace(context.sessionCache, 'oauth2');
       const { config } = context;
       const url = resolve(options.tokenUrl, config);
       const endpoint: TokenEndpoint = {
@@ -213,7 +213,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
     },
 
     auth(context) {
-      const place = recordPlace(context.sessionCache);
+      const place = recordPlace(context.sessionCache, 'oauth2');
       return {
         async credentials() {
           let record = await requireRecord(place);
@@ -237,7 +237,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
     },
 
     async revoke(context) {
-      const place = recordPlace(context.sessionCache);
+      const place = recordPlace(context.sessionCache, 'oauth2');
       const record = await readRecord(place);
       if (record === undefined) return;
       register(context, record);

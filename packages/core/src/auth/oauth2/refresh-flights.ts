@@ -7,9 +7,9 @@ import {
   expiryOf,
   requireRecord,
   writeRecord,
-  type RecordPlace,
   type TokenRecord,
 } from './token-record.js';
+import type { RecordPlace } from '../sealed-record.js';
 import type { TokenEndpointOptions } from './oauth2-options.js';
 import { requestTokens, type TokenCaller } from './token-endpoint.js';
 

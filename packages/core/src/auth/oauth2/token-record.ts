@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { UnauthenticatedError } from '../../errors/errors.js';
-import type { Cache } from '../../store/cache.js';
-import { vaultOf, type SessionVault } from '../../store/session-vault.js';
+import { readSealed, writeSealed, type RecordPlace } from '../sealed-record.js';
 import type { OAuth2Client } from './oauth2-options.js';
 import type { TokenAnswer, TokenEndpoint } from './token-endpoint.js';
 
@@ -43,27 +42,6 @@ const RecordSchema = z.object({
 
 /** One session's OAuth2 state. @internal */
 export type TokenRecord = z.infer<typeof RecordSchema>;
-
-/** The cache, and its vault, a record is kept in. @internal */
-export interface RecordPlace {
-  readonly cache: Cache;
-  readonly vault: SessionVault;
-}
-
-/**
- * The place of a context's session cache.
- *
- * @throws TypeError when the cache is not one the SDK gave a context
- * @internal
- */
-export function recordPlace(cache: Cache): RecordPlace {
-  const vault = vaultOf(cache);
-  if (vault === undefined)
-    throw new TypeError(
-      "oauth2: pass the context the SDK gave initialize, the operation or cleanup (its sessionCache keeps the session's tokens)",
-    );
-  return { cache, vault };
-}
 
 /**
  * When a token expires and when it is renewed ahead of that: `margin` before expiry, but never before half its
@@ -116,14 +94,8 @@ export function recordOf(
  *
  * @internal
  */
-export async function readRecord(place: RecordPlace): Promise<TokenRecord | undefined> {
-  const sealed = await place.cache.get(RECORD_KEY, z.string());
-  if (sealed === undefined) return undefined;
-  const text = place.vault.open(RECORD_KEY, sealed);
-  if (text === undefined) return undefined;
-  const parsed = RecordSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : undefined;
-}
+export const readRecord = (place: RecordPlace): Promise<TokenRecord | undefined> =>
+  readSealed(place, RECORD_KEY, RecordSchema);
 
 /** The session's record; a session without one must initialize again. @internal */
 export async function requireRecord(place: RecordPlace): Promise<TokenRecord> {
@@ -136,9 +108,8 @@ export async function requireRecord(place: RecordPlace): Promise<TokenRecord> {
 }
 
 /** Writes the session's record, sealed. @internal */
-export async function writeRecord(place: RecordPlace, record: TokenRecord): Promise<void> {
-  await place.cache.set(RECORD_KEY, place.vault.seal(RECORD_KEY, JSON.stringify(record)));
-}
+export const writeRecord = (place: RecordPlace, record: TokenRecord): Promise<void> =>
+  writeSealed(place, RECORD_KEY, record);
 
 /** The `Authorization` value of a record. @internal */
 export function authorizationOf(record: TokenRecord): string {
