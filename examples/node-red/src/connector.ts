@@ -21,8 +21,11 @@ export const nodeRedConnector = defineConnector({
     'X-Node-Red-Url': field.url(),
   },
 
-  async initialize({ config, signal, log }) {
-    const { token, expiresInSeconds } = await login({ url: config.url, signal, log }, config);
+  async initialize({ config, signal, log, addSecret }) {
+    const { token, expiresInSeconds } = await login(
+      { url: config.url, signal, log, addSecret },
+      config,
+    );
     log.info({ user: config.username, expiresInSeconds }, 'logged in to Node-RED');
     return { Authorization: secret(`Bearer ${token}`), 'X-Node-Red-Url': config.url };
   },

@@ -1,4 +1,6 @@
-import { EndSystemError, z, type Logger } from '@connector-sdk/core';
+import type { z} from '@connector-sdk/core';
+import { EndSystemError, type Logger } from '@connector-sdk/core';
+import { bearerToken, requestToken } from '@connector-sdk/core/auth';
 import { createEndSystemClient, type ErrorRule } from '@connector-sdk/core/http';
 
 // Node-RED's admin API, as Node-RED 4.1 answers it (https://nodered.org/docs/api/admin/methods/).
@@ -36,14 +38,12 @@ const SESSION_RULES: readonly ErrorRule[] = [
 ];
 
 /**
- * Node-RED's answers to the password grant. Wrong credentials are
- * `403 {"error":"invalid_grant","error_description":"Invalid resource owner credentials"}`; a refused client
- * is a plain-text 401 (not an expired session, as on later calls); without `adminAuth` there is no token
- * endpoint at all (a 404 HTML page).
+ * Node-RED's answers to the password grant that the auth kit's OAuth2 table does not cover: without `adminAuth`
+ * there is no token endpoint at all (a 404 HTML page). Wrong credentials
+ * (`403 {"error":"invalid_grant"}`) and a refused client (a plain-text 401) are the kit's
+ * `AUTHENTICATION_FAILED`.
  */
 const LOGIN_RULES: readonly ErrorRule[] = [
-  // Node-RED's own code (`invalid_grant`) is passed on: it says more than ours.
-  { status: [401, 403], code: 'AUTHENTICATION_FAILED', endSystemCode: 'keep' },
   {
     status: 404,
     code: 'INVALID_CONFIGURATION',
@@ -52,18 +52,6 @@ const LOGIN_RULES: readonly ErrorRule[] = [
   },
 ];
 // #endregion error-rules
-
-const TokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.number() });
-
-function client(target: NodeRedTarget, token: string | undefined, rules: readonly ErrorRule[]) {
-  return createEndSystemClient({
-    baseUrl: target.url,
-    headers: { Authorization: token === undefined ? undefined : `Bearer ${token}` },
-    signal: target.signal,
-    log: target.log,
-    errors: { rules },
-  });
-}
 
 /**
  * The end-system client of a logged-in session: Node-RED's answers on every call made with a token (see
@@ -74,7 +62,13 @@ function client(target: NodeRedTarget, token: string | undefined, rules: readonl
  * @returns the client, its base URL the admin root
  */
 export const sessionClient = (target: NodeRedTarget, token: string) =>
-  client(target, token, SESSION_RULES);
+  createEndSystemClient({
+    baseUrl: target.url,
+    auth: bearerToken(token),
+    signal: target.signal,
+    log: target.log,
+    errors: { rules: SESSION_RULES },
+  });
 
 /**
  * Checks what Node-RED answered against the shape it documents: another shape is a 502, not a crash later.
@@ -91,29 +85,26 @@ export function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T 
 }
 
 /**
- * Logs in with the OAuth2 password grant of Node-RED's admin API.
+ * Logs in with the OAuth2 password grant of Node-RED's admin API, through the auth kit: Node-RED's admin client
+ * is public (`node-red-admin`, no secret), takes JSON, and grants the scope `*`.
  *
- * @param target - the admin root, signal and logger
+ * @param target - the admin root, signal and logger, and the request's `addSecret`
  * @param credentials - the user name and password of an `adminAuth` user
  * @returns the bearer token and its lifetime in seconds
  */
 export async function login(
-  target: NodeRedTarget,
+  target: NodeRedTarget & { addSecret(value: string): void },
   credentials: { readonly username: string; readonly password: string },
-): Promise<{ readonly token: string; readonly expiresInSeconds: number }> {
-  const body = await client(target, undefined, LOGIN_RULES)
-    .post('auth/token', {
-      json: {
-        client_id: 'node-red-admin',
-        grant_type: 'password',
-        scope: '*',
-        username: credentials.username,
-        password: credentials.password,
-      },
-    })
-    .json();
-  const token = parsed(TokenSchema, body, 'the login');
-  return { token: token.access_token, expiresInSeconds: token.expires_in };
+): Promise<{ readonly token: string; readonly expiresInSeconds: number | undefined }> {
+  const token = await requestToken(target, {
+    tokenUrl: `${target.url.replace(/\/+$/, '')}/auth/token`,
+    client: { id: 'node-red-admin' },
+    grant: { type: 'password', username: credentials.username, password: credentials.password },
+    scope: '*',
+    requestFormat: 'json',
+    endpoint: { rules: LOGIN_RULES },
+  });
+  return { token: token.accessToken, expiresInSeconds: token.expiresInSeconds };
 }
 
 /**

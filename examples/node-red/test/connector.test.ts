@@ -175,15 +175,21 @@ describe('the Node-RED connector against a real Node-RED', () => {
     });
   });
 
-  it("answers 401 with Node-RED's reason to wrong credentials, and 400 to a URL without a login", async () => {
+  it('answers 401 AUTHENTICATION_FAILED to wrong credentials, and 400 to a URL without a login', async () => {
     const wrong = createPlatformSimulator({
       target: nodeRedConnector,
       config: { ...config(), password: { value: 'not-the-password', sensitive: true } },
     });
     const refused = await wrong.initialize();
     expect(refused.status).toBe(401);
+    // The auth kit's answer to Node-RED's `403 {"error":"invalid_grant"}`: what to check, Node-RED's code in
+    // the detail.
     expect(refused.body).toMatchObject({
-      errors: { code: 'invalid_grant', message: 'Invalid resource owner credentials' },
+      errors: {
+        code: 'AUTHENTICATION_FAILED',
+        message: expect.stringMatching(/refused the credentials: check the user name/),
+        detail: expect.stringContaining('invalid_grant'),
+      },
     });
 
     // Node-RED without adminAuth has no token endpoint; neither has a path that is not the admin root.

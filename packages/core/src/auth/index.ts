@@ -22,6 +22,7 @@ export {
   type OAuth2Login,
   type OAuth2Session,
 } from './oauth2/oauth2.js';
+export { requestToken, type TokenRequestOptions } from './oauth2/grant-request.js';
 export type {
   ClientCredentialsGrant,
   FromConfig,
@@ -34,4 +35,5 @@ export type {
   RefreshTokenGrant,
   SigningKey,
   TokenEndpointOptions,
+  TokenSet,
 } from './oauth2/oauth2-options.js';

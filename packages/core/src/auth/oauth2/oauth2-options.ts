@@ -1,4 +1,5 @@
 import type { EndSystemClientOptions } from '../../http/end-system-client-options.js';
+import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
 
 /** A value given as it is, or made from the connector's configuration at initialize. */
 export type FromConfig<T, TConfig> = T | ((config: TConfig) => T);
@@ -89,11 +90,17 @@ export type JwtBearerGrant =
 export type OAuth2Grant =
   PasswordGrant | ClientCredentialsGrant | RefreshTokenGrant | JwtBearerGrant;
 
-/** How the token endpoint is reached: the end-system client's transport options. */
-export type TokenEndpointOptions = Pick<
+/** How the token endpoint is reached: the end-system client's transport options, and extra error rules. */
+export interface TokenEndpointOptions extends Pick<
   EndSystemClientOptions,
   'egress' | 'tls' | 'proxy' | 'timeoutMs' | 'deadlineMs' | 'userAgent'
->;
+> {
+  /**
+   * Rows tried before the kit's own table (RFC 6749 §5.2): for a server that refuses in its own way, such as a
+   * 404 that means the login is not enabled.
+   */
+  readonly rules?: readonly ErrorRule[];
+}
 
 /** Options of {@link oauth2}. Values that depend on the configuration may be functions of it. */
 export interface OAuth2Options<TConfig> {
@@ -133,4 +140,16 @@ export interface OAuth2Options<TConfig> {
   readonly now?: () => number;
   /** Transport options of the token endpoint's client (egress policy, TLS, proxy, timeouts). */
   readonly endpoint?: TokenEndpointOptions;
+}
+
+/** What a token endpoint answered (RFC 6749 §5.1), each token registered as a secret of the request. */
+export interface TokenSet {
+  readonly accessToken: string;
+  /** `Bearer`, as the server spelled it. */
+  readonly tokenType: string;
+  /** The access token's lifetime, when the server said. */
+  readonly expiresInSeconds: number | undefined;
+  readonly refreshToken: string | undefined;
+  /** The scope granted, when the server said. */
+  readonly scope: string | undefined;
 }

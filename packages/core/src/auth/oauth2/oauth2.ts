@@ -4,15 +4,10 @@ import { HTTPError } from 'ky';
 import type { Logger } from '../../logging/logger.js';
 import type { Cache } from '../../store/cache.js';
 import { recordPlace } from '../sealed-record.js';
-import { signAssertion } from './client-assertion.js';
-import type { FromConfig, OAuth2Grant, OAuth2Options } from './oauth2-options.js';
+import type { FromConfig, OAuth2Options } from './oauth2-options.js';
 import { RefreshFlights } from './refresh-flights.js';
-import {
-  postToEndpoint,
-  requestTokens,
-  type TokenCaller,
-  type TokenEndpoint,
-} from './token-endpoint.js';
+import { requestGrant, scopeText } from './grant-request.js';
+import { postToEndpoint, type TokenCaller, type TokenEndpoint } from './token-endpoint.js';
 import {
   RECORD_KEY,
   authorizationOf,
@@ -22,9 +17,6 @@ import {
   writeRecord,
   type TokenRecord,
 } from './token-record.js';
-
-/** RFC 7523 §2.1. */
-const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** What a later call's or cleanup's context gives the login: its session cache, logger and redactor. */
 export interface OAuth2CallContext {
@@ -78,36 +70,6 @@ export interface OAuth2Login<TConfig> {
 
 const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
   typeof value === 'function' ? (value as (config: C) => T)(config) : value;
-
-function scopeText(scope: string | readonly string[] | undefined): string | undefined {
-  const text = typeof scope === 'string' ? scope : scope?.join(' ');
-  return text === undefined || text.trim() === '' ? undefined : text.trim();
-}
-
-async function grantParams(
-  grant: OAuth2Grant,
-  tokenUrl: string,
-  now: number,
-): Promise<Record<string, string>> {
-  switch (grant.type) {
-    case 'password':
-      return { grant_type: 'password', username: grant.username, password: grant.password };
-    case 'client_credentials':
-      return { grant_type: 'client_credentials' };
-    case 'refresh_token':
-      return { grant_type: 'refresh_token', refresh_token: grant.refreshToken };
-    case 'jwt_bearer':
-      return {
-        grant_type: JWT_BEARER,
-        assertion:
-          'assertion' in grant
-            ? grant.assertion
-            : await signAssertion({ ...grant, audience: grant.audience ?? tokenUrl }, now),
-      };
-    default:
-      throw new TypeError(`oauth2: unknown grant ${(grant as { type: unknown }).type as string}`);
-  }
-}
 
 /**
  * An OAuth2 login (RFC 6749) as library code: the password, client credentials, refresh token and JWT bearer
@@ -182,16 +144,10 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
       const grant = resolve(options.grant, config);
       const scope = scopeText(resolve(options.scope, config));
       const requestedAt = now();
-      // The grant type first, then the scope: the order a recorded request (a cassette) was sent in stays.
-      const { grant_type: grantType, ...grantFields } = await grantParams(grant, url, requestedAt);
-      const params = {
-        grant_type: grantType as string,
-        ...(scope === undefined ? {} : { scope }),
-        ...grantFields,
-      };
-      const answer = await requestTokens(endpoint, params, {
+      const answer = await requestGrant(endpoint, {
+        grant,
+        scope,
         caller: context,
-        phase: 'login',
         now: requestedAt,
       });
       const record = recordOf(

@@ -6,7 +6,7 @@ import { createEndSystemClient } from '../../http/create-end-system-client.js';
 import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
 import type { Logger } from '../../logging/logger.js';
 import { signAssertion } from './client-assertion.js';
-import type { OAuth2Client, TokenEndpointOptions } from './oauth2-options.js';
+import type { OAuth2Client, TokenEndpointOptions, TokenSet } from './oauth2-options.js';
 
 // Requests to the token and revocation endpoints, through the end-system client (so the egress policy, TLS,
 // timeouts, log lines and error mapping are the ones every end-system call has), and how their refusals reach
@@ -34,15 +34,6 @@ export interface TokenCaller {
   readonly log?: Logger | undefined;
   /** Registers a secret with the platform request's redactor. */
   addSecret(value: string): void;
-}
-
-/** A token answer, checked (RFC 6749 §5.1). @internal */
-export interface TokenAnswer {
-  readonly accessToken: string;
-  readonly tokenType: string;
-  readonly expiresInSeconds: number | undefined;
-  readonly refreshToken: string | undefined;
-  readonly scope: string | undefined;
 }
 
 const TokenSchema = z.object({
@@ -218,13 +209,14 @@ export async function postToEndpoint(
   const body = { ...clientParams, ...params };
   const url = new URL(endpoint.url);
   const path = url.pathname.slice(url.pathname.lastIndexOf('/') + 1) + url.search;
+  const { rules, ...transport } = endpoint.options ?? {};
   const client = createEndSystemClient({
-    ...endpoint.options,
+    ...transport,
     baseUrl: new URL('.', new URL(url.pathname, url)).href,
     headers,
     ...(caller.signal && { signal: caller.signal }),
     ...(caller.log && { log: caller.log }),
-    errors: { rules: rulesOf(phase) },
+    errors: { rules: [...(rules ?? []), ...rulesOf(phase)] },
   });
   const response = await client.post(
     path,
@@ -249,7 +241,7 @@ export async function requestTokens(
   endpoint: TokenEndpoint,
   params: Record<string, string>,
   context: { readonly caller: TokenCaller; readonly phase: TokenPhase; readonly now: number },
-): Promise<TokenAnswer> {
+): Promise<TokenSet> {
   const body = await postToEndpoint(endpoint, params, context);
   if (typeof body === 'object' && body !== null) {
     for (const name of ['access_token', 'refresh_token', 'id_token']) {

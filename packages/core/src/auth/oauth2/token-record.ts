@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { UnauthenticatedError } from '../../errors/errors.js';
 import { readSealed, writeSealed, type RecordPlace } from '../sealed-record.js';
-import type { OAuth2Client } from './oauth2-options.js';
-import type { TokenAnswer, TokenEndpoint } from './token-endpoint.js';
+import type { OAuth2Client, TokenSet } from './oauth2-options.js';
+import type { TokenEndpoint } from './token-endpoint.js';
 
 // What an OAuth2 login keeps for its session: the tokens and what renewing them needs (the endpoint and the
 // client), sealed in the session's cache (see `store/session-vault.ts`), never in the session the platform
@@ -66,7 +66,7 @@ export function expiryOf(
 /** The record of a token answer. @internal */
 export function recordOf(
   endpoint: TokenEndpoint & { readonly revocationUrl: string | undefined },
-  answer: TokenAnswer,
+  answer: TokenSet,
   extra: {
     readonly requestedAt: number;
     readonly margin: number;
