@@ -1,4 +1,4 @@
-import type { z} from '@connector-sdk/core';
+import type { z } from '@connector-sdk/core';
 import { EndSystemError, type Logger } from '@connector-sdk/core';
 import { bearerToken, requestToken } from '@connector-sdk/core/auth';
 import { createEndSystemClient, type ErrorRule } from '@connector-sdk/core/http';
