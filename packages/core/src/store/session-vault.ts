@@ -61,6 +61,22 @@ export function sessionVault(keys: SessionKeys, store?: Store, scope?: string): 
   };
 }
 
+const sealingOnly = new WeakMap<SessionKeys, SessionVault>();
+
+/**
+ * The vault of initialize's session cache: sealing only, one per handler's keys (made once, not per initialize).
+ *
+ * @internal
+ */
+export function sealingVault(keys: SessionKeys): SessionVault {
+  let vault = sealingOnly.get(keys);
+  if (vault === undefined) {
+    vault = sessionVault(keys);
+    sealingOnly.set(keys, vault);
+  }
+  return vault;
+}
+
 /**
  * Gives a cache its vault, as a property no spread, JSON or log line shows.
  *

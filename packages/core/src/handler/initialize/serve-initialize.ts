@@ -3,7 +3,7 @@ import { traceLogin } from '../../diagnostics/trace-login.js';
 import { isSecret } from '../../security/secret.js';
 import { configurationIdentity } from './configuration-identity.js';
 import { pendingCache, type PendingCache } from '../../store/cache.js';
-import { sessionVault, withVault } from '../../store/session-vault.js';
+import { sealingVault, withVault } from '../../store/session-vault.js';
 import type { HandlerRuntime, SharedLogin } from '../handler-runtime.js';
 import type { Tenant } from '../context-caches.js';
 import { buildInitializeAnswer, readInitializeBody } from './initialize.js';
@@ -66,7 +66,7 @@ export async function serveInitialize(
             suppressNotification: body.suppressNotification,
             signal,
             // Sealing only: there is no session to lock in until initialize has answered.
-            sessionCache: withVault(sessionWrites.cache, sessionVault(runtime.keys)),
+            sessionCache: withVault(sessionWrites.cache, sealingVault(runtime.keys)),
           }) as never,
         ))().then(undefined, (error: unknown) => {
         throw refusedLogin(error);
