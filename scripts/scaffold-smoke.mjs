@@ -143,6 +143,11 @@ try {
     const api = installAndTest(scaffold('api-connector', 'rest-api'));
     step('npm run build');
     run('npm', ['run', 'build'], api);
+
+    // The same for an API behind OAuth2: the auth kit's entry point, from the packed tarballs.
+    const oauth = installAndTest(scaffold('oauth-connector', 'oauth2-api'));
+    step('npm run build');
+    run('npm', ['run', 'build'], oauth);
   }
   console.log('\nscaffold smoke: ok');
 } finally {

@@ -24,6 +24,7 @@ export const GUIDE_GROUPS = [
       'operations',
       'errors-sessions-secrets',
       'end-system-client',
+      'authentication',
       'platform-operations',
       'platform-search',
       'platform-related-records',

@@ -84,6 +84,7 @@ export function parsed<T>(schema: z.ZodType<T>, body: unknown, what: string): T 
   return result.data;
 }
 
+// #region login
 /**
  * Logs in with the OAuth2 password grant of Node-RED's admin API, through the auth kit: Node-RED's admin client
  * is public (`node-red-admin`, no secret), takes JSON, and grants the scope `*`.
@@ -106,6 +107,7 @@ export async function login(
   });
   return { token: token.accessToken, expiresInSeconds: token.expiresInSeconds };
 }
+// #endregion login
 
 /**
  * Revokes a token, so it no longer works (Node-RED answers it with a 401 from then on).

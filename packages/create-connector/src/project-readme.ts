@@ -55,6 +55,36 @@ npm run dev        # the connector on 127.0.0.1 for that end system; prints how 
    instead (\`expireSession: () => sleep(tokenLifetimeMs)\`), or remove it: the kit then skips that check.
 4. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call and logout.`,
   },
+  'oauth2-api': {
+    about: `started from its oauth2-api template: a connector skeleton for an HTTP API behind OAuth2, logged in by
+the SDK's auth kit (a user's password grant, or the client's own credentials; tokens kept sealed in the SDK's
+store, renewed before they expire and after a 401, revoked at cleanup), and tests that run the conformance kit
+against your real API and authorization server.
+
+Name them in the environment (never in a file of the project); \`npm test\` and \`npm run dev\` read the same
+variables:
+
+| Variable                      | What it gives                                                                     |
+| ----------------------------- | --------------------------------------------------------------------------------- |
+| \`END_SYSTEM_URL\`              | the API's base URL, as a user types it into the platform's form                   |
+| \`END_SYSTEM_TOKEN_URL\`        | the authorization server's token endpoint                                         |
+| \`END_SYSTEM_CLIENT_ID\`        | the OAuth2 client's id                                                            |
+| \`END_SYSTEM_CLIENT_SECRET\`    | that client's secret                                                              |
+| \`END_SYSTEM_USER\`, \`END_SYSTEM_PASSWORD\` | a user, for the password grant (without them the client logs in as itself) |
+| \`END_SYSTEM_SCOPE\`            | the scope to ask for (optional)                                                   |
+| \`END_SYSTEM_REVOCATION_URL\`   | the revocation endpoint (optional)                                                |
+| \`CONNECTOR_SDK_EGRESS_ALLOW\`  | more hosts, \`*.domains\` or address ranges the connector may reach, comma-separated |
+
+With several instances, give them a shared store (\`@connector-sdk/redis\`): the tokens live in the store, and
+an instance that does not see them answers 401, so the platform logs in again.`,
+    scripts: `END_SYSTEM_URL=… END_SYSTEM_TOKEN_URL=… END_SYSTEM_CLIENT_ID=… END_SYSTEM_CLIENT_SECRET=… npm test
+                   # the conformance kit against that end system; without the variables it skips, saying so
+npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+    steps: `1. \`src/connector.ts\`: the configuration fields, the login (\`oauth2({ … })\`: the grant, how the client
+   authenticates, the scope), the operations and \`cleanup\`. See the SDK's guide "Authentication".
+2. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`).
+3. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call.`,
+  },
 };
 
 /**

@@ -18,7 +18,8 @@ export interface Template {
  * `rest-api` is for a real end system from the start: a connector skeleton with token login and no fake, whose
  * test runs the conformance kit against the end system that `END_SYSTEM_URL`, `END_SYSTEM_USER` and
  * `END_SYSTEM_PASSWORD` name (and skips, saying so, without them), and whose dev server serves it for that end
- * system.
+ * system. `oauth2-api` is the same for an API behind OAuth2: the auth kit's login (password or client credentials
+ * grant, refreshed and revoked), tested against the API and authorization server the environment names.
  */
 export const TEMPLATES = {
   minimal: {
@@ -43,9 +44,16 @@ export const TEMPLATES = {
     // The example proves its test against the kit's fake end system; a project tests against its own.
     leave: ['test/kit-fake-end-system.test.ts'],
   },
+  'oauth2-api': {
+    summary:
+      'a connector skeleton for an API behind OAuth2 (the auth kit: refresh, revoke), tested against it, no fake',
+    example: 'oauth2-api',
+    // The example proves its test against the SDK's own test authorization server; a project uses its own.
+    leave: ['test/kit-auth-server.test.ts'],
+  },
 } as const satisfies Record<string, Template>;
 
-/** The name of a template: `minimal`, `issue-tracker` or `rest-api`. */
+/** The name of a template: `minimal`, `issue-tracker`, `rest-api` or `oauth2-api`. */
 export type TemplateName = keyof typeof TEMPLATES;
 
 /** Whether `name` names a template. */

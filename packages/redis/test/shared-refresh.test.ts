@@ -17,7 +17,7 @@ import { needsRedis, redisMissing, startRedisServer, type RedisServer } from './
 
 describe.skipIf(redisMissing !== undefined)(needsRedis('OAuth2 refreshes shared on Redis'), () => {
   let redis: RedisServer;
-  let stores: RedisStore[] = [];
+  const stores: RedisStore[] = [];
   let server: AuthorizationServer;
   let api: ResourceServer;
 
@@ -58,7 +58,9 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('OAuth2 refreshes shared 
     );
   }
   const refreshes = () =>
-    server.calls().filter((call) => call.endpoint === 'token' && call.grantType === 'refresh_token');
+    server
+      .calls()
+      .filter((call) => call.endpoint === 'token' && call.grantType === 'refresh_token');
 
   it('refresh once for 10 concurrent calls over two instances, and an instance started later renews with the newest refresh token', async () => {
     const [one, two] = await Promise.all([instance(), instance()]);

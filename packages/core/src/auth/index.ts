@@ -35,5 +35,6 @@ export type {
   RefreshTokenGrant,
   SigningKey,
   TokenEndpointOptions,
+  TokenRequestContext,
   TokenSet,
 } from './oauth2/oauth2-options.js';

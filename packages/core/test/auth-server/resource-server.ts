@@ -1,8 +1,42 @@
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SecretClient } from './test-clients.js';
 
 /** Where the resource server checks tokens, and as which client. */
+/**
+ * Asks the authorization server about a token (RFC 7662) with `node:http`, not `fetch`: the conformance kit
+ * counts every `fetch` made in its process (undici's `undici:request:create` channel) as the connector's, and
+ * this server runs in the test's process.
+ */
+function introspect(endpoint: string, basic: string, token: string): Promise<unknown> {
+  const body = new URLSearchParams({ token, token_type_hint: 'access_token' }).toString();
+  return new Promise((resolve, reject) => {
+    const call = request(
+      endpoint,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${basic}`,
+          'content-type': 'application/x-www-form-urlencoded',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (answer) => {
+        let text = '';
+        answer.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        answer.on('end', () => {
+          if (answer.statusCode !== 200)
+            reject(new Error(`introspection answered ${answer.statusCode}`));
+          else resolve(JSON.parse(text));
+        });
+        answer.on('error', reject);
+      },
+    );
+    call.on('error', reject);
+    call.end(body);
+  });
+}
+
 export interface ResourceServerOptions {
   introspectionEndpoint: string;
   client: SecretClient;
@@ -35,13 +69,7 @@ export async function startResourceServer({
   ).toString('base64');
 
   async function subjectOf(token: string) {
-    const answer = await fetch(introspectionEndpoint, {
-      method: 'POST',
-      headers: { authorization: `Basic ${basic}` },
-      body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
-    });
-    if (answer.status !== 200) throw new Error(`introspection answered ${answer.status}`);
-    const result = (await answer.json()) as Introspection;
+    const result = (await introspect(introspectionEndpoint, basic, token)) as Introspection;
     if (result.active !== true) return undefined;
     // A client_credentials token has no end user: its subject is the client (RFC 7662 §2.2 `sub` is optional).
     const sub = result.sub ?? result.client_id;

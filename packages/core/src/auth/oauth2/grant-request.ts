@@ -3,6 +3,7 @@ import type {
   OAuth2Client,
   OAuth2Grant,
   TokenEndpointOptions,
+  TokenRequestContext,
   TokenSet,
 } from './oauth2-options.js';
 import { requestTokens, type TokenCaller, type TokenEndpoint } from './token-endpoint.js';
@@ -109,7 +110,7 @@ export interface TokenRequestOptions {
  * ```
  */
 export function requestToken(
-  context: TokenCaller,
+  context: TokenRequestContext,
   options: TokenRequestOptions,
 ): Promise<TokenSet> {
   return requestGrant(

@@ -1,5 +1,6 @@
 import type { EndSystemClientOptions } from '../../http/end-system-client-options.js';
 import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
+import type { Logger } from '../../logging/logger.js';
 
 /** A value given as it is, or made from the connector's configuration at initialize. */
 export type FromConfig<T, TConfig> = T | ((config: TConfig) => T);
@@ -152,4 +153,14 @@ export interface TokenSet {
   readonly refreshToken: string | undefined;
   /** The scope granted, when the server said. */
   readonly scope: string | undefined;
+}
+
+/** What a token request needs of the platform request it serves: initialize's context gives all three. */
+export interface TokenRequestContext {
+  /** The platform request's signal: a disconnect cancels the request. */
+  readonly signal?: AbortSignal | undefined;
+  /** The request's logger: the token request's log line, its secrets redacted. */
+  readonly log?: Logger | undefined;
+  /** Registers a secret with the request's redactor (a secret sent, a token answered). */
+  addSecret(value: string): void;
 }

@@ -4,9 +4,13 @@ import type { ErrorCode } from '../../errors/error-codes.js';
 import { EndSystemError, UnauthenticatedError, ValidationError } from '../../errors/errors.js';
 import { createEndSystemClient } from '../../http/create-end-system-client.js';
 import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
-import type { Logger } from '../../logging/logger.js';
 import { signAssertion } from './client-assertion.js';
-import type { OAuth2Client, TokenEndpointOptions, TokenSet } from './oauth2-options.js';
+import type {
+  OAuth2Client,
+  TokenEndpointOptions,
+  TokenRequestContext,
+  TokenSet,
+} from './oauth2-options.js';
 
 // Requests to the token and revocation endpoints, through the end-system client (so the egress policy, TLS,
 // timeouts, log lines and error mapping are the ones every end-system call has), and how their refusals reach
@@ -29,12 +33,7 @@ export interface TokenEndpoint {
 }
 
 /** The platform request a token request is made for. @internal */
-export interface TokenCaller {
-  readonly signal?: AbortSignal | undefined;
-  readonly log?: Logger | undefined;
-  /** Registers a secret with the platform request's redactor. */
-  addSecret(value: string): void;
-}
+export type TokenCaller = TokenRequestContext;
 
 const TokenSchema = z.object({
   access_token: z.string().min(1),
