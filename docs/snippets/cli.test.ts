@@ -63,7 +63,7 @@ it("names each of create-connector's templates", () => {
   const row = section('create-connector')
     .split('\n')
     .find((line) => line.startsWith('| `--template'));
-  const named = [...(row ?? '').matchAll(/`([a-z-]+)`/g)].flatMap((match) => match[1] ?? []);
+  const named = [...(row ?? '').matchAll(/`([a-z0-9-]+)`/g)].flatMap((match) => match[1] ?? []);
   expect(named.filter((name) => !name.startsWith('-')).sort()).toEqual(
     Object.keys(TEMPLATES).sort(),
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InitializeContext } from '../connector/define-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
+import { looksSecret } from '../security/secret-names.js';
 import type { EndSystemAuth } from '../http/end-system-auth.js';
 import { createEndSystemClient } from '../http/create-end-system-client.js';
 import type { OAuth2CallContext } from './oauth2/oauth2.js';
@@ -31,9 +32,11 @@ export interface FormLoginOptions<TConfig> {
   /** How the fields are sent: `form` (`application/x-www-form-urlencoded`) or `json`. @default 'form' */
   readonly format?: 'form' | 'json';
   /**
-   * The names of the session's cookies. @default every cookie the login's answer sets
+   * The names of the session's cookies (CouchDB: `['AuthSession']`): the login succeeded only when its answer
+   * sets every one, and only these are kept and sent. Named, not guessed: a refused login may still set a
+   * CSRF or load-balancer cookie.
    */
-  readonly cookies?: readonly string[];
+  readonly cookies: readonly string[];
   /** Where cleanup ends the session (CouchDB: `DELETE /_session`). @default none: cleanup only forgets it */
   readonly logout?: {
     readonly url: FromConfig<string, TConfig>;
@@ -63,7 +66,7 @@ const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
   typeof value === 'function' ? (value as (config: C) => T)(config) : value;
 
 /** The cookies an answer sets, by name: the `name=value` of each `Set-Cookie`, empty values left out. */
-function setCookies(response: Response, names: readonly string[] | undefined) {
+function setCookies(response: Response, names: readonly string[]) {
   const cookies: Record<string, string> = {};
   for (const line of response.headers.getSetCookie()) {
     const pair = line.split(';', 1)[0] ?? '';
@@ -71,7 +74,7 @@ function setCookies(response: Response, names: readonly string[] | undefined) {
     if (equals <= 0) continue;
     const name = pair.slice(0, equals).trim();
     const value = pair.slice(equals + 1).trim();
-    if (value === '' || (names !== undefined && !names.includes(name))) continue;
+    if (value === '' || !names.includes(name)) continue;
     cookies[name] = value;
   }
   return cookies;
@@ -112,6 +115,8 @@ function target(url: string): { readonly baseUrl: string; readonly path: string 
  */
 export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogin<TConfig> {
   const names = options.cookies;
+  if (!Array.isArray(names) || names.length === 0)
+    throw new TypeError("formLogin: name the session cookies (`cookies: ['AuthSession']`)");
   const place = (context: {
     readonly sessionCache: OAuth2CallContext['sessionCache'];
   }): RecordPlace => recordPlace(context.sessionCache, 'formLogin');
@@ -133,7 +138,7 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
       const { config } = context;
       const fields = resolve(options.fields, config);
       for (const [name, value] of Object.entries(fields))
-        if (/pass|secret|token|key/i.test(name)) context.addSecret(value);
+        if (looksSecret(name)) context.addSecret(value);
       const { baseUrl, path } = target(resolve(options.url, config));
       const client = createEndSystemClient({
         ...options.endpoint,
@@ -157,7 +162,7 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
       await response.body?.cancel();
       const cookies = setCookies(response, names);
       for (const value of Object.values(cookies)) context.addSecret(value);
-      if (Object.keys(cookies).length === 0 || names?.some((name) => !(name in cookies)))
+      if (names.some((name) => !(name in cookies)))
         throw new UnauthenticatedError(
           'The end system answered the login without a session cookie: check the user name and password',
           { code: 'AUTHENTICATION_FAILED' },
@@ -182,9 +187,8 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
           const renewed = setCookies(response, names);
           if (Object.keys(renewed).length === 0) return;
           const record = await read(where);
-          const kept = names ?? Object.keys(record.cookies);
           const changed = Object.entries(renewed).filter(
-            ([name, value]) => kept.includes(name) && record.cookies[name] !== value,
+            ([name, value]) => record.cookies[name] !== value,
           );
           if (changed.length === 0) return;
           for (const [, value] of changed) context.addSecret(value);

@@ -14,6 +14,7 @@ interface Seen {
   readonly authorization: string | undefined;
   readonly key: string | undefined;
   readonly body: string;
+  readonly length: string | undefined;
 }
 
 let seen: Seen[] = [];
@@ -27,6 +28,7 @@ const server = createServer((request, response) => {
       authorization: request.headers.authorization,
       key: request.headers['x-api-key'] as string | undefined,
       body,
+      length: request.headers['content-length'],
     });
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ echoed: request.headers.authorization ?? request.url }));
@@ -104,6 +106,8 @@ describe('static strategies', () => {
     expect((await send()).status).toBe(200);
     expect(seen[0]?.url).toBe('/api/items?limit=5&key=s3cr3t-t0ken-value');
     expect(seen[0]?.body).toBe('{"n":1}');
+    // Sent with its length, as without the key: some servers store a chunked body's framing.
+    expect(seen[0]?.length).toBe('7');
     expect(JSON.stringify(logger.lines)).not.toContain('s3cr3t-t0ken-value');
   });
 
@@ -111,5 +115,56 @@ describe('static strategies', () => {
     expect(() => basicAuth({ username: 'a:b', password: 'p' })).toThrow(/cannot hold a ":"/);
     expect(() => bearerToken('')).toThrow(TypeError);
     expect(() => apiKey('k', { header: '' })).toThrow(TypeError);
+  });
+});
+
+describe('a strategy of your own', () => {
+  it('is renewed when the client’s sessionExpired sees an expiry in a 200 answer, and the call sent again', async () => {
+    let token = 'first-token-value';
+    let renewals = 0;
+    const auth: EndSystemAuth = {
+      credentials: () => ({ headers: { authorization: `Bearer ${token}` } }),
+      renew: async () => {
+        renewals++;
+        token = 'second-token-value';
+        return true;
+      },
+    };
+    const logger = memoryLogger();
+    const connector = defineConnector({
+      name: 'expiry-in-200-test',
+      version: '1.0.0',
+      config: {},
+      session: {},
+      initialize: () => ({}),
+      operations: ({ get }) => ({
+        read: get('/read', ({ signal, log }) =>
+          createEndSystemClient({
+            baseUrl: base,
+            auth,
+            // This end system says "expired" in a 200 answer.
+            sessionExpired: (body) =>
+              (body as { echoed?: string }).echoed === 'Bearer first-token-value',
+            signal,
+            log,
+          })
+            .get('items')
+            .json(),
+        ),
+      }),
+    });
+    const handle = createHandler(connector, { egress: { allow: ['127.0.0.0/8'] }, logger });
+    const answer = await handle({
+      method: 'GET',
+      path: '/sdk/api/1.0/read',
+      headers: await initializeSession(handle),
+    });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ echoed: 'Bearer second-token-value' });
+    expect(renewals).toBe(1);
+    expect(seen.map((call) => call.authorization)).toEqual([
+      'Bearer first-token-value',
+      'Bearer second-token-value',
+    ]);
   });
 });

@@ -70,7 +70,8 @@ export type ApiKeyPlace =
  * may come from the configuration, or from a login that reads it (Redmine answers it at `/my/account.json` to a
  * Basic login): return it from `initialize` as a secret session field, and build the strategy from the session.
  * A key in a query parameter is registered as a secret, but it also reaches the end system's access logs: prefer
- * a header wherever the end system takes one.
+ * a header wherever the end system takes one. In the query, the key makes each attempt a new request, so a
+ * call's own `hooks.beforeRequest` (given to one call) do not run after it.
  *
  * @param key - the key
  * @param place - `{ header: 'X-Api-Key' }` or `{ query: 'key' }`

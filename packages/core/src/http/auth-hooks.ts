@@ -35,8 +35,19 @@ export const applyCredentials: BeforeRequestHook = async (request, options) => {
     secrets?.add(value);
     url.searchParams.set(name, value);
   }
-  // A new request for the new URL, found by the client's `fetch` like the one it replaces.
-  const next = new Request(url, request);
+  // A new request for the new URL, found by the client's `fetch` like the one it replaces. A body the call gave
+  // whole is read and given whole again, so it is still sent with its length; a stream (sent as it arrives, or
+  // held to be sent sized by the client's `fetch`) goes on as it is.
+  const whole = request.body !== null && !call.streamed && call.held === undefined;
+  const next = whole
+    ? new Request(url, {
+        method: request.method,
+        headers: request.headers,
+        body: await request.arrayBuffer(),
+        signal: request.signal,
+        redirect: request.redirect,
+      })
+    : new Request(url, request);
   bindToCall(next, call);
   return next;
 };

@@ -62,8 +62,8 @@ export interface EndSystemClientOptions {
    * How every call logs in: a strategy of `@connector-sdk/core/auth` (`basicAuth`, `bearerToken`, `apiKey`, an
    * OAuth2 or form login's `auth(ctx)`) or one of your own. Its credentials are set on each attempt (replacing
    * `headers` of the same name) and registered as secrets first; when the end system answers 401 and the strategy
-   * can renew them (a refreshed access token), the call is sent once more with the new ones, within `retry.limit`.
-   * See {@link EndSystemAuth}.
+   * can renew them (a refreshed access token), the call is sent once more with the new ones, within `retry.limit`
+   * (so `retry: { limit: 0 }` answers the 401 as it is). See {@link EndSystemAuth}.
    */
   readonly auth?: EndSystemAuth | undefined;
   /** Headers for every call, typically `{ Authorization: session.Authorization }`. Undefined values are left out. */

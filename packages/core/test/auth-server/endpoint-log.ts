@@ -3,9 +3,10 @@ import type { KoaContextWithOIDC, Provider } from 'oidc-provider';
 /**
  * How the token endpoint misbehaves, as servers in front of a real one do: `html` answers 200 with a login
  * page (a login proxy or captive portal), `hang` never answers, `error-in-200` answers 200 with an RFC 6749
- * §5.2 error body, `unavailable` answers 503 with `Retry-After`.
+ * §5.2 error body, `unavailable` answers 503 with `Retry-After`, `forbidden` a plain-text 403 (a firewall in
+ * front of the server).
  */
-export type TokenEndpointFault = 'html' | 'hang' | 'error-in-200' | 'unavailable';
+export type TokenEndpointFault = 'html' | 'hang' | 'error-in-200' | 'unavailable' | 'forbidden';
 
 /** One call to an endpoint a client authenticates to. */
 export interface EndpointCall {
@@ -71,6 +72,10 @@ export function installEndpointLog(
       } else if (mode === 'error-in-200') {
         koaContext.status = 200;
         koaContext.body = { error: 'invalid_grant', error_description: 'grant request is invalid' };
+      } else if (mode === 'forbidden') {
+        koaContext.status = 403;
+        koaContext.type = 'text/plain';
+        koaContext.body = 'Forbidden';
       } else {
         koaContext.status = 503;
         koaContext.set('Retry-After', '1');

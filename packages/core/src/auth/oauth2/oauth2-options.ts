@@ -105,6 +105,11 @@ export interface TokenEndpointOptions extends Pick<
 
 /** Options of {@link oauth2}. Values that depend on the configuration may be functions of it. */
 export interface OAuth2Options<TConfig> {
+  /**
+   * The login's name, for a connector with more than one (two APIs, two authorization servers): each keeps its
+   * tokens under its own name in the session's cache. @default 'default'
+   */
+  readonly name?: string;
   /** The token endpoint's URL. */
   readonly tokenUrl: FromConfig<string, TConfig>;
   /** The client and how it authenticates. */

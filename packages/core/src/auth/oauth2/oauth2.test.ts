@@ -289,6 +289,34 @@ describe('the JWT bearer grant', () => {
   });
 });
 
+describe('a login without a refresh token', () => {
+  it('sends its token past the renewal point until the server refuses it, then answers 401', async () => {
+    let now = Date.now();
+    const issuer = server.assertionIssuer;
+    const instance = oauth2Instance({
+      tokenUrl: server.tokenEndpoint,
+      client: {
+        id: server.clients.jwtBearer.clientId,
+        secret: server.clients.jwtBearer.clientSecret,
+      },
+      grant: {
+        type: 'jwt_bearer',
+        issuer: issuer.id,
+        subject: server.user.sub,
+        privateKey: await exportPKCS8(issuer.privateKey),
+      },
+      now: () => now,
+    });
+    const { session } = await instance.initialize(entriesOf({ api: api.url }));
+    now += 55_000;
+    expect((await instance.me(session)).status).toBe(200);
+    server.expireAll('AccessToken');
+    const refused = await instance.me(session);
+    expect(refused.status).toBe(401);
+    expect(server.calls().filter((call) => call.endpoint === 'token')).toHaveLength(1);
+  });
+});
+
 describe('a token endpoint that misbehaves', () => {
   it.each([
     ['html', 502, 'END_SYSTEM_ERROR'],
@@ -321,6 +349,29 @@ describe('a token endpoint that misbehaves', () => {
     expect((await instance.me(session)).status).toBe(200);
   });
 
+  it('on a refresh, a bare 403 (a firewall) is answered as such and keeps the session', async () => {
+    const instance = oauth2Instance(passwordLogin());
+    const { session } = await instance.initialize(user());
+    server.expireAll('AccessToken');
+    server.setTokenEndpointFault('forbidden', 1);
+    const failed = await instance.me(session);
+    expect(failed.status).toBe(403);
+    expect(errorOf(failed.body).code).not.toBe('SESSION_EXPIRED');
+    expect((await instance.me(session)).status).toBe(200);
+  });
+
+  it('ahead of expiry, a token endpoint that fails leaves the call going on with the token it has', async () => {
+    let now = Date.now();
+    const instance = oauth2Instance(passwordLogin({ now: () => now }));
+    const { session } = await instance.initialize(user());
+    now += 45_000; // past the renewal point of a 60 s token, before its expiry
+    server.setTokenEndpointFault('html', 1);
+    expect((await instance.me(session)).status).toBe(200);
+    expect(instance.logText()).toContain('using it while it lasts');
+    expect((await instance.me(session)).status).toBe(200);
+    expect(grants('refresh_token').map((call) => call.status)).toEqual([200]);
+  });
+
   it('on a refresh, an error in a 200 answer is 401 SESSION_EXPIRED', async () => {
     const instance = oauth2Instance(passwordLogin());
     const { session } = await instance.initialize(user());
@@ -329,6 +380,33 @@ describe('a token endpoint that misbehaves', () => {
     const failed = await instance.me(session);
     expect(failed.status).toBe(401);
     expect(errorOf(failed.body).code).toBe('SESSION_EXPIRED');
+  });
+});
+
+describe('a login shared by concurrent initializes (singleFlightInitialize)', () => {
+  it('is renewed and revoked by the session that logged in only, so no refresh token is used twice', async () => {
+    const instance = oauth2Instance(passwordLogin(), { singleFlightInitialize: true });
+    const [a, b] = await Promise.all([
+      instance.initialize(user(), 's-a'),
+      instance.initialize(user(), 's-b'),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(grants('password')).toHaveLength(1);
+    server.expireAll('AccessToken');
+    // One of the two owns the login; the other's copy ends with its access token.
+    const answers = await Promise.all([instance.me(a.session), instance.me(b.session)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    expect(grants('refresh_token').map((call) => call.status)).toEqual([200]);
+    const [owner, copy] = answers[0]?.status === 200 ? [a, b] : [b, a];
+    // The copy never refreshes with the owner's refresh token (its reuse would end the owner's grant too).
+    server.expireAll('AccessToken');
+    expect((await instance.me(copy.session)).status).toBe(401);
+    expect((await instance.me(owner.session)).status).toBe(200);
+    expect(grants('refresh_token').map((call) => call.status)).toEqual([200, 200]);
+    expect((await instance.cleanup(copy.session, copy === a ? 's-a' : 's-b')).status).toBe(200);
+    expect(server.calls().filter((call) => call.endpoint === 'revocation')).toHaveLength(0);
+    server.expireAll('AccessToken');
+    expect((await instance.me(owner.session)).status).toBe(200);
   });
 });
 
@@ -413,5 +491,7 @@ describe('secrets', () => {
       expect(seen).not.toContain(encodeURIComponent(secret));
       expect(seen).not.toContain(Buffer.from(secret).toString('base64'));
     }
+    const { clientId, clientSecret } = server.clients.password;
+    expect(seen).not.toContain(Buffer.from(`${clientId}:${clientSecret}`).toString('base64'));
   });
 });

@@ -3,14 +3,15 @@ import type { EndSystemAuth } from '../../http/end-system-auth.js';
 import { HTTPError } from 'ky';
 import type { Logger } from '../../logging/logger.js';
 import type { Cache } from '../../store/cache.js';
-import { recordPlace } from '../sealed-record.js';
 import type { FromConfig, OAuth2Options } from './oauth2-options.js';
 import { RefreshFlights } from './refresh-flights.js';
 import { requestGrant, scopeText } from './grant-request.js';
 import { postToEndpoint, type TokenCaller, type TokenEndpoint } from './token-endpoint.js';
+import { attachedConnectorError } from '../../errors/attached-error.js';
+import { UnauthenticatedError } from '../../errors/errors.js';
 import {
-  RECORD_KEY,
   authorizationOf,
+  loginPlace,
   readRecord,
   recordOf,
   requireRecord,
@@ -22,6 +23,8 @@ import {
 export interface OAuth2CallContext {
   /** The context's session cache, where the session's tokens are kept, sealed. */
   readonly sessionCache: Cache;
+  /** The platform's id of the session. */
+  readonly sdkSessionId: string;
   readonly log: Logger;
   readonly signal?: AbortSignal | undefined;
   addSecret(value: string): void;
@@ -82,7 +85,8 @@ const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
  * | `invalid_client`, `invalid_grant` at login     | 401 `AUTHENTICATION_FAILED`, with what to check |
  * | `invalid_scope`, `unsupported_grant_type`      | 400 `INVALID_CONFIGURATION`                    |
  * | `invalid_grant` (or any refusal) on a refresh  | 401 `SESSION_EXPIRED`: initialize again        |
- * | a login page, an error in a 200, a 5xx         | 502 `END_SYSTEM_ERROR`                         |
+ * | an error in a 200 answer                       | as that error in a 4xx; an unknown one, 502    |
+ * | a login page, a 5xx                            | 502 `END_SYSTEM_ERROR`                         |
  * | no answer in time                              | 504 `END_SYSTEM_TIMEOUT`                       |
  *
  * @param options - the token endpoint, client, grant and scope (each may be a function of the configuration),
@@ -123,8 +127,16 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
   if (!(margin >= 0 && Number.isFinite(margin)))
     throw new TypeError(`oauth2: refreshMarginMs must be 0 or more, not ${margin}`);
   const format = options.requestFormat ?? 'form';
+  const name = options.name ?? 'default';
   const flights = new RefreshFlights({ now, margin }, options.endpoint);
   const due = (record: TokenRecord) => record.renewAt !== undefined && now() >= record.renewAt;
+  const expired = (record: TokenRecord) =>
+    record.expiresAt !== undefined && now() >= record.expiresAt;
+  // Only the session that logged in renews: a copy another session got from a shared login lives as long as
+  // its access token, then that session initializes again (a 401).
+  const renewable = (record: TokenRecord, context: OAuth2CallContext) =>
+    record.owner === context.sdkSessionId &&
+    (record.refreshToken !== undefined || record.repeatable);
   const register = (caller: TokenCaller, record: TokenRecord) => {
     caller.addSecret(record.accessToken);
     if (record.refreshToken !== undefined) caller.addSecret(record.refreshToken);
@@ -132,7 +144,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
 
   return {
     async initialize(context) {
-      const place = recordPlace(context.sessionCache, 'oauth2');
+      const place = loginPlace(context.sessionCache, name);
       const { config } = context;
       const url = resolve(options.tokenUrl, config);
       const endpoint: TokenEndpoint = {
@@ -157,6 +169,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
           requestedAt,
           margin,
           repeatable: grant.type === 'client_credentials',
+          owner: context.sdkSessionId,
           ...(scope && { scope }),
         },
       );
@@ -169,23 +182,34 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
     },
 
     auth(context) {
-      const place = recordPlace(context.sessionCache, 'oauth2');
+      const place = loginPlace(context.sessionCache, name);
       return {
         async credentials() {
           let record = await requireRecord(place);
           register(context, record);
-          if (due(record)) {
-            record = await flights.renew(place, record, context);
-            register(context, record);
+          if (due(record) && renewable(record, context)) {
+            try {
+              record = await flights.renew(place, record, context);
+              register(context, record);
+            } catch (error) {
+              // Renewed ahead of expiry: a token endpoint that fails (not one that refuses) leaves the token
+              // as good as it was, so the call goes on with it while it lasts.
+              if (refused(error) || expired(record)) throw error;
+              context.log.warn(
+                { err: error },
+                'Could not renew the access token ahead of its expiry; using it while it lasts',
+              );
+            }
           }
+          // A token that cannot be renewed is sent until the end system refuses it: the server decides.
           return { headers: { authorization: authorizationOf(record) } };
         },
-        async renew(refused) {
+        async renew(refusedWith) {
           const record = await requireRecord(place);
           register(context, record);
           // Another call renewed the token after this one was sent: send it again with the new one.
-          if (authorizationOf(record) !== refused.headers?.authorization) return true;
-          if (record.refreshToken === undefined && !record.repeatable) return false;
+          if (authorizationOf(record) !== refusedWith.headers?.authorization) return true;
+          if (!renewable(record, context)) return false;
           register(context, await flights.renew(place, record, context));
           return true;
         },
@@ -193,12 +217,13 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
     },
 
     async revoke(context) {
-      const place = recordPlace(context.sessionCache, 'oauth2');
+      const place = loginPlace(context.sessionCache, name);
       const record = await readRecord(place);
       if (record === undefined) return;
       register(context, record);
-      await place.cache.delete(RECORD_KEY);
-      if (record.revocationUrl === undefined) return;
+      await place.cache.delete(place.key);
+      // A copy of another session's login is forgotten, never revoked: that session still uses it.
+      if (record.revocationUrl === undefined || record.owner !== context.sdkSessionId) return;
       const token = record.refreshToken ?? record.accessToken;
       const byToken = options.revocationAuth === 'access-token';
       const endpoint = {
@@ -225,4 +250,12 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
       }
     },
   };
+}
+
+/** Whether a renewal failed because the server refused the session (not because it failed). */
+function refused(error: unknown): boolean {
+  return (
+    error instanceof UnauthenticatedError ||
+    attachedConnectorError(error)?.code === 'SESSION_EXPIRED'
+  );
 }

@@ -3,13 +3,12 @@ import { attachedConnectorError } from '../../errors/attached-error.js';
 import { UnauthenticatedError } from '../../errors/errors.js';
 import { nodeCrypto } from '../../security/node-crypto.js';
 import {
-  RECORD_KEY,
   expiryOf,
   requireRecord,
   writeRecord,
+  type LoginPlace,
   type TokenRecord,
 } from './token-record.js';
-import type { RecordPlace } from '../sealed-record.js';
 import type { TokenEndpointOptions } from './oauth2-options.js';
 import { requestTokens, type TokenCaller } from './token-endpoint.js';
 
@@ -20,9 +19,8 @@ import { requestTokens, type TokenCaller } from './token-endpoint.js';
 // holder reads the record again once it holds the lock, so a refresh another instance finished just before is
 // used, not repeated. Without a store that locks (the memory store), the process's flight is the only one.
 
-const LOCK_KEY = 'connector-sdk:oauth2:lock';
-/** How long a refresh holds the lock at most: the token request's own deadline, and some. */
-const LOCK_TTL_MS = 45_000;
+/** How long a refresh holds the lock beyond the token request's own deadline. */
+const LOCK_MARGIN_MS = 15_000;
 const FIRST_POLL_MS = 20;
 const MAX_POLL_MS = 200;
 
@@ -49,7 +47,7 @@ export class RefreshFlights {
    *
    * @throws UnauthenticatedError (`SESSION_EXPIRED`) when the session cannot be renewed
    */
-  renew(place: RecordPlace, stale: TokenRecord, caller: TokenCaller): Promise<TokenRecord> {
+  renew(place: LoginPlace, stale: TokenRecord, caller: TokenCaller): Promise<TokenRecord> {
     const key = stale.accessToken;
     let flight = this.#flights.get(key);
     if (flight === undefined) {
@@ -60,23 +58,29 @@ export class RefreshFlights {
   }
 
   async #acrossInstances(
-    place: RecordPlace,
+    place: LoginPlace,
     stale: TokenRecord,
     caller: TokenCaller,
   ): Promise<TokenRecord> {
     const lock = place.vault.lock;
-    if (lock === undefined) return this.#refresh(place, stale, caller);
+    if (lock === undefined) {
+      // Read again: a flight of this process that ended just before may have renewed it.
+      const current = await requireRecord(place);
+      if (current.accessToken !== stale.accessToken) return current;
+      return this.#refresh(place, current, caller);
+    }
     const token = nodeCrypto().randomUUID();
-    const giveUpAt = Date.now() + LOCK_TTL_MS;
+    const lockTtlMs = (this.#options?.deadlineMs ?? 30_000) + LOCK_MARGIN_MS;
+    const giveUpAt = Date.now() + lockTtlMs;
     let wait = FIRST_POLL_MS;
     for (;;) {
-      if ((await lock.acquire(LOCK_KEY, token, LOCK_TTL_MS)) === undefined) {
+      if ((await lock.acquire(place.lockKey, token, lockTtlMs)) === undefined) {
         try {
           const current = await requireRecord(place);
           if (current.accessToken !== stale.accessToken) return current;
           return await this.#refresh(place, current, caller);
         } finally {
-          await lock.release(LOCK_KEY, token).catch(() => undefined);
+          await lock.release(place.lockKey, token).catch(() => undefined);
         }
       }
       const current = await requireRecord(place);
@@ -92,7 +96,7 @@ export class RefreshFlights {
   }
 
   async #refresh(
-    place: RecordPlace,
+    place: LoginPlace,
     record: TokenRecord,
     caller: TokenCaller,
   ): Promise<TokenRecord> {
@@ -124,7 +128,7 @@ export class RefreshFlights {
     } catch (error) {
       // A refresh token the server refuses will not work again: later calls answer 401 without asking.
       if (error instanceof UnauthenticatedError || isRefusal(error))
-        await place.cache.delete(RECORD_KEY).catch(() => undefined);
+        await place.cache.delete(place.key).catch(() => undefined);
       throw error;
     }
     const next: TokenRecord = {

@@ -100,8 +100,10 @@ function rulesOf(phase: TokenPhase): readonly ErrorRule[] {
     code,
     message,
   }));
+  // A bare 403 is left to the default table: a firewall or a rate limiter in front of the server says it, and
+  // a session must not end for it.
   rules.push({
-    status: [400, 401, 403],
+    status: [400, 401],
     code: phase === 'login' ? 'AUTHENTICATION_FAILED' : 'SESSION_EXPIRED',
     message:
       phase === 'login'

@@ -1,16 +1,35 @@
 import { z } from 'zod';
 import { UnauthenticatedError } from '../../errors/errors.js';
-import { readSealed, writeSealed, type RecordPlace } from '../sealed-record.js';
+import type { Cache } from '../../store/cache.js';
+import { readSealed, recordPlace, writeSealed, type RecordPlace } from '../sealed-record.js';
 import type { OAuth2Client, TokenSet } from './oauth2-options.js';
 import type { TokenEndpoint } from './token-endpoint.js';
 
 // What an OAuth2 login keeps for its session: the tokens and what renewing them needs (the endpoint and the
 // client), sealed in the session's cache (see `store/session-vault.ts`), never in the session the platform
-// replays, which cannot change between initializes while a rotated refresh token must. The user's password and
-// a grant's signing key are never kept: a login without a refresh token ends with its access token.
+// replays, which cannot change between initializes while a rotated refresh token must. The client's secret or
+// private key is kept (every refresh authenticates the client); the user's password and a JWT bearer grant's
+// signing key are never kept: a login without a refresh token ends with its access token.
 
-/** Where the record sits in the session's cache. @internal */
-export const RECORD_KEY = 'connector-sdk:oauth2';
+/** Where one login's record, and its refresh lock, sit in the session's cache. @internal */
+export interface LoginPlace extends RecordPlace {
+  readonly key: string;
+  readonly lockKey: string;
+}
+
+/**
+ * The place of a login named `name` in a context's session cache: one entry per login, so two logins of one
+ * connector keep apart.
+ *
+ * @internal
+ */
+export function loginPlace(cache: Cache, name: string): LoginPlace {
+  return {
+    ...recordPlace(cache, 'oauth2'),
+    key: `connector-sdk:oauth2:${name}`,
+    lockKey: `connector-sdk:oauth2:${name}:lock`,
+  };
+}
 
 const ClientSchema = z.object({
   id: z.string(),
@@ -31,6 +50,12 @@ const RecordSchema = z.object({
   scope: z.string().optional(),
   /** Whether the grant can be run again without the user (client credentials). */
   repeatable: z.boolean(),
+  /**
+   * The session that logged in. A login shared by concurrent initializes (`singleFlightInitialize`) is copied
+   * to every session it serves; only its owner renews and revokes it, since a rotated refresh token used by
+   * two sessions ends both.
+   */
+  owner: z.string(),
   accessToken: z.string(),
   tokenType: z.string(),
   /** Epoch milliseconds by this connector's clock, from the request's start and `expires_in`. */
@@ -71,6 +96,7 @@ export function recordOf(
     readonly requestedAt: number;
     readonly margin: number;
     readonly repeatable: boolean;
+    readonly owner: string;
     readonly scope?: string;
   },
 ): TokenRecord {
@@ -82,6 +108,7 @@ export function recordOf(
     client: JSON.parse(JSON.stringify(client)) as TokenRecord['client'],
     ...(extra.scope === undefined ? {} : { scope: extra.scope }),
     repeatable: extra.repeatable,
+    owner: extra.owner,
     accessToken: answer.accessToken,
     tokenType: answer.tokenType,
     ...expiryOf(extra.requestedAt, answer.expiresInSeconds, extra.margin),
@@ -94,11 +121,11 @@ export function recordOf(
  *
  * @internal
  */
-export const readRecord = (place: RecordPlace): Promise<TokenRecord | undefined> =>
-  readSealed(place, RECORD_KEY, RecordSchema);
+export const readRecord = (place: LoginPlace): Promise<TokenRecord | undefined> =>
+  readSealed(place, place.key, RecordSchema);
 
 /** The session's record; a session without one must initialize again. @internal */
-export async function requireRecord(place: RecordPlace): Promise<TokenRecord> {
+export async function requireRecord(place: LoginPlace): Promise<TokenRecord> {
   const record = await readRecord(place);
   if (record === undefined)
     throw new UnauthenticatedError(
@@ -108,8 +135,8 @@ export async function requireRecord(place: RecordPlace): Promise<TokenRecord> {
 }
 
 /** Writes the session's record, sealed. @internal */
-export const writeRecord = (place: RecordPlace, record: TokenRecord): Promise<void> =>
-  writeSealed(place, RECORD_KEY, record);
+export const writeRecord = (place: LoginPlace, record: TokenRecord): Promise<void> =>
+  writeSealed(place, place.key, record);
 
 /** The `Authorization` value of a record. @internal */
 export function authorizationOf(record: TokenRecord): string {
