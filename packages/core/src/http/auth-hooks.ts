@@ -2,6 +2,7 @@ import type { AfterResponseHook, BeforeRequestHook } from 'ky';
 import { bindToCall, callOfOptions } from './call-state.js';
 import type { AuthCredentials } from './end-system-auth.js';
 import { endSystemKy } from './end-system-ky.js';
+import { carriesCredentialsAway } from '../security/egress/credentials-home.js';
 
 // The hooks of a client made with `auth` (see `end-system-auth.ts`): the strategy's credentials set on every
 // attempt, and one more attempt after a refusal the strategy could renew. Only such clients have them, after the
@@ -28,6 +29,8 @@ export const applyCredentials: BeforeRequestHook = async (request, options) => {
     secrets?.add(value);
     request.headers.set(name, value);
   }
+  if (credentials.headers !== undefined)
+    call.credentialsAway = carriesCredentialsAway(request.headers);
   if (credentials.query === undefined) return;
   const url = new URL(request.url);
   for (const name in credentials.query) {

@@ -117,6 +117,11 @@ export class CallState implements Answer {
   credentials: AuthCredentials | undefined = undefined;
   /** Whether the client's `auth` was asked to renew refused credentials: once per call. */
   renewed = false;
+  /**
+   * Whether the call sends a credential header fetch would carry to another origin on a redirect (see
+   * `security/egress/credentials-home.ts`).
+   */
+  credentialsAway = false;
 
   constructor(client: ClientState, method: string) {
     this.client = client;

@@ -2,6 +2,7 @@ import type { BeforeRequestHook } from 'ky';
 import { bindRequest } from './call-state.js';
 import { HeldUpload } from './transport/held-upload.js';
 import { registerCredentials } from './request-credentials.js';
+import { carriesCredentialsAway } from '../security/egress/credentials-home.js';
 
 // The `beforeRequest` hook of every end-system client: what is done before each attempt is sent.
 
@@ -19,6 +20,7 @@ export const prepareRequest: BeforeRequestHook = (request, options) => {
   const { client } = call;
   client.deadlineAt ??= Date.now() + client.deadlineMs;
   if (client.secrets) registerCredentials(request.url, request.headers, client.secrets);
+  call.credentialsAway = carriesCredentialsAway(request.headers);
   const body = options.body as unknown;
   if (body instanceof ReadableStream) call.streamed = true;
   else if (body instanceof HeldUpload) call.held = body;

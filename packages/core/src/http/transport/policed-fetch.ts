@@ -4,6 +4,7 @@ import { abortAfter, followAbort, timeoutError } from './attempt-abort.js';
 import { bindToCall, callOf, type CallState } from '../call-state.js';
 import { failure } from './attempt-failure.js';
 import { withHeldBody, type HeldUpload } from './held-upload.js';
+import { keepingCredentialsHome } from '../../security/egress/credentials-home.js';
 import { safeUrl } from './safe-url.js';
 import { traceAttempt } from '../trace-attempt.js';
 import { endSystemChannel } from '../../diagnostics/channels.js';
@@ -159,10 +160,13 @@ async function sendAttempt(input: string | URL | Request, init?: RequestInit): P
     });
     // Node's fetch takes an undici dispatcher; the DOM's `RequestInit` does not know the option. A dispatcher
     // of ky's options is replaced: the egress policy is not the connector code's to bypass.
+    const dispatcher = await client.dispatcher;
     const options = {
       ...init,
       signal: attempt.signal,
-      dispatcher: await client.dispatcher,
+      dispatcher: call.credentialsAway
+        ? keepingCredentialsHome(dispatcher, new URL(request.url).origin)
+        : dispatcher,
     } as unknown as RequestInit;
     const response = await fetch(request, options);
     call.keepAnswer(response);
