@@ -5,52 +5,31 @@
 import { secretForms } from '@connector-sdk/core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../core/test/auth-server/authorization-server.js';
-import { entriesOf, oauth2Instance } from '../../core/test/auth-server/oauth2-connector.js';
-import {
-  startResourceServer,
-  type ResourceServer,
-} from '../../core/test/auth-server/resource-server.js';
+  oauth2Instance,
+  passwordLogin,
+  startAuthServers,
+  testUserEntries,
+} from '../../core/test/auth-server/oauth2-connector.js';
 import { inMemoryTelemetry } from '../test/telemetry.js';
 import { instrumentConnectorSdk, type ConnectorSdkInstrumentation } from './index.js';
 
-let server: AuthorizationServer;
-let api: ResourceServer;
+const servers = await startAuthServers();
+const { server, api } = servers;
 const telemetry = inMemoryTelemetry();
 let instrumentation: ConnectorSdkInstrumentation;
 
-beforeAll(async () => {
-  server = await startAuthorizationServer();
-  api = await startResourceServer({
-    introspectionEndpoint: server.introspectionEndpoint,
-    client: server.clients.resourceServer,
-  });
+beforeAll(() => {
   instrumentation = instrumentConnectorSdk({ ...telemetry, recordQueryValues: true });
   telemetry.flushing(instrumentation);
 });
 afterAll(async () => {
   instrumentation?.disable();
-  await api?.close();
-  await server?.close();
+  await servers.close();
 });
 
 it('records an OAuth2 session, refresh and revocation included, without a token or secret', async () => {
-  const instance = oauth2Instance({
-    tokenUrl: server.tokenEndpoint,
-    revocationUrl: server.revocationEndpoint,
-    client: { id: server.clients.password.clientId, secret: server.clients.password.clientSecret },
-    grant: (config) => ({
-      type: 'password',
-      username: config.username ?? '',
-      password: config.password ?? '',
-    }),
-    scope: 'api offline_access',
-  });
-  const { session } = await instance.initialize(
-    entriesOf({ api: api.url, username: server.user.username, password: server.user.password }),
-  );
+  const instance = oauth2Instance(passwordLogin(server));
+  const { session } = await instance.initialize(testUserEntries(server, api));
   expect((await instance.me(session)).status).toBe(200);
   server.expireAll('AccessToken');
   expect((await instance.me(session)).status).toBe(200);

@@ -4,71 +4,45 @@
 // the others left in the store. Against a real authorization server (oidc-provider, core's test/auth-server).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../core/test/auth-server/authorization-server.js';
-import { entriesOf, oauth2Instance } from '../../core/test/auth-server/oauth2-connector.js';
-import {
-  startResourceServer,
-  type ResourceServer,
-} from '../../core/test/auth-server/resource-server.js';
+  oauth2Instance,
+  passwordLogin,
+  startAuthServers,
+  testUserEntries,
+} from '../../core/test/auth-server/oauth2-connector.js';
 import { connectRedisStore, type RedisStore } from '../src/index.js';
 import { needsRedis, redisMissing, startRedisServer, type RedisServer } from './redis-server.js';
 
 describe.skipIf(redisMissing !== undefined)(needsRedis('OAuth2 refreshes shared on Redis'), () => {
   let redis: RedisServer;
   const stores: RedisStore[] = [];
-  let server: AuthorizationServer;
-  let api: ResourceServer;
+  let servers: Awaited<ReturnType<typeof startAuthServers>>;
 
   beforeAll(async () => {
-    [redis, server] = await Promise.all([startRedisServer(), startAuthorizationServer()]);
-    api = await startResourceServer({
-      introspectionEndpoint: server.introspectionEndpoint,
-      client: server.clients.resourceServer,
-    });
+    [redis, servers] = await Promise.all([startRedisServer(), startAuthServers()]);
   });
   afterAll(async () => {
     await Promise.all(stores.map((store) => store.close()));
-    await api?.close();
-    await server?.close();
+    await servers?.close();
     await redis?.stop();
   });
-  beforeEach(() => server.clearCalls());
+  beforeEach(() => servers.server.clearCalls());
 
   /** One instance of the connector, on its own connection to the shared Redis. */
   async function instance() {
     const store = await connectRedisStore({ url: redis.url });
     stores.push(store);
-    return oauth2Instance(
-      {
-        tokenUrl: server.tokenEndpoint,
-        client: {
-          id: server.clients.password.clientId,
-          secret: server.clients.password.clientSecret,
-        },
-        grant: (config) => ({
-          type: 'password',
-          username: config.username ?? '',
-          password: config.password ?? '',
-        }),
-        scope: 'api offline_access',
-      },
-      { store },
-    );
+    return oauth2Instance(passwordLogin(servers.server), { store });
   }
   const refreshes = () =>
-    server
+    servers.server
       .calls()
       .filter((call) => call.endpoint === 'token' && call.grantType === 'refresh_token');
 
   it('refresh once for 10 concurrent calls over two instances, and an instance started later renews with the newest refresh token', async () => {
     const [one, two] = await Promise.all([instance(), instance()]);
-    const { session, status } = await one.initialize(
-      entriesOf({ api: api.url, username: server.user.username, password: server.user.password }),
-    );
+    const { session, status } = await one.initialize(testUserEntries(servers.server, servers.api));
     expect(status).toBe(200);
-    server.expireAll('AccessToken');
+    servers.server.expireAll('AccessToken');
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, index) => (index % 2 ? one : two).me(session)),
     );
@@ -77,7 +51,7 @@ describe.skipIf(redisMissing !== undefined)(needsRedis('OAuth2 refreshes shared 
 
     // A restart: a new instance with nothing in memory finds the rotated refresh token in Redis.
     const three = await instance();
-    server.expireAll('AccessToken');
+    servers.server.expireAll('AccessToken');
     expect((await three.me(session)).status).toBe(200);
     expect(refreshes().map((call) => call.status)).toEqual([200, 200]);
   });

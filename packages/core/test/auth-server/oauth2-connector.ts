@@ -9,6 +9,8 @@ import {
 import { createEndSystemClient } from '../../src/http/index.js';
 import { oauth2, type OAuth2Options } from '../../src/auth/index.js';
 import { memoryLogger } from '../acme-connector.js';
+import { startAuthorizationServer, type AuthorizationServer } from './authorization-server.js';
+import { startResourceServer, type ResourceServer } from './resource-server.js';
 
 // A connector that logs in with the auth kit's `oauth2` and reads `GET /me` from the test resource server: what
 // the auth kit's tests serve, one handler per instance, as the platform calls it.
@@ -113,3 +115,47 @@ export function entriesOf(values: RigConfig): ParameterEntry[] {
     .filter(([, value]) => value !== undefined)
     .map(([key, value]) => ({ key, value: String(value), sensitive: key === 'password' }));
 }
+
+/** The authorization server and a resource server that checks its tokens, started together. */
+export async function startAuthServers(): Promise<{
+  readonly server: AuthorizationServer;
+  readonly api: ResourceServer;
+  close(): Promise<void>;
+}> {
+  const server = await startAuthorizationServer();
+  const api = await startResourceServer({
+    introspectionEndpoint: server.introspectionEndpoint,
+    client: server.clients.resourceServer,
+  });
+  return {
+    server,
+    api,
+    async close() {
+      await api.close();
+      await server.close();
+    },
+  };
+}
+
+/** The test connector's login: the password grant of the server's test user, revoked at cleanup. */
+export function passwordLogin(
+  server: AuthorizationServer,
+  more: Partial<OAuth2Options<RigConfig>> = {},
+): OAuth2Options<RigConfig> {
+  return {
+    tokenUrl: server.tokenEndpoint,
+    revocationUrl: server.revocationEndpoint,
+    client: { id: server.clients.password.clientId, secret: server.clients.password.clientSecret },
+    grant: (config) => ({
+      type: 'password',
+      username: config.username ?? '',
+      password: config.password ?? '',
+    }),
+    scope: 'api offline_access',
+    ...more,
+  };
+}
+
+/** The configuration entries of the server's test user, for the resource server `api`. */
+export const testUserEntries = (server: AuthorizationServer, api: ResourceServer) =>
+  entriesOf({ api: api.url, username: server.user.username, password: server.user.password });

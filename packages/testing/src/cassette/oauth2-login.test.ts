@@ -7,50 +7,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../../core/test/auth-server/authorization-server.js';
-import { entriesOf, oauth2Instance } from '../../../core/test/auth-server/oauth2-connector.js';
-import {
-  startResourceServer,
-  type ResourceServer,
-} from '../../../core/test/auth-server/resource-server.js';
+  oauth2Instance,
+  passwordLogin,
+  startAuthServers,
+  testUserEntries,
+} from '../../../core/test/auth-server/oauth2-connector.js';
 import { scanCassette, startCassette } from '../index.js';
 
-let server: AuthorizationServer;
-let api: ResourceServer;
+const servers = await startAuthServers();
+const { server, api } = servers;
 let folder: string;
 
 beforeAll(async () => {
-  server = await startAuthorizationServer();
-  api = await startResourceServer({
-    introspectionEndpoint: server.introspectionEndpoint,
-    client: server.clients.resourceServer,
-  });
   folder = await mkdtemp(join(tmpdir(), 'oauth2-cassette-'));
 });
 afterAll(async () => {
-  await api?.close();
-  await server?.close();
+  await servers.close();
   await rm(folder, { recursive: true, force: true });
 });
 
 /** A session's life: login, a call, a call after the server ended the token, cleanup. */
 async function session(expire: () => void) {
-  const instance = oauth2Instance({
-    tokenUrl: server.tokenEndpoint,
-    revocationUrl: server.revocationEndpoint,
-    client: { id: server.clients.password.clientId, secret: server.clients.password.clientSecret },
-    grant: (config) => ({
-      type: 'password',
-      username: config.username ?? '',
-      password: config.password ?? '',
-    }),
-    scope: 'api offline_access',
-  });
-  const { session: headers, status } = await instance.initialize(
-    entriesOf({ api: api.url, username: server.user.username, password: server.user.password }),
-  );
+  const instance = oauth2Instance(passwordLogin(server));
+  const { session: headers, status } = await instance.initialize(testUserEntries(server, api));
   const first = await instance.me(headers);
   expire();
   const second = await instance.me(headers);

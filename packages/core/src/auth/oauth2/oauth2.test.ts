@@ -5,34 +5,29 @@
 import { exportJWK, exportPKCS8 } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sharedStore } from '../../../test/shared-store.js';
+import type { AuthorizationServer } from '../../../test/auth-server/authorization-server.js';
 import {
-  startAuthorizationServer,
-  type AuthorizationServer,
-} from '../../../test/auth-server/authorization-server.js';
-import {
-  startResourceServer,
-  type ResourceServer,
-} from '../../../test/auth-server/resource-server.js';
-import { entriesOf, oauth2Instance } from '../../../test/auth-server/oauth2-connector.js';
+  entriesOf,
+  oauth2Instance,
+  passwordLogin as testLogin,
+  startAuthServers,
+  testUserEntries,
+  type RigConfig,
+} from '../../../test/auth-server/oauth2-connector.js';
+import type { ResourceServer } from '../../../test/auth-server/resource-server.js';
 import type { OAuth2Options } from './oauth2-options.js';
 import { secretForms } from '../../index.js';
-import type { RigConfig } from '../../../test/auth-server/oauth2-connector.js';
 
 let server: AuthorizationServer;
 let api: ResourceServer;
+let servers: Awaited<ReturnType<typeof startAuthServers>> | undefined;
 
 beforeAll(async () => {
-  server = await startAuthorizationServer();
-  api = await startResourceServer({
-    introspectionEndpoint: server.introspectionEndpoint,
-    client: server.clients.resourceServer,
-  });
+  servers = await startAuthServers();
+  ({ server, api } = servers);
 });
 
-afterAll(async () => {
-  await api?.close();
-  await server?.close();
-});
+afterAll(() => servers?.close());
 
 beforeEach(() => {
   server.clearCalls();
@@ -41,21 +36,8 @@ beforeEach(() => {
   api.clear();
 });
 
-const passwordLogin = (more: Partial<OAuth2Options<RigConfig>> = {}): OAuth2Options<RigConfig> => ({
-  tokenUrl: server.tokenEndpoint,
-  revocationUrl: server.revocationEndpoint,
-  client: { id: server.clients.password.clientId, secret: server.clients.password.clientSecret },
-  grant: (config) => ({
-    type: 'password',
-    username: config.username ?? '',
-    password: config.password ?? '',
-  }),
-  scope: 'api offline_access',
-  ...more,
-});
-
-const user = () =>
-  entriesOf({ api: api.url, username: server.user.username, password: server.user.password });
+const passwordLogin = (more: Partial<OAuth2Options<RigConfig>> = {}) => testLogin(server, more);
+const user = () => testUserEntries(server, api);
 const grants = (type: string) =>
   server.calls().filter((call) => call.endpoint === 'token' && call.grantType === type);
 const json = (body: string) => JSON.parse(body) as Record<string, unknown>;
