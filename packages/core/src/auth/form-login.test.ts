@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { startCookieServer } from '../../test/auth-server/cookie-server.js';
+import { platformCalls } from '../../test/auth-server/oauth2-connector.js';
 import { sharedStore } from '../../test/shared-store.js';
 import {
   createHandler,
@@ -71,36 +72,12 @@ function instance(format: 'form' | 'json' = 'form', store?: Store) {
     { key: 'username', value: couch.user.name, sensitive: false },
     { key: 'password', value: password, sensitive: true },
   ];
+  const calls = platformCalls(handle);
   return {
     logger,
-    async initialize(password = couch.user.password) {
-      const response = await handle({
-        method: 'POST',
-        path: '/sdk/api/1.0/initialize/s-1',
-        query: { systemId: 'sys-1' },
-        headers: {},
-        body: entries(password),
-      });
-      const session: Record<string, string> =
-        response.status === 200
-          ? Object.fromEntries(
-              (JSON.parse(response.body) as ParameterEntry[]).map((entry) => [
-                entry.key.toLowerCase(),
-                entry.value,
-              ]),
-            )
-          : {};
-      return { ...response, session };
-    },
-    me: (session: Record<string, string>) =>
-      handle({ method: 'GET', path: '/sdk/api/1.0/me', headers: session }),
-    cleanup: (session: Record<string, string>) =>
-      handle({
-        method: 'POST',
-        path: '/sdk/api/1.0/cleanup/s-1',
-        query: { systemId: 'sys-1', cleanupGlobalCache: 'false' },
-        headers: session,
-      }),
+    initialize: (password = couch.user.password) => calls.initialize(entries(password)),
+    me: calls.me,
+    cleanup: (session: Record<string, string>) => calls.cleanup(session),
   };
 }
 

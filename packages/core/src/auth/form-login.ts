@@ -5,7 +5,12 @@ import { looksSecret } from '../security/secret-names.js';
 import type { EndSystemAuth } from '../http/end-system-auth.js';
 import { createEndSystemClient } from '../http/create-end-system-client.js';
 import type { OAuth2CallContext } from './oauth2/oauth2.js';
-import type { FromConfig, TokenEndpointOptions } from './oauth2/oauth2-options.js';
+import {
+  endpointTarget,
+  fromConfig,
+  type FromConfig,
+  type TokenEndpointOptions,
+} from './oauth2/oauth2-options.js';
 import { readSealed, recordPlace, writeSealed, type RecordPlace } from './sealed-record.js';
 
 // A login that posts a form (or JSON) and gets a session cookie back, as CouchDB's `POST /_session` does. The
@@ -62,9 +67,6 @@ export interface FormLogin<TConfig> {
   logout(context: OAuth2CallContext): Promise<void>;
 }
 
-const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
-  typeof value === 'function' ? (value as (config: C) => T)(config) : value;
-
 /** The cookies an answer sets, by name: the `name=value` of each `Set-Cookie`, empty values left out. */
 function setCookies(response: Response, names: readonly string[]) {
   const cookies: Record<string, string> = {};
@@ -84,15 +86,6 @@ const cookieHeader = (record: FormRecord) =>
   Object.entries(record.cookies)
     .map(([name, value]) => `${name}=${value}`)
     .join('; ');
-
-/** Splits a URL into the client's base and the path it posts to (a base URL cannot hold the last segment). */
-function target(url: string): { readonly baseUrl: string; readonly path: string } {
-  const parsed = new URL(url);
-  return {
-    baseUrl: new URL('.', new URL(parsed.pathname, parsed)).href,
-    path: parsed.pathname.slice(parsed.pathname.lastIndexOf('/') + 1) + parsed.search,
-  };
-}
 
 /**
  * A login by form and session cookie, as CouchDB's `POST /_session`: the fields posted at initialize, the
@@ -136,10 +129,10 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
     async initialize(context) {
       const where = place(context);
       const { config } = context;
-      const fields = resolve(options.fields, config);
+      const fields = fromConfig(options.fields, config);
       for (const [name, value] of Object.entries(fields))
         if (looksSecret(name)) context.addSecret(value);
-      const { baseUrl, path } = target(resolve(options.url, config));
+      const { baseUrl, path } = endpointTarget(fromConfig(options.url, config));
       const client = createEndSystemClient({
         ...options.endpoint,
         baseUrl,
@@ -167,7 +160,7 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
           'The end system answered the login without a session cookie: check the user name and password',
           { code: 'AUTHENTICATION_FAILED' },
         );
-      const logoutUrl = options.logout && resolve(options.logout.url, config);
+      const logoutUrl = options.logout && fromConfig(options.logout.url, config);
       await writeSealed(where, RECORD_KEY, {
         cookies,
         ...(logoutUrl === undefined ? {} : { logoutUrl }),
@@ -212,7 +205,7 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
       register(context, record);
       await where.cache.delete(RECORD_KEY);
       if (record.logoutUrl === undefined) return;
-      const { baseUrl, path } = target(record.logoutUrl);
+      const { baseUrl, path } = endpointTarget(record.logoutUrl);
       const response = await createEndSystemClient({
         ...options.endpoint,
         baseUrl,

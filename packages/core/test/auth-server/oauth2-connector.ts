@@ -75,7 +75,16 @@ export function oauth2Instance(
       JSON.stringify(logger.lines, (_key, value: unknown) =>
         value instanceof Error ? { message: value.message, stack: value.stack } : value,
       ),
-    /** Initializes as the platform does; the answer, and the session headers on success. */
+    ...platformCalls(handle),
+  };
+}
+
+/**
+ * The calls the platform makes to a handler whose connector serves `GET /me`: initialize (the answer, and the
+ * session headers on success), `me` with a session, cleanup.
+ */
+export function platformCalls(handle: ConnectorHandler) {
+  return {
     async initialize(entries: readonly ParameterEntry[], sdkSessionId = 's-1') {
       const response = await handle({
         method: 'POST',
@@ -84,7 +93,7 @@ export function oauth2Instance(
         headers: {},
         body: entries,
       });
-      const session =
+      const session: Record<string, string> =
         response.status === 200
           ? Object.fromEntries(
               (JSON.parse(response.body) as ParameterEntry[]).map((entry) => [
@@ -95,10 +104,8 @@ export function oauth2Instance(
           : {};
       return { ...response, session };
     },
-    /** `GET /me` with a session. */
     me: (session: Record<string, string>) =>
       handle({ method: 'GET', path: '/sdk/api/1.0/me', headers: session }),
-    /** Cleanup with a session. */
     cleanup: (session: Record<string, string>, sdkSessionId = 's-1') =>
       handle({
         method: 'POST',

@@ -5,6 +5,24 @@ import type { Logger } from '../../logging/logger.js';
 /** A value given as it is, or made from the connector's configuration at initialize. */
 export type FromConfig<T, TConfig> = T | ((config: TConfig) => T);
 
+/** The value of a {@link FromConfig} option for one configuration. @internal */
+export const fromConfig = <T, C>(value: FromConfig<T, C>, config: C): T =>
+  typeof value === 'function' ? (value as (config: C) => T)(config) : value;
+
+/**
+ * Splits an endpoint's URL into the client's base URL and the path it is called at: a client's base URL cannot
+ * hold the last segment (ky adds a `/` to it) nor a query.
+ *
+ * @internal
+ */
+export function endpointTarget(url: string): { readonly baseUrl: string; readonly path: string } {
+  const parsed = new URL(url);
+  return {
+    baseUrl: new URL('.', new URL(parsed.pathname, parsed)).href,
+    path: parsed.pathname.slice(parsed.pathname.lastIndexOf('/') + 1) + parsed.search,
+  };
+}
+
 /** A JSON Web Key (RFC 7517), as parsed JSON: `kty` and the members of its kind. */
 export interface Jwk {
   readonly kty: string;

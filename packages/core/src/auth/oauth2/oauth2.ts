@@ -3,12 +3,10 @@ import type { EndSystemAuth } from '../../http/end-system-auth.js';
 import { HTTPError } from 'ky';
 import type { Logger } from '../../logging/logger.js';
 import type { Cache } from '../../store/cache.js';
-import type { FromConfig, OAuth2Options } from './oauth2-options.js';
-import { RefreshFlights } from './refresh-flights.js';
+import { fromConfig, type OAuth2Options } from './oauth2-options.js';
+import { RefreshFlights, refusedSession } from './refresh-flights.js';
 import { requestGrant, scopeText } from './grant-request.js';
 import { postToEndpoint, type TokenCaller, type TokenEndpoint } from './token-endpoint.js';
-import { attachedConnectorError } from '../../errors/attached-error.js';
-import { UnauthenticatedError } from '../../errors/errors.js';
 import {
   authorizationOf,
   loginPlace,
@@ -70,9 +68,6 @@ export interface OAuth2Login<TConfig> {
    */
   revoke(context: OAuth2CallContext): Promise<void>;
 }
-
-const resolve = <T, C>(value: FromConfig<T, C>, config: C): T =>
-  typeof value === 'function' ? (value as (config: C) => T)(config) : value;
 
 /**
  * An OAuth2 login (RFC 6749) as library code: the password, client credentials, refresh token and JWT bearer
@@ -146,15 +141,15 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
     async initialize(context) {
       const place = loginPlace(context.sessionCache, name);
       const { config } = context;
-      const url = resolve(options.tokenUrl, config);
+      const url = fromConfig(options.tokenUrl, config);
       const endpoint: TokenEndpoint = {
         url,
-        client: resolve(options.client, config),
+        client: fromConfig(options.client, config),
         format,
         options: options.endpoint,
       };
-      const grant = resolve(options.grant, config);
-      const scope = scopeText(resolve(options.scope, config));
+      const grant = fromConfig(options.grant, config);
+      const scope = scopeText(fromConfig(options.scope, config));
       const requestedAt = now();
       const answer = await requestGrant(endpoint, {
         grant,
@@ -163,7 +158,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
         now: requestedAt,
       });
       const record = recordOf(
-        { ...endpoint, revocationUrl: resolve(options.revocationUrl, config) },
+        { ...endpoint, revocationUrl: fromConfig(options.revocationUrl, config) },
         answer,
         {
           requestedAt,
@@ -194,7 +189,7 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
             } catch (error) {
               // Renewed ahead of expiry: a token endpoint that fails (not one that refuses) leaves the token
               // as good as it was, so the call goes on with it while it lasts.
-              if (refused(error) || expired(record)) throw error;
+              if (refusedSession(error) || expired(record)) throw error;
               context.log.warn(
                 { err: error },
                 'Could not renew the access token ahead of its expiry; using it while it lasts',
@@ -250,12 +245,4 @@ export function oauth2<TConfig>(options: OAuth2Options<TConfig>): OAuth2Login<TC
       }
     },
   };
-}
-
-/** Whether a renewal failed because the server refused the session (not because it failed). */
-function refused(error: unknown): boolean {
-  return (
-    error instanceof UnauthenticatedError ||
-    attachedConnectorError(error)?.code === 'SESSION_EXPIRED'
-  );
 }

@@ -127,8 +127,7 @@ export class RefreshFlights {
       });
     } catch (error) {
       // A refresh token the server refuses will not work again: later calls answer 401 without asking.
-      if (error instanceof UnauthenticatedError || isRefusal(error))
-        await place.cache.delete(place.key).catch(() => undefined);
+      if (refusedSession(error)) await place.cache.delete(place.key).catch(() => undefined);
       throw error;
     }
     const next: TokenRecord = {
@@ -146,7 +145,15 @@ export class RefreshFlights {
   }
 }
 
-/** Whether a token request failed as the server's refusal of the session (a 401 `SESSION_EXPIRED`). */
-function isRefusal(error: unknown): boolean {
-  return attachedConnectorError(error)?.code === 'SESSION_EXPIRED';
+/**
+ * Whether a renewal failed because the server refused the session (a 401 `SESSION_EXPIRED`, or a login that
+ * cannot be renewed), not because it failed.
+ *
+ * @internal
+ */
+export function refusedSession(error: unknown): boolean {
+  return (
+    error instanceof UnauthenticatedError ||
+    attachedConnectorError(error)?.code === 'SESSION_EXPIRED'
+  );
 }

@@ -5,11 +5,12 @@ import { EndSystemError, UnauthenticatedError, ValidationError } from '../../err
 import { createEndSystemClient } from '../../http/create-end-system-client.js';
 import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
 import { signAssertion } from './client-assertion.js';
-import type {
-  OAuth2Client,
-  TokenEndpointOptions,
-  TokenRequestContext,
-  TokenSet,
+import {
+  endpointTarget,
+  type OAuth2Client,
+  type TokenEndpointOptions,
+  type TokenRequestContext,
+  type TokenSet,
 } from './oauth2-options.js';
 
 // Requests to the token and revocation endpoints, through the end-system client (so the egress policy, TLS,
@@ -152,9 +153,9 @@ async function authenticate(
   context: { readonly caller: TokenCaller; readonly now: number },
 ): Promise<Record<string, string>> {
   const { caller, now } = context;
+  if (endpoint.headers !== undefined) return { ...endpoint.headers };
   const { client } = endpoint;
   const method = authMethodOf(client);
-  if (endpoint.headers !== undefined) return { ...endpoint.headers };
   if (method === 'none') {
     params.client_id = client.id;
     return {};
@@ -208,12 +209,11 @@ export async function postToEndpoint(
   for (const name of ['password', 'refresh_token', 'assertion', 'token'])
     if (params[name] !== undefined) caller.addSecret(params[name]);
   const body = { ...clientParams, ...params };
-  const url = new URL(endpoint.url);
-  const path = url.pathname.slice(url.pathname.lastIndexOf('/') + 1) + url.search;
+  const { baseUrl, path } = endpointTarget(endpoint.url);
   const { rules, ...transport } = endpoint.options ?? {};
   const client = createEndSystemClient({
     ...transport,
-    baseUrl: new URL('.', new URL(url.pathname, url)).href,
+    baseUrl,
     headers,
     ...(caller.signal && { signal: caller.signal }),
     ...(caller.log && { log: caller.log }),
