@@ -14,7 +14,7 @@ import {
   type Store,
 } from '../index.js';
 import { createEndSystemClient } from '../http/index.js';
-import { formLogin } from './index.js';
+import { formLogin, type FormLoginOptions } from './index.js';
 
 let couch: Awaited<ReturnType<typeof startCookieServer>>;
 beforeAll(async () => {
@@ -29,13 +29,18 @@ interface Config {
   readonly password: string;
 }
 
-function instance(format: 'form' | 'json' = 'form', store?: Store) {
+function instance(
+  format: 'form' | 'json' = 'form',
+  store?: Store,
+  endpoint?: FormLoginOptions<Config>['endpoint'],
+) {
   const login = formLogin<Config>({
     url: (config) => `${config.url}/_session`,
     fields: (config) => ({ name: config.username, password: config.password }),
     format,
     cookies: ['AuthSession'],
     logout: { url: (config) => `${config.url}/_session` },
+    ...(endpoint && { endpoint }),
   });
   const connector = defineConnector({
     name: 'form-login-test',
@@ -100,6 +105,19 @@ describe('formLogin', () => {
     const login = await instance().initialize('Wr0ng-Couch-Value');
     expect(login.status).toBe(401);
     expect(errorOf(login.body).code).toBe('AUTHENTICATION_FAILED');
+  });
+
+  it('tries the endpoint’s own rules before its own', async () => {
+    const login = await instance('form', undefined, {
+      rules: [
+        { status: 401, code: 'INVALID_CONFIGURATION', message: 'This server says: wrong realm' },
+      ],
+    }).initialize('Wr0ng-Couch-Value');
+    expect(login.status).toBe(400);
+    expect(errorOf(login.body)).toMatchObject({
+      code: 'INVALID_CONFIGURATION',
+      message: 'This server says: wrong realm',
+    });
   });
 
   it('keeps the cookie the server renews, on every instance sharing the store', async () => {

@@ -48,7 +48,7 @@ export interface FormLoginOptions<TConfig> {
     /** @default 'DELETE' */
     readonly method?: 'DELETE' | 'POST' | 'GET';
   };
-  /** Transport options of the login's client (egress policy, TLS, proxy, timeouts). */
+  /** Transport options of the login's client (egress policy, TLS, proxy, timeouts), and error rules tried first. */
   readonly endpoint?: TokenEndpointOptions;
 }
 
@@ -108,6 +108,8 @@ const cookieHeader = (record: FormRecord) =>
  */
 export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogin<TConfig> {
   const names = options.cookies;
+  // The endpoint's own error rules go before the login's; the rest are the client's transport options.
+  const { rules = [], ...transport } = options.endpoint ?? {};
   if (!Array.isArray(names) || names.length === 0)
     throw new TypeError("formLogin: name the session cookies (`cookies: ['AuthSession']`)");
   const place = (context: {
@@ -134,12 +136,13 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
         if (looksSecret(name)) context.addSecret(value);
       const { baseUrl, path } = endpointTarget(fromConfig(options.url, config));
       const client = createEndSystemClient({
-        ...options.endpoint,
+        ...transport,
         baseUrl,
         signal: context.signal,
         log: context.log,
         errors: {
           rules: [
+            ...rules,
             {
               status: [401, 403],
               code: 'AUTHENTICATION_FAILED',
@@ -207,9 +210,10 @@ export function formLogin<TConfig>(options: FormLoginOptions<TConfig>): FormLogi
       if (record.logoutUrl === undefined) return;
       const { baseUrl, path } = endpointTarget(record.logoutUrl);
       const response = await createEndSystemClient({
-        ...options.endpoint,
+        ...transport,
         baseUrl,
         headers: { cookie: cookieHeader(record) },
+        errors: { rules },
         ...(context.signal && { signal: context.signal }),
         log: context.log,
       })(path, {
