@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors/errors.js';
+import { keptOnRedirect } from '../security/egress/credentials-home.js';
 import { looksSecret } from '../security/secret-names.js';
 import type { SecretSink } from '../security/redaction/secret-sink.js';
 
@@ -8,13 +9,22 @@ import type { SecretSink } from '../security/redaction/secret-sink.js';
  * Registers what a request sends as credentials with the platform request's redactor, before it is sent
  * (ARCHITECTURE.md, D4): credential-named headers (`Authorization`, `Cookie`, `X-Api-Key`…) and credential-named
  * query parameters.
+ *
+ * @returns whether a credential header is one fetch would carry to another origin on a redirect (the same pass
+ * as `carriesCredentialsAway`)
  */
-export function registerCredentials(url: string, headers: Headers, sink: SecretSink): void {
-  for (const [name, value] of headers) if (looksSecret(name)) sink.add(value);
+export function registerCredentials(url: string, headers: Headers, sink: SecretSink): boolean {
+  let away = false;
+  for (const [name, value] of headers)
+    if (looksSecret(name)) {
+      sink.add(value);
+      away ||= keptOnRedirect(name);
+    }
   const query = url.indexOf('?');
-  if (query === -1) return;
+  if (query === -1) return away;
   for (const [name, value] of new URLSearchParams(url.slice(query + 1)))
     if (looksSecret(name)) sink.add(value);
+  return away;
 }
 
 /**

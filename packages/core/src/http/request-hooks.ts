@@ -19,8 +19,10 @@ export const prepareRequest: BeforeRequestHook = (request, options) => {
   if (call === undefined) return;
   const { client } = call;
   client.deadlineAt ??= Date.now() + client.deadlineMs;
-  if (client.secrets) registerCredentials(request.url, request.headers, client.secrets);
-  call.credentialsAway = carriesCredentialsAway(request.headers);
+  // One pass over the headers: registering them finds the ones a redirect would carry away.
+  call.credentialsAway = client.secrets
+    ? registerCredentials(request.url, request.headers, client.secrets)
+    : carriesCredentialsAway(request.headers);
   const body = options.body as unknown;
   if (body instanceof ReadableStream) call.streamed = true;
   else if (body instanceof HeldUpload) call.held = body;

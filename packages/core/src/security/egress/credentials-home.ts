@@ -15,12 +15,19 @@ type EndSystemDispatcher = Pick<Dispatcher, 'dispatch'>;
 const DROPPED_BY_FETCH = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 /**
+ * Whether fetch keeps a header of this name (lower-case) on a redirect to another origin.
+ *
+ * @internal
+ */
+export const keptOnRedirect = (name: string): boolean => !DROPPED_BY_FETCH.has(name);
+
+/**
  * Whether headers hold a credential that fetch would carry to another origin on a redirect.
  *
  * @internal
  */
 export function carriesCredentialsAway(headers: Headers): boolean {
-  for (const [name] of headers) if (!DROPPED_BY_FETCH.has(name) && looksSecret(name)) return true;
+  for (const [name] of headers) if (keptOnRedirect(name) && looksSecret(name)) return true;
   return false;
 }
 
