@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UnauthenticatedError } from '../../errors/errors.js';
 import type { Cache } from '../../store/cache.js';
 import { readSealed, recordPlace, writeSealed, type RecordPlace } from '../sealed-record.js';
-import type { OAuth2Client, TokenSet } from './oauth2-options.js';
+import type { TokenSet } from './oauth2-options.js';
 import type { TokenEndpoint } from './token-endpoint.js';
 
 // What an OAuth2 login keeps for its session: the tokens and what renewing them needs (the endpoint and the
@@ -100,12 +100,12 @@ export function recordOf(
     readonly scope?: string;
   },
 ): TokenRecord {
-  const client: OAuth2Client = endpoint.client;
   return {
     tokenUrl: endpoint.url,
     ...(endpoint.revocationUrl === undefined ? {} : { revocationUrl: endpoint.revocationUrl }),
     format: endpoint.format,
-    client: JSON.parse(JSON.stringify(client)) as TokenRecord['client'],
+    // Kept as given: the record goes through JSON when it is sealed, which drops members left undefined.
+    client: endpoint.client as TokenRecord['client'],
     ...(extra.scope === undefined ? {} : { scope: extra.scope }),
     repeatable: extra.repeatable,
     owner: extra.owner,
