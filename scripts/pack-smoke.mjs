@@ -22,6 +22,7 @@ const entries = {
   '@connector-sdk/core': 'defineConnector',
   '@connector-sdk/core/http': 'createEndSystemClient',
   '@connector-sdk/core/auth': 'oauth2',
+  '@connector-sdk/core/rest': 'restApi',
   '@connector-sdk/node': 'serve',
   '@connector-sdk/express': 'connectorMiddleware',
   '@connector-sdk/fetch': 'createFetchHandler',

@@ -1,47 +1,77 @@
-import { defineConnector, field, secret } from '@connector-sdk/core';
-import { login, revoke } from './node-red-api.js';
-import { nodeRedConfig } from './node-red-config.js';
-import { bearer, nodeRedPlatformOperations } from './platform-operations.js';
+import { defineConnector, describeConfig, field, secret } from '@connector-sdk/core';
+import { requestToken } from '@connector-sdk/core/auth';
+import { flows, nodeRed } from './node-red.js';
+
+/** What the user fills in for a Node-RED: the admin root URL and an `adminAuth` user. */
+const config = { url: field.url(), username: field.string(), password: field.secret() };
+
+/** The form the platform shows for `config`. */
+const form = describeConfig(config, {
+  url: {
+    displayName: 'Node-RED admin URL',
+    tooltip:
+      'Its admin root, such as http://host:1880 (with httpAdminRoot: http://host:1880/admin)',
+  },
+  username: { displayName: 'User', tooltip: 'An adminAuth user with the permission *' },
+  password: { displayName: 'Password' },
+});
+
+/** Without adminAuth, Node-RED has no token endpoint: a 404 page. */
+const NO_LOGIN =
+  "'url' has no Node-RED login: enable adminAuth, and give the admin root as the URL";
 
 /**
  * A connector for the admin API of Node-RED 4: it logs in with the password grant of an `adminAuth` user and
- * serves the platform's operations with flows as entities (platform-operations.ts). How Node-RED's failures
- * reach the platform is set in `node-red-api.ts`.
+ * serves flows as the platform's entities, declared in node-red.ts.
  */
 export const nodeRedConnector = defineConnector({
   name: 'node-red-connector',
   version: '0.1.0',
-
-  // What the user typed into the platform's form: the admin root URL and an adminAuth user.
-  config: nodeRedConfig,
+  config,
 
   // #region session-and-initialize
-  session: {
-    Authorization: field.secret(),
-    'X-Node-Red-Url': field.url(),
-  },
+  session: { Authorization: field.secret(), 'X-Node-Red-Url': field.url() },
 
+  // #region login
   async initialize({ config, signal, log, addSecret }) {
-    const { token, expiresInSeconds } = await login(
-      { url: config.url, signal, log, addSecret },
-      config,
+    // Node-RED's admin client is public (`node-red-admin`), takes JSON and grants the scope `*`.
+    const token = await requestToken(
+      { signal, log, addSecret },
+      {
+        tokenUrl: `${config.url.replace(/\/+$/, '')}/auth/token`,
+        client: { id: 'node-red-admin' },
+        grant: { type: 'password', username: config.username, password: config.password },
+        scope: '*',
+        requestFormat: 'json',
+        endpoint: { rules: [{ status: 404, code: 'INVALID_CONFIGURATION', message: NO_LOGIN }] },
+      },
     );
-    log.info({ user: config.username, expiresInSeconds }, 'logged in to Node-RED');
-    return { Authorization: secret(`Bearer ${token}`), 'X-Node-Red-Url': config.url };
+    log.info({ user: config.username }, 'logged in to Node-RED');
+    return { Authorization: secret(`Bearer ${token.accessToken}`), 'X-Node-Red-Url': config.url };
   },
+  // #endregion login
   // #endregion session-and-initialize
 
-  // The platform's documented operations: configuration info, and flows as entities.
-  operations: ({ platform }) => nodeRedPlatformOperations(platform),
+  operations: ({ platform }) =>
+    nodeRed.operations(platform, {
+      connectorMetadata: { fields: form },
+      serverInfo: {
+        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+      },
+      // One project: the Node-RED the session is logged in to.
+      projects: [
+        { id: 'node-red', name: ({ session }) => `Node-RED at ${session['X-Node-Red-Url']}` },
+      ],
+      entities: { flow: flows },
+    }),
 
-  // The end of the sync session: revoke the token, so it cannot be used again even before it expires.
-  async cleanup({ session, signal, log }) {
-    try {
-      await revoke({ url: session['X-Node-Red-Url'], signal, log }, bearer(session.Authorization));
-      log.info({}, 'token revoked');
-    } catch (error) {
-      // An expired or already revoked token is as good as revoked; the platform's cleanup succeeds anyway.
-      log.warn({ err: error }, 'could not revoke the Node-RED token');
-    }
+  // Revoke the token at the end of the sync session, so it cannot be used again before it expires.
+  async cleanup({ session, ...context }) {
+    const token = session.Authorization.replace(/^Bearer\s+/i, '');
+    await nodeRed
+      .client({ session, ...context })
+      .post('auth/revoke', { json: { token } })
+      // An expired or revoked token is as good as revoked: the platform's cleanup succeeds anyway.
+      .catch((error: unknown) => context.log.warn({ err: error }, 'could not revoke the token'));
   },
 });

@@ -96,7 +96,7 @@ describe('the Node-RED connector against a real Node-RED', () => {
         { label: 'x', nodes: '[{"id":"a","type":"debug"},{"id":"a","type":"inject"}]' },
         'an id of its own',
       ],
-      [{ label: 'x', color: 'red' }, "'fields.color' is not a field of a flow"],
+      [{ label: 'x', color: 'red' }, "'fields.color' is not a field of the flow type"],
       [{ label: 'x', id: '0123456789abcdef' }, "'fields.id'"],
     ] as const) {
       const response = await create(fields);

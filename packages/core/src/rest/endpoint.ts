@@ -1,0 +1,141 @@
+// Sends one declared end-system request: its path with the request's ids in it (each one encoded as one path
+// segment, never `.` or `..`), its query and headers, resolved from the call where they are functions.
+import type { z } from 'zod';
+import { EndSystemError, ValidationError } from '../errors/errors.js';
+import type { EntityIds, OrCall, RequestSpec, RestCall, RestMethod } from './entity-spec.js';
+
+/**
+ * A value of a declaration, or what its function gives for this call.
+ *
+ * @internal
+ */
+export function resolve<S, T>(value: OrCall<S, T>, call: RestCall<S>): T {
+  return typeof value === 'function' ? (value as (call: RestCall<S>) => T)(call) : value;
+}
+
+const PLACEHOLDER = /\{(id|projectId|entityTypeId)\}/g;
+
+/**
+ * A path template with the request's ids in it.
+ *
+ * @param template - such as `'projects/{projectId}/issues/{id}'`
+ * @param ids - the request's ids
+ * @returns the path
+ * @throws ValidationError when an id the path needs is missing or `.`/`..` (a step out of the path)
+ */
+export function expandPath(template: string, ids: EntityIds): string {
+  return template.replace(PLACEHOLDER, (_, name: keyof EntityIds) => {
+    const value = ids[name];
+    if (value === undefined || value === null || value === '')
+      throw new ValidationError(`'${name}' is required here`);
+    if (value === '.' || value === '..') throw new ValidationError(`'${name}' is not an id`);
+    return encodeURIComponent(value);
+  });
+}
+
+/** What one request adds to its declaration: its method, JSON body and extra query parameters. */
+export interface Sending {
+  readonly method: RestMethod;
+  readonly json?: unknown;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** The path instead of the declared one (the next page a `Link` header names). */
+  readonly path?: string;
+}
+
+function definedOnly(
+  query: Readonly<Record<string, string | number | boolean | undefined>>,
+): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined) defined[name] = String(value);
+  return defined;
+}
+
+/**
+ * Sends a declared request through the call's client.
+ *
+ * @param call - the call
+ * @param spec - the declared request
+ * @param sending - the method, body and extra parameters
+ * @returns the end system's answer (an error status has already become the platform's error)
+ */
+export async function send<S>(
+  call: RestCall<S>,
+  spec: RequestSpec<S>,
+  sending: Sending,
+): Promise<Response> {
+  const path = sending.path ?? expandPath(resolve(spec.path, call), call.ids);
+  const searchParams = new URLSearchParams(
+    definedOnly({
+      ...(spec.query === undefined ? {} : resolve(spec.query, call)),
+      ...sending.query,
+    }),
+  );
+  return call.api(path, {
+    method: spec.method ?? sending.method,
+    ...(searchParams.size === 0 ? {} : { searchParams }),
+    ...(spec.headers === undefined ? {} : { headers: resolve(spec.headers, call) }),
+    ...(sending.json === undefined ? {} : { json: sending.json }),
+  });
+}
+
+/**
+ * The JSON of an answer; `undefined` for an empty one (a 204).
+ *
+ * @throws EndSystemError when the answer is not JSON
+ */
+export async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new EndSystemError('The end system answered something that is not JSON');
+  }
+}
+
+/**
+ * An item of the end system's answer, checked against its schema: another shape is a 502 that says where, not a
+ * crash later.
+ *
+ * @param schema - the item's schema
+ * @param value - what the end system answered
+ * @param what - the entity type's name, for the message
+ */
+export function parseItem<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where =
+    issue === undefined || issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
+  throw new EndSystemError(
+    `The end system answered a ${what} in a shape its schema does not describe${where}: ${issue?.message ?? ''}`.trim(),
+  );
+}
+
+const isZodError = (error: unknown): error is { readonly issues: readonly z.core.$ZodIssue[] } =>
+  error instanceof Error &&
+  error.name === 'ZodError' &&
+  Array.isArray((error as { issues?: unknown }).issues);
+
+/**
+ * What a declaration's function picks out of an end system's answer: a zod error it throws (it parsed the answer
+ * and the answer did not fit) is the end system's 502, not the connector's 500.
+ *
+ * @param pick - the declaration's function, called on the answer
+ * @param what - the entity type's name, for the message
+ */
+export function picked<T>(pick: () => T, what: string): T {
+  try {
+    return pick();
+  } catch (error) {
+    if (!isZodError(error)) throw error;
+    const issue = error.issues[0];
+    const where =
+      issue === undefined || issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
+    throw new EndSystemError(
+      `The end system answered a ${what} in a shape the connector does not read${where}: ${issue?.message ?? ''}`.trim(),
+      { cause: error },
+    );
+  }
+}

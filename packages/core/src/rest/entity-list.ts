@@ -1,0 +1,126 @@
+// Lists an entity type's items the way its end system pages them (offset and limit, page numbers, a cursor in
+// the answer, the `Link` header's next page, or not at all), as a `readWindow` source: the platform's windows
+// are exact whichever way the end system pages. `Link` headers are parsed by `http-link-header` (RFC 8288).
+import LinkHeader from 'http-link-header';
+import { EndSystemError } from '../errors/errors.js';
+import type { PageSource } from '../platform/paging.js';
+import { pathSteps, readPath } from './field-path.js';
+import { jsonOf, picked, send } from './endpoint.js';
+import type { ListSpec, RestCall } from './entity-spec.js';
+
+type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+/** One page: its items and the answer, for a cursor or a `Link` header. */
+interface Page {
+  readonly items: readonly unknown[];
+  readonly body: unknown;
+  readonly response: Response;
+}
+
+async function readPage<S>(
+  call: RestCall<S>,
+  spec: ListSpec<S>,
+  sending: { readonly query: Query; readonly path?: string },
+): Promise<Page> {
+  const response = await send(call, spec, { method: 'GET', ...sending });
+  const body = await jsonOf(response);
+  const items =
+    spec.items === undefined
+      ? body
+      : typeof spec.items === 'function'
+        ? picked(
+            () => (spec.items as (body: unknown, call: RestCall<S>) => unknown)(body, call),
+            'list',
+          )
+        : readPath(body, pathSteps(spec.items));
+  if (!Array.isArray(items))
+    throw new EndSystemError('The end system answered a list without its items where declared');
+  return { items, body, response };
+}
+
+/**
+ * The path of a `Link` header's next page, relative to the API's base URL: a next page on another origin, or
+ * outside the base URL, is refused (a 502), so an answer cannot send the session's credentials elsewhere.
+ */
+function nextOfLink(response: Response, base: string): string | undefined {
+  const header = response.headers.get('link');
+  if (header === null) return undefined;
+  const next = LinkHeader.parse(header).rel('next')[0];
+  if (next === undefined) return undefined;
+  const url = new URL(next.uri, response.url === '' ? base : response.url);
+  if (!url.href.startsWith(base))
+    throw new EndSystemError("The end system's next page is not under the API's base URL");
+  return url.href.slice(base.length);
+}
+
+/**
+ * How a declared list reads pages, for `readWindow`.
+ *
+ * @param call - the call
+ * @param spec - the declared list
+ * @param query - parameters every page sends (a search's filters)
+ * @returns the page source
+ */
+export function pageSource<S>(
+  call: RestCall<S>,
+  spec: ListSpec<S>,
+  query: Query,
+): PageSource<unknown> {
+  const paging = spec.paging ?? 'none';
+  if (paging === 'none') return { all: async () => (await readPage(call, spec, { query })).items };
+  if ('offset' in paging)
+    return {
+      offset: async (offset, limit) =>
+        (
+          await readPage(call, spec, {
+            query: { ...query, [paging.offset]: offset, [paging.limit]: limit },
+          })
+        ).items,
+    };
+  if ('page' in paging)
+    return {
+      pageSize: paging.pageSize,
+      page: async (index) =>
+        (
+          await readPage(call, spec, {
+            query: {
+              ...query,
+              [paging.page]: index + (paging.first ?? 1),
+              ...(paging.size === undefined ? {} : { [paging.size]: paging.pageSize }),
+            },
+          })
+        ).items,
+    };
+  const size = paging.size === undefined ? {} : { [paging.size.param]: paging.size.value };
+  if ('cursor' in paging)
+    return {
+      cursor: async (cursor) => {
+        const page = await readPage(call, spec, {
+          query: {
+            ...query,
+            ...size,
+            ...(cursor === undefined ? {} : { [paging.cursor]: cursor }),
+          },
+        });
+        const next =
+          typeof paging.next === 'function'
+            ? picked(
+                () =>
+                  (paging.next as (body: unknown, call: RestCall<S>) => unknown)(page.body, call),
+                'list',
+              )
+            : readPath(page.body, pathSteps(paging.next));
+        return { items: page.items, next: typeof next === 'string' ? next : undefined };
+      },
+    };
+  // A `Link` header: the cursor is the next page's path, which carries its own query.
+  return {
+    cursor: async (cursor) => {
+      const page = await readPage(call, spec, {
+        query: cursor === undefined ? { ...query, ...size } : {},
+        ...(cursor === undefined ? {} : { path: cursor }),
+      });
+      return { items: page.items, next: nextOfLink(page.response, call.baseUrl) };
+    },
+  };
+}

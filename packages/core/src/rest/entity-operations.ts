@@ -1,0 +1,253 @@
+// The entity operations of a declared entity type: get, create, update, delete and search, each the declared
+// end-system requests with the mappings applied both ways.
+import { EndSystemError, ValidationError } from '../errors/errors.js';
+import { readWindow, type PageWindow } from '../platform/paging.js';
+import { jsonOf, parseItem, picked, send } from './endpoint.js';
+import { pageSource } from './entity-list.js';
+import { searchOrder, translateSearch, type SearchBody } from './entity-search.js';
+import type { DeleteSpec, ListSpec, RestCall, WriteSpec } from './entity-spec.js';
+import { readFields, writeFields } from './field-mapping.js';
+import { mergeItems, readPath } from './field-path.js';
+import type { RestEntity } from './rest-entity.js';
+
+type Fields = Record<string, unknown>;
+type Entity<S> = RestEntity<S>;
+
+const cannot = (entity: Entity<never>, typeId: string, what: string) =>
+  new ValidationError(`${entity.spec.name} (${typeId}) cannot be ${what} in this end system`);
+
+/**
+ * Reads one item of the end system, by the call's entity id.
+ *
+ * @internal
+ */
+export async function readItem<S>(entity: Entity<S>, call: RestCall<S>): Promise<unknown> {
+  const get = entity.spec.get;
+  if (get === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'read');
+  let body: unknown;
+  if (typeof get === 'function') body = await get(call);
+  else if (typeof get === 'string')
+    body = await jsonOf(await send(call, { path: get }, { method: 'GET' }));
+  else {
+    const answer = await jsonOf(await send(call, get, { method: 'GET' }));
+    const pick = get.answer;
+    body = pick === undefined ? answer : picked(() => pick(answer, call), entity.spec.name);
+  }
+  return parseItem(entity.schema, body, entity.spec.name);
+}
+
+/** The platform's entity of an item, with only the fields of `fieldList` when it names some. */
+export function entityOf<S>(entity: Entity<S>, item: unknown, fieldList?: readonly string[]) {
+  return { fields: readFields(entity.fields, item, new Set(fieldList ?? [])) };
+}
+
+async function written<S>(
+  entity: Entity<S>,
+  call: RestCall<S>,
+  write: { readonly spec: WriteSpec<S, unknown>; readonly response: Response },
+): Promise<unknown> {
+  const { answer = 'item' } = write.spec;
+  if (answer === 'none') return readItem(entity, call);
+  const body = await jsonOf(write.response);
+  if (answer === 'id') {
+    const id = readPath(body, entity.idSteps);
+    if (typeof id !== 'string' && typeof id !== 'number')
+      throw parseItem(entity.schema, body, entity.spec.name);
+    return readItem(entity, { ...call, ids: { ...call.ids, id: String(id) } });
+  }
+  const item = answer === 'item' ? body : picked(() => answer(body, call), entity.spec.name);
+  return parseItem(entity.schema, item, entity.spec.name);
+}
+
+/** Checks and converts the platform's fields, and runs the declaration's own check. */
+async function changeOf<S>(entity: Entity<S>, call: RestCall<S>, sent: Fields): Promise<Fields> {
+  const { entityTypeId: typeId, id } = call.ids;
+  const change = writeFields(entity.fields, sent, {
+    typeId,
+    idField: entity.idField ?? '',
+    entityId: id,
+  });
+  await entity.spec.check?.({ change, id }, call);
+  return change;
+}
+
+/**
+ * Creates an item from the platform's fields and answers it as the platform reads it.
+ *
+ * @internal
+ */
+export async function createItem<S>(
+  entity: Entity<S>,
+  call: RestCall<S>,
+  sent: Fields,
+): Promise<unknown> {
+  const create = entity.spec.create;
+  if (create === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'created');
+  const change = await changeOf(entity, call, sent);
+  if (typeof create === 'function')
+    return parseItem(entity.schema, await create({ change }, call), entity.spec.name);
+  const spec: WriteSpec<S, unknown> = typeof create === 'string' ? { path: create } : create;
+  const item =
+    typeof create === 'object' && create.defaults !== undefined
+      ? mergeItems(create.defaults, change)
+      : change;
+  const json = spec.body === undefined ? item : spec.body({ change, item }, call);
+  const response = await send(call, spec, { method: 'POST', json });
+  return written(entity, call, { spec, response });
+}
+
+/**
+ * Changes an item by the platform's fields (a replace reads it first and sends it whole) and answers it.
+ *
+ * @internal
+ */
+export async function updateItem<S>(
+  entity: Entity<S>,
+  call: RestCall<S>,
+  sent: Fields,
+): Promise<unknown> {
+  const update = entity.spec.update;
+  if (update === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'updated');
+  const change = await changeOf(entity, call, sent);
+  if (typeof update === 'function')
+    return parseItem(entity.schema, await update({ change }, call), entity.spec.name);
+  const spec: WriteSpec<S, unknown> = typeof update === 'string' ? { path: update } : update;
+  const replace = typeof update === 'object' && update.replace === true;
+  // A replace must send the whole item: the end system drops what it leaves out.
+  const item = replace ? mergeItems(await readItem(entity, call), change) : change;
+  const json = spec.body === undefined ? item : spec.body({ change, item }, call);
+  const response = await send(call, spec, { method: replace ? 'PUT' : 'PATCH', json });
+  return written(entity, call, { spec, response });
+}
+
+/**
+ * Deletes an item (`SOFT_DELETE`), or archives it as the declaration says (`ARCHIVE`).
+ *
+ * @internal
+ */
+export async function deleteItem<S>(
+  entity: Entity<S>,
+  call: RestCall<S>,
+  deletionType: 'SOFT_DELETE' | 'ARCHIVE',
+): Promise<void> {
+  const declared = entity.spec.delete;
+  const spec: DeleteSpec<S> | undefined =
+    typeof declared === 'string' ? { path: declared } : declared;
+  if (deletionType === 'ARCHIVE') {
+    if (spec?.archive === undefined)
+      throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'archived');
+    await updateItem(entity, call, { ...spec.archive });
+    return;
+  }
+  if (spec === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'deleted');
+  await send(call, spec, { method: 'DELETE' });
+}
+
+/** What a search reads: the platform's window and body, and the server info's cap. */
+export interface SearchRequest {
+  readonly window: PageWindow;
+  readonly body: SearchBody;
+  readonly maxResults: number;
+}
+
+/**
+ * Answers the platform's search: its query translated through the declared table, then exactly the window the
+ * platform asks for, paged the end system's way (or over the whole list, filtered and sorted in memory).
+ *
+ * @internal
+ */
+export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, search: SearchRequest) {
+  const declared = entity.spec.search;
+  if (declared === undefined)
+    throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'searched');
+  const table = {
+    typeId: call.ids.entityTypeId,
+    fields: new Map(entity.fields.map((field) => [field.id, field])),
+    idField: entity.idField ?? '',
+    spec: declared as never,
+  };
+  // Checked before the end system is called: a search it cannot answer is a 400 at once.
+  const translated = translateSearch(table, search.body.query);
+  const order = searchOrder(table, search.body);
+  const listed = declared.request ?? entity.spec.list;
+  const list: ListSpec<S> = typeof listed === 'string' ? { path: listed } : (listed as ListSpec<S>);
+  const options = { maxResults: search.maxResults };
+  if (translated.kind === 'query') {
+    if (order !== undefined && declared.sort !== undefined)
+      Object.assign(translated.params, declared.sort(order));
+    const items = await readWindow(
+      search.window,
+      pageSource(call, list, translated.params),
+      options,
+    );
+    return items.map((item) => entityOf(entity, parseItem(entity.schema, item, entity.spec.name)));
+  }
+  return readWindow(
+    search.window,
+    {
+      all: async () =>
+        sortedMatches(entity, { items: await listAll(call, list), keep: translated.keep, order }),
+    },
+    options,
+  );
+}
+
+/** The most end-system calls reading a whole list may take. */
+const MAX_CALLS = 1_000;
+
+/** Every item of a list, page after page, for a search answered in memory. */
+async function listAll<S>(call: RestCall<S>, list: ListSpec<S>): Promise<readonly unknown[]> {
+  const source = pageSource(call, list, {});
+  if ('all' in source) return source.all();
+  const items: unknown[] = [];
+  if ('offset' in source) {
+    const limit =
+      typeof list.paging === 'object' && 'offset' in list.paging ? (list.paging.max ?? 100) : 100;
+    for (let calls = 0; calls < MAX_CALLS; calls++) {
+      const page = await source.offset(items.length, limit);
+      items.push(...page);
+      if (page.length < limit) return items;
+    }
+  } else if ('page' in source) {
+    for (let index = 0; index < MAX_CALLS; index++) {
+      const page = await source.page(index);
+      items.push(...page);
+      if (page.length < source.pageSize) return items;
+    }
+  } else {
+    let cursor: string | undefined;
+    for (let calls = 0; calls < MAX_CALLS; calls++) {
+      const page = await source.cursor(cursor);
+      items.push(...page.items);
+      if (page.next === undefined || page.next === '' || page.items.length === 0) return items;
+      cursor = page.next;
+    }
+  }
+  throw new EndSystemError(`Reading the whole list took more than ${MAX_CALLS} end-system calls`);
+}
+
+function sortedMatches<S>(
+  entity: Entity<S>,
+  found: {
+    readonly items: readonly unknown[];
+    readonly keep: (fields: Fields) => boolean;
+    readonly order: { readonly field: string; readonly direction: 'ASC' | 'DESC' } | undefined;
+  },
+) {
+  const entities = found.items
+    .map((item) => entityOf(entity, parseItem(entity.schema, item, entity.spec.name)))
+    .filter((one) => found.keep(one.fields));
+  const { order } = found;
+  if (order === undefined) return entities;
+  const name =
+    order.field === 'ENTITY_ID'
+      ? entity.idField
+      : order.field === 'CREATED_UPDATED_TIME'
+        ? entity.spec.updated
+        : order.field;
+  const field = entity.fields.find((one) => one.id === name);
+  if (field === undefined) return entities;
+  const sign = order.direction === 'ASC' ? 1 : -1;
+  const key = (one: { fields: Fields }) => field.order(one.fields[field.id]);
+  return entities.sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : 0));
+}

@@ -1,0 +1,44 @@
+/**
+ * Declarative connectors: describe an end system's REST API (where each entity type is read and written, how
+ * its lists page, how the platform's search becomes its own, how its fields map both ways) and get the
+ * platform's operations. Any property may be a function, and operations written by hand sit beside the
+ * declared ones. A subpath of its own: a connector written by hand never loads it.
+ *
+ * ```ts
+ * import { convert, restApi } from '@connector-sdk/core/rest';
+ * ```
+ *
+ * See the guide, `docs/declarative-connectors.md`.
+ *
+ * @module @connector-sdk/core/rest
+ */
+export { restApi, type RestApi, type RestApiOptions } from './rest-api.js';
+export type { RestEntity } from './rest-entity.js';
+export type { ProjectList, RestDescription, StaticProject } from './rest-operations.js';
+export { convert, type Conversion, type FieldDataType } from './conversions.js';
+export type {
+  ComputedField,
+  FieldOf,
+  FieldValue,
+  MappedField,
+  PlatformFields,
+} from './field-mapping.js';
+export type { AtPath, ItemPath } from './field-path.js';
+export type {
+  ApiContext,
+  DeleteSpec,
+  EntityIds,
+  EntitySpec,
+  ListSpec,
+  OrCall,
+  Paging,
+  QueryConditions,
+  ReadSpec,
+  RequestSpec,
+  RestCall,
+  RestMethod,
+  SearchCondition,
+  SearchSpec,
+  WriteOp,
+  WriteSpec,
+} from './entity-spec.js';

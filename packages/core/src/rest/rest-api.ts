@@ -1,0 +1,97 @@
+// `restApi`: how to reach an end system's REST API (base URL, login, error rules), and from it the declared
+// entity types and the platform operations they serve.
+import type { z } from 'zod';
+import type { EndSystemAuth } from '../http/end-system-auth.js';
+import type { EndSystemClientOptions } from '../http/end-system-client-options.js';
+import type { EndSystemClient } from '../http/end-system-client-types.js';
+import { createEndSystemClient } from '../http/create-end-system-client.js';
+import type { PlatformBuilders } from '../platform/platform-builders.js';
+import type { ApiContext, EntityIds, EntitySpec, RestCall } from './entity-spec.js';
+import type { FieldOf } from './field-mapping.js';
+import { compileEntity, type RestEntity } from './rest-entity.js';
+import { restOperations, type RestDescription } from './rest-operations.js';
+
+/** Options of {@link restApi}. */
+export interface RestApiOptions<TSession> {
+  /** The API's base URL: request paths are relative to it. Usually from the session. */
+  readonly baseUrl: (context: ApiContext<TSession>) => string;
+  /** How each call logs in: a strategy of `@connector-sdk/core/auth`, from the session. */
+  readonly auth?: (context: ApiContext<TSession>) => EndSystemAuth | undefined;
+  /**
+   * The end-system client's other options: error rules, retries, time limits, egress, TLS (see
+   * `createEndSystemClient`).
+   */
+  readonly client?: Omit<EndSystemClientOptions, 'baseUrl' | 'auth' | 'signal' | 'log'>;
+}
+
+/** An end system's REST API, from which entity types and the platform's operations are declared. */
+export interface RestApi<TSession> {
+  /**
+   * The end-system client of one platform request, for an operation written by hand beside the declared ones.
+   */
+  client(context: ApiContext<TSession>): EndSystemClient;
+  /**
+   * Declares an entity type: its item's schema, and where it is read and written, how it pages and searches,
+   * and its fields. A mapping whose `from` names a path the schema lacks is a compile error.
+   *
+   * @param schema - the end system's item, described with zod
+   * @param spec - the declaration
+   * @returns the entity type, for `entities` of {@link RestApi.operations}
+   * @throws TypeError for a declaration that cannot work
+   */
+  entity<TItem, const F extends Readonly<Record<string, FieldOf<TItem>>>>(
+    schema: z.ZodType<TItem>,
+    spec: EntitySpec<TSession, TItem, F>,
+  ): RestEntity<TSession>;
+  /**
+   * The platform's operations for the declared entity types: configuration info, and get, create, update,
+   * delete and search of entities. Spread them into the connector's `operations`, beside any written by hand.
+   *
+   * @param platform - the catalog's builders (`operations: ({ platform }) => …`)
+   * @param description - the connector's metadata, server info, projects and entity types
+   */
+  operations(
+    platform: PlatformBuilders<TSession>,
+    description: RestDescription<TSession>,
+  ): ReturnType<typeof restOperations<TSession>>;
+}
+
+/** A base URL as ky's prefix wants it, and as a `Link` header's next page is compared with: ending with `/`. */
+const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+
+/**
+ * Describes an end system's REST API, for a declarative connector.
+ *
+ * @typeParam TSession - the connector's session, as its later calls read it
+ * @param options - base URL, login and the client's options
+ * @returns the API, to declare entity types and the platform's operations with
+ * @example
+ * ```ts
+ * const api = restApi<Session>({
+ *   baseUrl: ({ session }) => session['X-Acme-Url'],
+ *   auth: ({ session }) => bearerToken(session.Authorization),
+ * });
+ * ```
+ */
+export function restApi<TSession>(options: RestApiOptions<TSession>): RestApi<TSession> {
+  const client = (context: ApiContext<TSession>) =>
+    createEndSystemClient({
+      ...options.client,
+      baseUrl: withSlash(options.baseUrl(context)),
+      auth: options.auth?.(context),
+      signal: context.signal,
+      log: context.log,
+    });
+  const callOf = (context: ApiContext<TSession>, ids: EntityIds): RestCall<TSession> => {
+    const { session, signal, log, sessionCache, systemCache } = context;
+    const baseUrl = withSlash(options.baseUrl(context));
+    return { session, signal, log, sessionCache, systemCache, api: client(context), baseUrl, ids };
+  };
+  return {
+    client,
+    entity: (schema, spec) => compileEntity(schema, spec as never) as never,
+    operations: (platform, description) => restOperations(platform, { description, callOf }),
+  };
+}
+
+export type { RestEntity };

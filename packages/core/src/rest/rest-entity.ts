@@ -1,0 +1,75 @@
+// A declared entity type, compiled once when it is declared: its mappings, where its id is, and how its ids are
+// checked. A declaration that cannot work (a create without a way to know the new id, a search table that mixes
+// query parameters and filtering in memory) throws a TypeError here, at start-up, not at the first call.
+import { z } from 'zod';
+import type { EntitySpec } from './entity-spec.js';
+import { compileFields, type CompiledField, type FieldOf } from './field-mapping.js';
+import { pathSteps } from './field-path.js';
+
+/**
+ * An entity type ready to serve, made by `api.entity(schema, spec)`.
+ *
+ * @typeParam TSession - the connector's session
+ */
+export interface RestEntity<TSession> {
+  /** The end system's item. */
+  readonly schema: z.ZodType;
+  /** The declaration, its item's type erased once its mappings have been checked against it. */
+  readonly spec: EntitySpec<TSession, unknown, Readonly<Record<string, FieldOf<unknown>>>>;
+  /** The mappings, compiled, in declaration order. */
+  readonly fields: readonly CompiledField[];
+  /** Where the id is in the item. */
+  readonly idSteps: readonly string[];
+  /** The platform field that maps the id, if one does. */
+  readonly idField: string | undefined;
+  /** Checks an entity id the platform sends. */
+  readonly idSchema: z.ZodType<string>;
+}
+
+/** Ids the platform may send by default: text, never a step out of a path. */
+const DEFAULT_ID = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((id) => id !== '.' && id !== '..', { error: 'is not an id' });
+
+function checkSpec(spec: RestEntity<never>['spec']): void {
+  const by = Object.values(spec.search?.by ?? {});
+  if (by.some((one) => Array.isArray(one)) && !by.every((one) => Array.isArray(one)))
+    throw new TypeError(
+      `${spec.name}: a search either sends query parameters or filters in memory, not both`,
+    );
+  if (spec.search !== undefined && spec.search.request === undefined && spec.list === undefined)
+    throw new TypeError(`${spec.name}: a search needs a list or a search request`);
+  const create = spec.create;
+  if (typeof create === 'object' && create.answer === 'none')
+    throw new TypeError(`${spec.name}: a create must answer the item or its id`);
+  if (spec.updated !== undefined && !Object.hasOwn(spec.fields, spec.updated))
+    throw new TypeError(`${spec.name}: 'updated' must name one of its fields`);
+}
+
+/**
+ * Compiles a declared entity type.
+ *
+ * @param schema - the end system's item
+ * @param spec - the declaration
+ * @returns the entity type
+ * @throws TypeError for a declaration that cannot work
+ */
+export function compileEntity<TSession, TItem>(
+  schema: z.ZodType<TItem>,
+  spec: EntitySpec<TSession, TItem, Readonly<Record<string, FieldOf<TItem>>>>,
+): RestEntity<TSession> {
+  checkSpec(spec as never);
+  const fields = compileFields(spec.fields as Readonly<Record<string, FieldOf<unknown>>>, schema);
+  const idSteps = pathSteps(spec.id);
+  const idField = fields.find((field) => field.steps?.join('.') === spec.id)?.id;
+  return {
+    schema,
+    spec: spec as unknown as RestEntity<TSession>['spec'],
+    fields,
+    idSteps,
+    idField,
+    idSchema: spec.idSchema ?? DEFAULT_ID,
+  };
+}

@@ -1,0 +1,69 @@
+// The configuration info the platform reads of a declarative connector, derived from its declarations: the
+// entity-type list (direction from the writes declared, polling from an update time, deletion types), each
+// entity type's metadata (fields and their data types from the mappings, sortable orders and the search's date
+// format), and the features its searches need. Anything derived can be replaced by the declaration's own keys.
+import type { RestEntity } from './rest-entity.js';
+
+type Metadata = Record<string, unknown>;
+
+const SORTABLE = new Set(['ENTITY_ID', 'CREATED_UPDATED_TIME', 'REVISION_ID']);
+
+/**
+ * An entity type's entry in the platform's entity-type list.
+ *
+ * @param id - the entity type's id
+ * @param entity - its declaration
+ */
+export function listingOf(id: string, entity: RestEntity<never>): Metadata {
+  const { spec } = entity;
+  const deletion = typeof spec.delete === 'object' ? spec.delete : undefined;
+  return {
+    id,
+    name: spec.name,
+    direction: spec.create !== undefined || spec.update !== undefined ? 'BOTH' : 'SOURCE_ONLY',
+    // Without a time of change the platform cannot poll by time: it compares states.
+    pollerType: spec.updated === undefined ? 'NON_TIME_BASED' : 'CURRENT_STATE',
+    ...(spec.delete === undefined ? {} : { isSoftDeleteSupported: true }),
+    ...(deletion?.archive === undefined ? {} : { isArchiveSupported: true }),
+    ...spec.listing,
+  };
+}
+
+/**
+ * An entity type's metadata, as `GET /entity-types/{id}` answers it.
+ *
+ * @param id - the entity type's id
+ * @param entity - its declaration
+ */
+export function metadataOf(id: string, entity: RestEntity<never>): Metadata {
+  const { spec } = entity;
+  const sortable = (spec.search?.orderBy ?? []).filter((name) => SORTABLE.has(name));
+  const dateTimeFormat = spec.search?.dateTimeFormat;
+  return {
+    id,
+    name: spec.name,
+    multiStepUpdate: 'NO_SUB_STEPS',
+    recovery: { type: 'COMPARISON_BASED' },
+    ...(spec.search === undefined
+      ? {}
+      : {
+          searchEntityInfo: {
+            sortableFields: sortable,
+            ...(dateTimeFormat === undefined ? {} : { dateTimeFormat }),
+          },
+        }),
+    fields: entity.fields.map((field) => ({
+      id: field.id,
+      name: field.name,
+      dataType: field.dataType,
+      ...(field.dateFormat === undefined ? {} : { dateFormat: field.dateFormat }),
+      ...field.metadata,
+    })),
+    ...spec.metadata,
+  };
+}
+
+/** The features the platform must turn on for a connector with these entity types: searches need `CRITERIA`. */
+export function featuresOf(entities: readonly RestEntity<never>[]): string[] {
+  return entities.some((entity) => entity.spec.search !== undefined) ? ['CRITERIA'] : [];
+}
