@@ -1,5 +1,5 @@
-import { defineConnector, field, secret, z } from '@connector-sdk/core';
-import { trackerPlatformOperations } from './platform-operations.js';
+import { defineConnector, describeConfig, field, secret, z } from '@connector-sdk/core';
+import { issues, tracker } from './tracker-api.js';
 import { trackerClient } from './tracker-client.js';
 import { trackerConfig } from './tracker-config.js';
 
@@ -8,7 +8,10 @@ const NewIssue = z.object({
   description: z.string().max(10_000).optional(),
 });
 
-/** A connector for the sample issue tracker. */
+/**
+ * A connector for the sample issue tracker: the platform's operations declared (tracker-api.ts), and beside them
+ * four operations of its own, written by hand, for callers that are not the platform's sync.
+ */
 export const trackerConnector = defineConnector({
   name: 'issue-tracker',
   version: '1.0.0',
@@ -31,61 +34,79 @@ export const trackerConnector = defineConnector({
   },
 
   operations: ({ get, post, platform }) => ({
-    // The platform's documented operations: configuration info, issues as entities, comments, history.
-    ...trackerPlatformOperations(platform),
-    // Operations of this connector's own, for callers that are not the platform's sync.
+    // #region declared
+    // The platform's documented operations, from the declarations: configuration info, issues as entities,
+    // their comments and history.
+    ...tracker.operations(platform, {
+      // From the same declaration as the connector's config: the two cannot disagree.
+      connectorMetadata: {
+        fields: describeConfig(trackerConfig, {
+          url: {
+            displayName: 'Tracker URL',
+            tooltip: 'The address of the tracker, such as https://tracker.example',
+          },
+          username: { displayName: 'User' },
+          password: { displayName: 'Password' },
+          options: { displayName: 'Options', tooltip: 'JSON, such as {"defaultProject":"DEMO"}' },
+        }),
+      },
+      serverInfo: {
+        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+      },
+      projects: { path: 'projects', map: { id: 'key', name: 'name' } },
+      entities: { issue: issues },
+      lookups: {
+        status: [
+          { id: 'open', value: 'Open' },
+          { id: 'closed', value: 'Closed' },
+        ],
+      },
+    }),
+    // #endregion declared
+    // Operations of this connector's own, written by hand beside the declared ones, on the same client (named
+    // apart from the catalog's: `addComment` here would replace the platform's).
     listIssues: get(
       '/projects/:project/issues',
       { query: z.object({ status: z.enum(['open', 'closed']).optional() }) },
-      ({ session, params, query, signal, log }) =>
-        tracker(session, signal, log)
+      ({ params, query, ...call }) =>
+        tracker
+          .client(call)
           .get(`projects/${encodeURIComponent(params.project)}/issues`, {
             searchParams: query.status === undefined ? {} : { status: query.status },
           })
           .json(),
     ),
-    getIssue: get('/issues/:id', ({ session, params, signal, log }) =>
-      tracker(session, signal, log)
+    getIssue: get('/issues/:id', ({ params, ...call }) =>
+      tracker
+        .client(call)
         .get(`issues/${encodeURIComponent(params.id)}`)
         .json(),
     ),
     createIssue: post(
       '/projects/:project/issues',
       { body: NewIssue },
-      ({ session, params, body, signal, log }) =>
-        tracker(session, signal, log)
+      ({ params, body, ...call }) =>
+        tracker
+          .client(call)
           .post(`projects/${encodeURIComponent(params.project)}/issues`, { json: body })
           .json(),
     ),
-    addComment: post(
+    commentOnIssue: post(
       '/issues/:id/comments',
       { body: z.object({ text: z.string().trim().min(1) }) },
-      ({ session, params, body, signal, log }) =>
-        tracker(session, signal, log)
+      ({ params, body, ...call }) =>
+        tracker
+          .client(call)
           .post(`issues/${encodeURIComponent(params.id)}/comments`, { json: body })
           .json(),
     ),
   }),
 
-  async cleanup({ session, signal, log }) {
+  async cleanup(call) {
     // A failed logout must not fail the end of the sync: the token expires on its own.
-    await tracker(session, signal, log)
+    await tracker
+      .client(call)
       .delete('session')
-      .catch((error: unknown) => log.warn({ err: error }, 'logout failed'));
+      .catch((error: unknown) => call.log.warn({ err: error }, 'logout failed'));
   },
 });
-
-type Session = { readonly Authorization: string; readonly 'X-Tracker-Url': string };
-
-function tracker(
-  session: Session,
-  signal: AbortSignal,
-  log: Parameters<typeof trackerClient>[0]['log'],
-) {
-  return trackerClient({
-    url: session['X-Tracker-Url'],
-    authorization: session.Authorization,
-    signal,
-    log,
-  });
-}

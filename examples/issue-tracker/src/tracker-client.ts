@@ -1,10 +1,24 @@
-import { createEndSystemClient } from '@connector-sdk/core/http';
+import { createEndSystemClient, type ErrorMappingOptions } from '@connector-sdk/core/http';
 import type { Logger } from '@connector-sdk/core';
 
 /** The tracker's error body: `{ "fault": { "id": "ISSUE_NOT_FOUND", "text": "…" } }`. */
 interface TrackerFault {
   readonly fault?: { readonly id?: string; readonly text?: string };
 }
+
+/**
+ * How the tracker's faults reach the platform: they keep their own id as the error code the platform sees; a
+ * wrong login is a 401 `AUTHENTICATION_FAILED`.
+ */
+export const TRACKER_ERRORS: ErrorMappingOptions = {
+  rules: [
+    { status: 401, body: { fault: { id: 'BAD_CREDENTIALS' } }, code: 'AUTHENTICATION_FAILED' },
+  ],
+  extract: (body) => ({
+    code: (body as TrackerFault).fault?.id,
+    message: (body as TrackerFault).fault?.text,
+  }),
+};
 
 /** What a tracker call needs: where, as whom, and the platform request it serves. */
 export interface TrackerCallContext {
@@ -15,8 +29,7 @@ export interface TrackerCallContext {
 }
 
 /**
- * A client for the tracker's API. Its faults keep their own id as the error code the platform sees; a wrong
- * login is a 401 `AUTHENTICATION_FAILED`. A 429 is not retried here: it goes back to the platform as a 403 with
+ * A client for the tracker's API, its faults mapped by {@link TRACKER_ERRORS}. A 429 is not retried here: it goes back to the platform as a 403 with
  * `Retry-After`, so the platform waits instead of this request holding a connection open.
  */
 export function trackerClient({ url, authorization, signal, log }: TrackerCallContext) {
@@ -26,15 +39,7 @@ export function trackerClient({ url, authorization, signal, log }: TrackerCallCo
     signal,
     log,
     retry: { statusCodes: [503] },
-    errors: {
-      rules: [
-        { status: 401, body: { fault: { id: 'BAD_CREDENTIALS' } }, code: 'AUTHENTICATION_FAILED' },
-      ],
-      extract: (body) => ({
-        code: (body as TrackerFault).fault?.id,
-        message: (body as TrackerFault).fault?.text,
-      }),
-    },
+    errors: TRACKER_ERRORS,
   });
 }
 

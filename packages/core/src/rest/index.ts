@@ -14,31 +14,34 @@
  */
 export { restApi, type RestApi, type RestApiOptions } from './rest-api.js';
 export type { RestEntity } from './rest-entity.js';
-export type { ProjectList, RestDescription, StaticProject } from './rest-operations.js';
-export { convert, type Conversion, type FieldDataType } from './conversions.js';
+export type { ProjectList, RestDescription, StaticProject } from './rest-scope.js';
+export { convert, type Conversion, type FieldDataType } from './mapping/conversions.js';
 export type {
   ComputedField,
   FieldOf,
   FieldValue,
   MappedField,
   PlatformFields,
-} from './field-mapping.js';
-export type { AtPath, ItemPath } from './field-path.js';
+} from './mapping/field-mapping.js';
+export type { AtPath, ItemPath } from './mapping/field-path.js';
+export type {
+  DeleteSpec,
+  EntitySpec,
+  QueryConditions,
+  SearchCondition,
+  SearchSpec,
+} from './declaration/entity-spec.js';
 export type {
   ApiContext,
-  DeleteSpec,
+  DeepPartial,
   EntityIds,
-  EntitySpec,
   ListSpec,
   OrCall,
   Paging,
-  QueryConditions,
   ReadSpec,
   RequestSpec,
   RestCall,
   RestMethod,
-  SearchCondition,
-  SearchSpec,
   WriteOp,
   WriteSpec,
-} from './entity-spec.js';
+} from './declaration/request-spec.js';

@@ -6,10 +6,22 @@ import type { EndSystemClientOptions } from '../http/end-system-client-options.j
 import type { EndSystemClient } from '../http/end-system-client-types.js';
 import { createEndSystemClient } from '../http/create-end-system-client.js';
 import type { PlatformBuilders } from '../platform/platform-builders.js';
-import type { ApiContext, EntityIds, EntitySpec, RestCall } from './entity-spec.js';
-import type { FieldOf } from './field-mapping.js';
+import type { EntitySpec } from './declaration/entity-spec.js';
+import type { ApiContext, EntityIds, RestCall } from './declaration/request-spec.js';
+import { compileFields, type FieldOf } from './mapping/field-mapping.js';
+import type {
+  Attachments,
+  AttachmentsSpec,
+  Comments,
+  CommentsSpec,
+  History,
+  HistorySpec,
+  Users,
+  UsersSpec,
+} from './declaration/part-spec.js';
 import { compileEntity, type RestEntity } from './rest-entity.js';
-import { restOperations, type RestDescription } from './rest-operations.js';
+import { restOperations } from './rest-operations.js';
+import type { RestDescription } from './rest-scope.js';
 
 /** Options of {@link restApi}. */
 export interface RestApiOptions<TSession> {
@@ -44,6 +56,29 @@ export interface RestApi<TSession> {
     spec: EntitySpec<TSession, TItem, F>,
   ): RestEntity<TSession>;
   /**
+   * Declares an entity's comments: their schema, their parts under the names the platform reads them by, where
+   * they are listed and added. For `comments` of {@link RestApi.entity}.
+   */
+  comments<TComment, const F extends Readonly<Record<string, FieldOf<TComment>>>>(
+    schema: z.ZodType<TComment>,
+    spec: CommentsSpec<TSession, TComment, F>,
+  ): Comments<TSession>;
+  /** Declares an entity's attachments. For `attachments` of {@link RestApi.entity}. */
+  attachments<TFile, const F extends Readonly<Record<string, FieldOf<TFile>>>>(
+    schema: z.ZodType<TFile>,
+    spec: AttachmentsSpec<TSession, TFile, F>,
+  ): Attachments<TSession>;
+  /** Declares a history read from the end system's journal. For `history` of {@link RestApi.entity}. */
+  history<TEntry>(
+    schema: z.ZodType<TEntry>,
+    spec: HistorySpec<TSession, TEntry>,
+  ): History<TSession>;
+  /** Declares the users the platform looks up. For `users` of {@link RestApi.operations}. */
+  users<TUser, const F extends Readonly<Record<string, FieldOf<TUser>>>>(
+    schema: z.ZodType<TUser>,
+    spec: UsersSpec<TSession, TUser, F>,
+  ): Users<TSession>;
+  /**
    * The platform's operations for the declared entity types: configuration info, and get, create, update,
    * delete and search of entities. Spread them into the connector's `operations`, beside any written by hand.
    *
@@ -55,6 +90,17 @@ export interface RestApi<TSession> {
     description: RestDescription<TSession>,
   ): ReturnType<typeof restOperations<TSession>>;
 }
+
+/** A part compiled: its mappings checked against its schema once, its item's type erased. */
+const part = (
+  schema: z.ZodType,
+  spec: { readonly fields: Readonly<Record<string, unknown>> },
+): never =>
+  ({
+    schema,
+    spec,
+    fields: compileFields(spec.fields as Readonly<Record<string, FieldOf<unknown>>>, schema),
+  }) as never;
 
 /** A base URL as ky's prefix wants it, and as a `Link` header's next page is compared with: ending with `/`. */
 const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
@@ -90,6 +136,10 @@ export function restApi<TSession>(options: RestApiOptions<TSession>): RestApi<TS
   return {
     client,
     entity: (schema, spec) => compileEntity(schema, spec as never) as never,
+    comments: (schema, spec) => part(schema, spec),
+    attachments: (schema, spec) => part(schema, spec),
+    history: (schema, spec) => ({ schema, spec, fields: [] }) as never,
+    users: (schema, spec) => part(schema, spec),
     operations: (platform, description) => restOperations(platform, { description, callOf }),
   };
 }

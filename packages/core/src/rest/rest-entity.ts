@@ -2,9 +2,9 @@
 // checked. A declaration that cannot work (a create without a way to know the new id, a search table that mixes
 // query parameters and filtering in memory) throws a TypeError here, at start-up, not at the first call.
 import { z } from 'zod';
-import type { EntitySpec } from './entity-spec.js';
-import { compileFields, type CompiledField, type FieldOf } from './field-mapping.js';
-import { pathSteps } from './field-path.js';
+import type { EntitySpec } from './declaration/entity-spec.js';
+import { compileFields, type CompiledField, type FieldOf } from './mapping/field-mapping.js';
+import { pathSteps } from './mapping/field-path.js';
 
 /**
  * An entity type ready to serve, made by `api.entity(schema, spec)`.
@@ -44,6 +44,12 @@ function checkSpec(spec: RestEntity<never>['spec']): void {
   const create = spec.create;
   if (typeof create === 'object' && create.answer === 'none')
     throw new TypeError(`${spec.name}: a create must answer the item or its id`);
+  if (
+    typeof spec.delete === 'object' &&
+    spec.delete.archive !== undefined &&
+    spec.update === undefined
+  )
+    throw new TypeError(`${spec.name}: an archive is an update: declare 'update' too`);
   if (spec.updated !== undefined && !Object.hasOwn(spec.fields, spec.updated))
     throw new TypeError(`${spec.name}: 'updated' must name one of its fields`);
 }

@@ -35,7 +35,7 @@ export function listingOf(id: string, entity: RestEntity<never>): Metadata {
  * @param id - the entity type's id
  * @param entity - its declaration
  */
-export function metadataOf(id: string, entity: RestEntity<never>): Metadata {
+export function metadataOf(id: string, entity: RestEntity<never>, userDataType: string): Metadata {
   const { spec } = entity;
   const sortable = (spec.search?.orderBy ?? []).filter((name) => SORTABLE.has(name));
   const dateTimeFormat = spec.search?.dateTimeFormat;
@@ -43,7 +43,10 @@ export function metadataOf(id: string, entity: RestEntity<never>): Metadata {
     id,
     name: spec.name,
     multiStepUpdate: 'NO_SUB_STEPS',
-    recovery: { type: 'COMPARISON_BASED' },
+    // With a history the platform recovers from it; without one it compares states.
+    recovery: { type: spec.history === undefined ? 'COMPARISON_BASED' : 'HISTORY_BASED' },
+    ...historyOf(entity, userDataType),
+    ...commentsOf(entity),
     ...(spec.search === undefined
       ? {}
       : {
@@ -60,6 +63,41 @@ export function metadataOf(id: string, entity: RestEntity<never>): Metadata {
       ...field.metadata,
     })),
     ...spec.metadata,
+  };
+}
+
+/** The `history` metadata of an entity type with a history: its pattern, revision ids, separate histories. */
+function historyOf(entity: RestEntity<never>, userDataType: string): Metadata {
+  const history = entity.spec.history?.spec;
+  if (history === undefined) return {};
+  return {
+    history: {
+      type: 'FIELD_BASED',
+      revisionDateFormat: history.dateFormat,
+      ...(history.numericRevisionIds === true ? { isRevisionIdNumeric: true } : {}),
+      revisionUserDataType: userDataType,
+      ...(entity.spec.commentHistory === undefined ? {} : { separateHistoryApis: ['COMMENTS'] }),
+    },
+  };
+}
+
+/** The `comments` metadata of an entity type with comments: the names of their parts and their date pattern. */
+function commentsOf(entity: RestEntity<never>): Metadata {
+  const comments = entity.spec.comments;
+  if (comments === undefined) return {};
+  const { roles } = comments.spec;
+  const dated = comments.fields.find((field) => field.id === roles.createdDate);
+  return {
+    comments: {
+      ...(dated?.dateFormat === undefined ? {} : { createUpdateDateFormat: dated.dateFormat }),
+      fieldNameInfo: {
+        idFieldName: roles.id,
+        bodyFieldName: roles.body,
+        ...(roles.title === undefined ? {} : { titleFieldName: roles.title }),
+        ...(roles.createdBy === undefined ? {} : { createdByFieldName: roles.createdBy }),
+        createdDateFieldName: roles.createdDate,
+      },
+    },
   };
 }
 

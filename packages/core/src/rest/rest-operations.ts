@@ -1,11 +1,11 @@
 // The platform operations of a declarative connector: configuration info derived from its declarations, and the
 // entity operations of each declared entity type, with every project and entity type id the platform sends
 // checked against the declared ones (404 for one it does not have).
-import { NotFoundError, ValidationError } from '../errors/errors.js';
+import { NotFoundError } from '../errors/errors.js';
 import { readWindow } from '../platform/paging.js';
 import type { PlatformAnswer, PlatformBuilders } from '../platform/platform-builders.js';
-import { pageSource } from './entity-list.js';
-import type { ApiContext, EntityIds, ListSpec, OrCall, RestCall } from './entity-spec.js';
+import { pageSource } from './calls/entity-list.js';
+import { readAttachments } from './calls/entity-parts.js';
 import {
   createItem,
   deleteItem,
@@ -13,52 +13,35 @@ import {
   readItem,
   searchItems,
   updateItem,
-} from './entity-operations.js';
-import { resolve } from './endpoint.js';
-import { pathSteps, readPath } from './field-path.js';
+} from './calls/entity-operations.js';
+import { resolve } from './calls/endpoint.js';
+import { pathSteps, readPath } from './mapping/field-path.js';
+import { partOperations } from './part-operations.js';
 import { featuresOf, listingOf, metadataOf } from './rest-metadata.js';
 import type { RestEntity } from './rest-entity.js';
+import {
+  restScope,
+  type ConnectorMetadata,
+  type ProjectList,
+  type RestScope,
+  type RestWiring,
+  type StaticProject,
+} from './rest-scope.js';
 
-/** A project declared as it is, when the end system has no list of them (or one, as itself). */
-export interface StaticProject<TSession> {
-  readonly id: string;
-  readonly name: OrCall<TSession, string>;
-  readonly parentId?: string;
-}
+/** A project's parent, left out when it has none. */
+const parentOf = (parent: unknown) =>
+  parent === undefined || parent === null || parent === '' ? {} : { parentId: String(parent) };
 
-/** Projects read from the end system: its list, and where each one's id, name and parent are. */
-export interface ProjectList<TSession> extends ListSpec<TSession> {
-  readonly map: { readonly id: string; readonly name: string; readonly parentId?: string };
-}
-
-type ServerInfo = PlatformAnswer<'serverInfo'>;
-type ConnectorMetadata = PlatformAnswer<'connectorMetadata'>;
-
-/** What a declarative connector serves of the platform's configuration info, and its entity types. */
-export interface RestDescription<TSession> {
-  /** The connector metadata (`describeConfig(config, …)` gives its fields); `CRITERIA` is added for searches. */
-  readonly connectorMetadata: {
-    readonly fields: ConnectorMetadata['fields'];
-    readonly enableFeatures?: ConnectorMetadata['enableFeatures'];
-    readonly additionalMetadata?: ConnectorMetadata['additionalMetadata'];
+/** The user lookups the platform may make, from the users' declared query parameters. */
+function userSearch(users: RestScope<never>['description']['users']) {
+  if (users === undefined) return {};
+  const by = users.spec.by ?? {};
+  return {
+    additionalMetadata: {
+      userSearchOnUserNameSupported: by.username !== undefined,
+      userSearchOnEmailSupported: by.email !== undefined,
+    },
   };
-  /** The server info; `maxResults` caps every list. @default timeZone 'UTC', maxResults 100 */
-  readonly serverInfo: {
-    readonly integrationUserInfo: ServerInfo['integrationUserInfo'];
-    readonly timeZone?: string;
-    readonly locale?: string;
-    readonly maxResults?: number;
-  };
-  /** The projects: declared as they are (a project not among them is a 404), or listed by the end system. */
-  readonly projects: readonly StaticProject<TSession>[] | ProjectList<TSession>;
-  /** The entity types, by id. */
-  readonly entities: Readonly<Record<string, RestEntity<TSession>>>;
-}
-
-/** What the operations need of the API: the description, and how a platform request becomes a call. */
-export interface RestWiring<TSession> {
-  readonly description: RestDescription<TSession>;
-  readonly callOf: (context: ApiContext<TSession>, ids: EntityIds) => RestCall<TSession>;
 }
 
 /**
@@ -70,38 +53,17 @@ export function restOperations<TSession>(
   platform: PlatformBuilders<TSession>,
   wiring: RestWiring<TSession>,
 ) {
-  const { description, callOf } = wiring;
-  const entities = description.entities;
-  const serverInfo: ServerInfo = { timeZone: 'UTC', maxResults: 100, ...description.serverInfo };
+  const scope = restScope(wiring);
+  const { description, callOf, entities, serverInfo, projects, inProject, typed, entityCall } =
+    scope;
   const features = new Set([
     ...featuresOf(Object.values(entities) as RestEntity<never>[]),
     ...(description.connectorMetadata.enableFeatures ?? []),
   ]);
-  const { projects } = description;
-  const inProject = (projectId: string | null) => {
-    if (projectId === null || !Array.isArray(projects)) return;
-    if (
-      !(projects as readonly StaticProject<TSession>[]).some((project) => project.id === projectId)
-    )
-      throw new NotFoundError(`This connector has no project '${projectId}'`);
-  };
-  const typed = (entityTypeId: string, projectId: string | null): RestEntity<TSession> => {
-    inProject(projectId);
-    const entity = Object.hasOwn(entities, entityTypeId) ? entities[entityTypeId] : undefined;
-    if (entity === undefined)
-      throw new NotFoundError(`This connector has no entity type '${entityTypeId}'`);
-    return entity;
-  };
-  /** The call of one entity, its id checked by the entity type's id schema. */
-  const entityCall = (context: ApiContext<TSession>, ids: EntityIds & { readonly id: string }) => {
-    const entity = typed(ids.entityTypeId, ids.projectId);
-    const checked = entity.idSchema.safeParse(ids.id);
-    if (!checked.success)
-      throw new ValidationError(`'entityId' ${checked.error.issues[0]?.message ?? 'is not an id'}`);
-    return { entity, call: callOf(context, { ...ids, id: checked.data }) };
-  };
   return {
+    ...partOperations(platform, scope),
     connectorMetadata: platform.connectorMetadata(() => ({
+      ...userSearch(description.users),
       ...description.connectorMetadata,
       enableFeatures: [...features] as ConnectorMetadata['enableFeatures'],
     })),
@@ -128,9 +90,7 @@ export function restOperations<TSession>(
         items.map((item) => ({
           id: String(at(item, list.map.id)),
           name: String(at(item, list.map.name)),
-          ...(list.map.parentId === undefined
-            ? {}
-            : { parentId: String(at(item, list.map.parentId)) }),
+          ...parentOf(list.map.parentId === undefined ? undefined : at(item, list.map.parentId)),
         })),
       );
     }),
@@ -142,32 +102,48 @@ export function restOperations<TSession>(
     }),
     entityType: platform.entityType(({ params, query }) => {
       const entity = typed(params.entityTypeId, query.projectId ?? null);
+      const users = serverInfo.integrationUserInfo.userDataType;
       return metadataOf(
         params.entityTypeId,
         entity as RestEntity<never>,
+        users,
       ) as PlatformAnswer<'entityType'>;
     }),
     getEntity: platform.getEntity(async (context) => {
       const { params, query } = context;
-      const types = query.entityTypeId === null ? Object.keys(entities) : [query.entityTypeId];
-      // "null": the entity may be of any type: the first that has it.
+      // "null": the entity may be of any type that can be read and takes such an id: the first that has it.
+      const types =
+        query.entityTypeId === null
+          ? Object.keys(entities).filter((id) => {
+              const spec = entities[id];
+              return (
+                spec?.spec.get !== undefined && spec.idSchema.safeParse(params.entityId).success
+              );
+            })
+          : [query.entityTypeId];
       for (const [index, entityTypeId] of types.entries()) {
         const ids = { entityTypeId, projectId: query.projectId, id: params.entityId };
         const { entity, call } = entityCall(context, ids);
         try {
           const item = await readItem(entity, call);
           const answer = entityOf(entity, item, query.fieldList);
-          // No attachments or links declared: asked for, they are empty.
+          // Attachments when declared; links are not: asked for, they are empty.
+          const files = entity.spec.attachments;
+          const attachments = query.expand?.includes('ATTACHMENTS')
+            ? { attachments: files === undefined ? [] : await readAttachments(files, call, item) }
+            : {};
           return {
             ...answer,
-            ...(query.expand?.includes('ATTACHMENTS') ? { attachments: [] } : {}),
+            ...attachments,
             ...(query.expand?.includes('LINKS') ? { links: [] } : {}),
           };
         } catch (error) {
           if (!(error instanceof NotFoundError) || index === types.length - 1) throw error;
         }
       }
-      throw new NotFoundError('This connector has no entity types');
+      throw new NotFoundError(
+        `No entity type of this connector has the entity '${params.entityId}'`,
+      );
     }),
     createEntity: platform.createEntity(async (context) => {
       const { params, query, body } = context;
@@ -200,12 +176,11 @@ export function restOperations<TSession>(
       const { params, query, body } = context;
       const ids = { entityTypeId: params.entityTypeId, projectId: query.projectId };
       const entity = typed(ids.entityTypeId, ids.projectId);
-      const found = await searchItems(entity, callOf(context, ids), {
+      return searchItems(entity, callOf(context, ids), {
         window: query,
         body,
         maxResults: serverInfo.maxResults,
       });
-      return { nextPageLinkSupported: false, entities: found };
     }),
   };
 }

@@ -1,5 +1,6 @@
 import type { HandlerOptions, ParameterEntry, PlatformOperationName } from '@connector-sdk/core';
 import type { Clock } from '../simulator/clock.js';
+import type { TranscriptEntry } from '../simulator/transcript.js';
 import { SessionMasker } from '../simulator/session-masker.js';
 import type { Cassette, CassetteOptions } from '../cassette/start-cassette.js';
 import { capturingLogger } from './capturing-logger.js';
@@ -80,6 +81,17 @@ export interface ConformanceOptions {
    * ```
    */
   readonly cassette?: CassetteOptions | string | URL | Cassette;
+  /**
+   * Called with each entry of every simulated platform's transcript, as the checks make them (secrets masked):
+   * to compare two connectors for the same end system call for call, or to keep the run's exchanges.
+   *
+   * @example
+   * ```ts
+   * const entries: TranscriptEntry[] = [];
+   * await runConformance({ target, config, onTranscriptEntry: (entry) => entries.push(entry) });
+   * ```
+   */
+  readonly onTranscriptEntry?: (entry: TranscriptEntry) => void;
   /** What the platform checks need to know: where to read, and which platform operations a URL serves. */
   readonly platform?: {
     /**
@@ -278,10 +290,11 @@ export class ConformanceRun {
     overrides: Partial<PlatformSimulatorOptions> = {},
     transport: Transport = this.#transport,
   ): PlatformSimulator {
-    const { prefix, retryAfterHeader, retryAfterUnit, clock } = this.options;
+    const { prefix, retryAfterHeader, retryAfterUnit, clock, onTranscriptEntry } = this.options;
     return new PlatformSimulator(transport, {
       target: this.options.target,
       config,
+      ...(onTranscriptEntry === undefined ? {} : { onEntry: onTranscriptEntry }),
       ...(prefix === undefined ? {} : { prefix }),
       ...(retryAfterHeader === undefined ? {} : { retryAfterHeader }),
       ...(retryAfterUnit === undefined ? {} : { retryAfterUnit }),

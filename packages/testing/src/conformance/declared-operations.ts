@@ -150,11 +150,18 @@ export function declaredOperations(
   const listed = listedOperations(list);
   if (connector === undefined)
     return listed === undefined ? undefined : { routes: listed, source: 'list' };
-  const routes = new Map<PlatformOperationName, DeclaredOperation>();
+  const found = new Map<PlatformOperationName, DeclaredOperation>();
   for (const route of connector.compiled.routes) {
     const catalog = route.target.kind === 'operation' ? route.target.operation.catalog : undefined;
-    if (isName(catalog)) routes.set(catalog, { method: route.method, pattern: route.pattern });
+    if (isName(catalog)) found.set(catalog, { method: route.method, pattern: route.pattern });
   }
+  // In the catalog's order, not the connector's: the checks call the operations alike however it lists them.
+  const routes = new Map(
+    NAMES.flatMap((name) => {
+      const route = found.get(name);
+      return route === undefined ? [] : [[name, route] as const];
+    }),
+  );
   const problems = listed === undefined ? [] : disagreements(routes, listed);
   if (problems.length > 0)
     throw new TypeError(

@@ -433,7 +433,7 @@ describe('the platform operations option', () => {
         }),
       ),
     ).rejects.toThrow(
-      "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'createAttachment', 'entityHistory', 'entityTypes' and 'entityType', which the connector declares",
+      "platform.operations does not match the connector 'catalog-checks': it puts 'projects' at \"/all-projects\", but the connector serves it at \"/projects\" (set platform.paths); it lists 'users', which the connector does not declare; it leaves out 'entityTypes', 'entityType', 'createAttachment' and 'entityHistory', which the connector declares",
     );
   });
 });

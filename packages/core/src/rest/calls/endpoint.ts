@@ -1,8 +1,14 @@
 // Sends one declared end-system request: its path with the request's ids in it (each one encoded as one path
 // segment, never `.` or `..`), its query and headers, resolved from the call where they are functions.
 import type { z } from 'zod';
-import { EndSystemError, ValidationError } from '../errors/errors.js';
-import type { EntityIds, OrCall, RequestSpec, RestCall, RestMethod } from './entity-spec.js';
+import { EndSystemError, ValidationError } from '../../errors/errors.js';
+import type {
+  EntityIds,
+  OrCall,
+  RequestSpec,
+  RestCall,
+  RestMethod,
+} from '../declaration/request-spec.js';
 
 /**
  * A value of a declaration, or what its function gives for this call.
@@ -13,7 +19,7 @@ export function resolve<S, T>(value: OrCall<S, T>, call: RestCall<S>): T {
   return typeof value === 'function' ? (value as (call: RestCall<S>) => T)(call) : value;
 }
 
-const PLACEHOLDER = /\{(id|projectId|entityTypeId)\}/g;
+const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/g;
 
 /**
  * A path template with the request's ids in it.
@@ -23,10 +29,13 @@ const PLACEHOLDER = /\{(id|projectId|entityTypeId)\}/g;
  * @returns the path
  * @throws ValidationError when an id the path needs is missing or `.`/`..` (a step out of the path)
  */
-export function expandPath(template: string, ids: EntityIds): string {
-  return template.replace(PLACEHOLDER, (_, name: keyof EntityIds) => {
+export function expandPath(
+  template: string,
+  ids: EntityIds & Readonly<Record<string, unknown>>,
+): string {
+  return template.replace(PLACEHOLDER, (_, name: string) => {
     const value = ids[name];
-    if (value === undefined || value === null || value === '')
+    if (typeof value !== 'string' || value === '')
       throw new ValidationError(`'${name}' is required here`);
     if (value === '.' || value === '..') throw new ValidationError(`'${name}' is not an id`);
     return encodeURIComponent(value);
@@ -37,6 +46,11 @@ export function expandPath(template: string, ids: EntityIds): string {
 export interface Sending {
   readonly method: RestMethod;
   readonly json?: unknown;
+  /** A body that is not JSON (a multipart upload), with its headers. */
+  readonly body?: ReadableStream<Uint8Array>;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Ids of this request only, for the path (`{attachmentId}`). */
+  readonly extraIds?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   /** The path instead of the declared one (the next page a `Link` header names). */
   readonly path?: string;
@@ -64,18 +78,26 @@ export async function send<S>(
   spec: RequestSpec<S>,
   sending: Sending,
 ): Promise<Response> {
-  const path = sending.path ?? expandPath(resolve(spec.path, call), call.ids);
+  const path =
+    sending.path ?? expandPath(resolve(spec.path, call), { ...call.ids, ...sending.extraIds });
+  // A next page named by the end system carries its own query: the declared one would replace it.
+  const declared =
+    spec.query === undefined || sending.path !== undefined ? {} : resolve(spec.query, call);
   const searchParams = new URLSearchParams(
     definedOnly({
-      ...(spec.query === undefined ? {} : resolve(spec.query, call)),
+      ...declared,
       ...sending.query,
     }),
   );
   return call.api(path, {
     method: spec.method ?? sending.method,
     ...(searchParams.size === 0 ? {} : { searchParams }),
-    ...(spec.headers === undefined ? {} : { headers: resolve(spec.headers, call) }),
+    headers: {
+      ...(spec.headers === undefined ? {} : resolve(spec.headers, call)),
+      ...sending.headers,
+    },
     ...(sending.json === undefined ? {} : { json: sending.json }),
+    ...(sending.body === undefined ? {} : { body: sending.body }),
   });
 }
 

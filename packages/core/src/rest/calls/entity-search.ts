@@ -2,10 +2,15 @@
 // query parameter of the end system's search, or a filter over the whole list where the end system cannot
 // search. Anything the table does not declare is a 400 naming the field and condition, before the end system
 // is called.
-import { ValidationError } from '../errors/errors.js';
-import { foldSearchQuery, type SearchQuery, type SearchValue } from '../platform/search-query.js';
-import type { QueryConditions, SearchCondition, SearchSpec } from './entity-spec.js';
-import type { CompiledField } from './field-mapping.js';
+import { ValidationError } from '../../errors/errors.js';
+import { formatJavaDate, parseJavaDate } from '../../platform/schemas/java-date.js';
+import {
+  foldSearchQuery,
+  type SearchQuery,
+  type SearchValue,
+} from '../../platform/search-query.js';
+import type { QueryConditions, SearchCondition, SearchSpec } from '../declaration/entity-spec.js';
+import { orderOf, type CompiledField } from '../mapping/field-mapping.js';
 
 /** The platform's search body, as the catalog parses it. */
 export interface SearchBody {
@@ -16,7 +21,12 @@ export interface SearchBody {
 
 /** What a search became: query parameters for the end system, or a filter and an order over the whole list. */
 export type Translated =
-  | { readonly kind: 'query'; readonly params: Readonly<Record<string, string>> }
+  | {
+      readonly kind: 'query';
+      readonly params: Readonly<Record<string, string>>;
+      /** The poll's range on the `updated` field (epoch ms), when the search declares `poll`. */
+      readonly poll?: { since?: number; until?: number };
+    }
   | {
       readonly kind: 'memory';
       readonly keep: (fields: Readonly<Record<string, unknown>>) => boolean;
@@ -25,6 +35,8 @@ export type Translated =
 /** What every search knows: the entity type's name, its fields by id, the id field's id and its search table. */
 export interface SearchTable {
   readonly typeId: string;
+  /** The field that holds the item's time of change. */
+  readonly updated?: string | undefined;
   readonly fields: ReadonlyMap<string, CompiledField>;
   readonly idField: string;
   readonly spec: SearchSpec<never, Record<string, unknown>>;
@@ -48,10 +60,27 @@ function declared(table: SearchTable, field: string, condition: SearchCondition)
   return { by: by as readonly SearchCondition[] | QueryConditions, field: known };
 }
 
+/**
+ * A value the platform searches for, in the field's own pattern when it is a date the search sends in its
+ * declared `dateTimeFormat` (both read in UTC, as the conversions do).
+ */
+function inFieldPattern(table: SearchTable, field: CompiledField, value: SearchValue): SearchValue {
+  const searched = table.spec.dateTimeFormat;
+  if (searched === undefined || field.dateFormat === undefined || searched === field.dateFormat)
+    return value;
+  try {
+    return formatJavaDate(parseJavaDate(String(value), searched), field.dateFormat);
+  } catch (error) {
+    throw new ValidationError(`'${field.id}' must follow the pattern ${searched}`, {
+      cause: error,
+    });
+  }
+}
+
 /** A value the platform searches for, as the end system writes it (a date in its own format). */
-function endValue(field: CompiledField, value: SearchValue): string {
+function endValue(table: SearchTable, field: CompiledField, value: SearchValue): string {
   if (field.write === undefined) return String(value);
-  const result = field.write.safeParse(value);
+  const result = field.write.safeParse(inFieldPattern(table, field, value));
   if (!result.success)
     throw new ValidationError(`'${field.id}' ${result.error.issues[0]?.message ?? 'is not valid'}`);
   return String(result.data);
@@ -64,7 +93,7 @@ function toParams(
 ): Record<string, string> {
   const { by, field: known } = declared(table, field, condition.name);
   const target = (by as QueryConditions)[condition.name];
-  const values = condition.values.map((value) => endValue(known, value));
+  const values = condition.values.map((value) => endValue(table, known, value));
   if (typeof target === 'function')
     return { ...target(condition.name === 'IN' ? values : (values[0] as string)) };
   return { [target as string]: values.join(',') };
@@ -73,14 +102,21 @@ function toParams(
 type Keep = (fields: Readonly<Record<string, unknown>>) => boolean;
 
 function compareInMemory(
+  table: SearchTable,
   field: CompiledField,
-  comparison: SearchCondition,
-  value: SearchValue,
+  condition: { readonly comparison: SearchCondition; readonly value: SearchValue },
 ): Keep {
+  const { comparison } = condition;
+  const value = inFieldPattern(table, field, condition.value);
   const wanted = String(value);
   if (comparison === 'EQUALS') return (fields) => String(fields[field.id]) === wanted;
   if (comparison === 'NOT_EQUALS') return (fields) => String(fields[field.id]) !== wanted;
-  const bound = field.order(wanted);
+  // An order needs a value of the field's kind: a number that is not one compares with nothing.
+  if (field.write !== undefined && !field.write.safeParse(value).success)
+    throw new ValidationError(
+      `'${field.id}' ${comparison} needs a value the field can hold, not '${wanted}'`,
+    );
+  const bound = orderOf(field, wanted, field.id);
   const holds = {
     GREATER_THAN: (order: number | string) => order > bound,
     GREATER_THAN_EQUALS: (order: number | string) => order >= bound,
@@ -103,7 +139,7 @@ export function translateSearch(table: SearchTable, query: SearchQuery): Transla
   if (inMemory) {
     const keep = foldSearchQuery<Keep>(query, {
       compare: (field, comparison, value) =>
-        compareInMemory(declared(table, field, comparison).field, comparison, value),
+        compareInMemory(table, declared(table, field, comparison).field, { comparison, value }),
       in: (field, values) => {
         const known = declared(table, field, 'IN').field;
         const wanted = new Set(values.map(String));
@@ -117,8 +153,20 @@ export function translateSearch(table: SearchTable, query: SearchQuery): Transla
     });
     return { kind: 'memory', keep };
   }
+  const poll: { since?: number; until?: number } = {};
+  const polled = table.spec.poll !== undefined ? table.updated : undefined;
   const params = foldSearchQuery<Record<string, string>>(query, {
-    compare: (field, name, value) => toParams(table, field, { name, values: [value] }),
+    compare: (field, name, value) => {
+      if (field !== polled) return toParams(table, field, { name, values: [value] });
+      // The poll's range goes to pollWindow, which sends the walk's own `since`.
+      const known = declared(table, field, name).field;
+      const time = Number(orderOf(known, String(inFieldPattern(table, known, value)), field));
+      if (name === 'GREATER_THAN' || name === 'GREATER_THAN_EQUALS') poll.since = time;
+      else if (name === 'LESS_THAN') poll.until = time - 1;
+      else if (name === 'LESS_THAN_EQUALS') poll.until = time;
+      else return toParams(table, field, { name, values: [value] });
+      return {};
+    },
     in: (field, values) => toParams(table, field, { name: 'IN', values }),
     // Two conditions on one parameter cannot both be sent: refuse rather than drop one.
     and: (parts) =>
@@ -137,7 +185,8 @@ export function translateSearch(table: SearchTable, query: SearchQuery): Transla
       throw cannot(table, 'a query of its own');
     },
   });
-  return { kind: 'query', params };
+  const polling = poll.since !== undefined || poll.until !== undefined;
+  return { kind: 'query', params, ...(polling ? { poll } : {}) };
 }
 
 /**

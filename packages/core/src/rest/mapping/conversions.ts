@@ -2,7 +2,7 @@
 // declared date pattern, JSON as text, lists of strings), what it may write (checked, then converted back), and
 // the data type the entity type declares for the field.
 import { z } from 'zod';
-import { formatJavaDate, parseJavaDate } from '../platform/schemas/java-date.js';
+import { formatJavaDate, parseJavaDate } from '../../platform/schemas/java-date.js';
 
 /** The platform's data types of entity fields (PLATFORM-OPERATIONS.md). */
 export type FieldDataType =
@@ -130,7 +130,7 @@ export const convert = {
     };
   },
   /** A multi-valued field: the platform reads and writes a list of strings. */
-  list(check: z.ZodType<string> = z.string()): Conversion<readonly string[], string[]> {
+  list(check: z.ZodType<string> = z.string()): Conversion<string[], string[]> {
     return {
       dataType: 'TEXT',
       read: (values) => values.map(String),

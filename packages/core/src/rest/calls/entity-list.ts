@@ -2,11 +2,12 @@
 // the answer, the `Link` header's next page, or not at all), as a `readWindow` source: the platform's windows
 // are exact whichever way the end system pages. `Link` headers are parsed by `http-link-header` (RFC 8288).
 import LinkHeader from 'http-link-header';
-import { EndSystemError } from '../errors/errors.js';
-import type { PageSource } from '../platform/paging.js';
-import { pathSteps, readPath } from './field-path.js';
+import { EndSystemError } from '../../errors/errors.js';
+import type { CursorPage, PageSource } from '../../platform/paging.js';
+import type { PollSource } from '../../platform/polling/poll-source.js';
+import { pathSteps, readPath } from '../mapping/field-path.js';
 import { jsonOf, picked, send } from './endpoint.js';
-import type { ListSpec, RestCall } from './entity-spec.js';
+import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 
 type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
@@ -53,6 +54,16 @@ function nextOfLink(response: Response, base: string): string | undefined {
   return url.href.slice(base.length);
 }
 
+/** A next-page cursor as the answer gave it: text, or a number as its text; none at the end of the list. */
+function cursorOf(next: unknown): string | undefined {
+  if (next === undefined || next === null || next === '') return undefined;
+  if (typeof next === 'string') return next;
+  if (typeof next === 'number' && Number.isFinite(next)) return String(next);
+  throw new EndSystemError(
+    'The end system answered a next-page cursor that is neither text nor a number',
+  );
+}
+
 /**
  * How a declared list reads pages, for `readWindow`.
  *
@@ -70,12 +81,19 @@ export function pageSource<S>(
   if (paging === 'none') return { all: async () => (await readPage(call, spec, { query })).items };
   if ('offset' in paging)
     return {
-      offset: async (offset, limit) =>
-        (
-          await readPage(call, spec, {
-            query: { ...query, [paging.offset]: offset, [paging.limit]: limit },
-          })
-        ).items,
+      // Requests of at most `max` items: an end system that caps its limit answers short pages, which would
+      // otherwise read as the end of the list.
+      offset: async (offset, limit) => {
+        const items: unknown[] = [];
+        while (items.length < limit) {
+          const want = Math.min(paging.max ?? limit, limit - items.length);
+          const at = { [paging.offset]: offset + items.length, [paging.limit]: want };
+          const page = (await readPage(call, spec, { query: { ...query, ...at } })).items;
+          items.push(...page);
+          if (page.length < want) break;
+        }
+        return items;
+      },
     };
   if ('page' in paging)
     return {
@@ -110,7 +128,7 @@ export function pageSource<S>(
                 'list',
               )
             : readPath(page.body, pathSteps(paging.next));
-        return { items: page.items, next: typeof next === 'string' ? next : undefined };
+        return { items: page.items, next: cursorOf(next) };
       },
     };
   // A `Link` header: the cursor is the next page's path, which carries its own query.
@@ -122,5 +140,50 @@ export function pageSource<S>(
       });
       return { items: page.items, next: nextOfLink(page.response, call.baseUrl) };
     },
+  };
+}
+
+/**
+ * How a declared list reads the items updated at or after a time, for `pollWindow`: the list's paging, with the
+ * walk's `since` sent as the declared query parameter (an ISO 8601 instant).
+ *
+ * @param call - the call
+ * @param spec - the declared list
+ * @param poll - the parameters every page sends, and the `since` parameter
+ * @returns the poll source
+ */
+export function pollSource<S>(
+  call: RestCall<S>,
+  spec: ListSpec<S>,
+  poll: { readonly query: Query; readonly since: string; readonly exclusive: boolean },
+): PollSource<unknown> {
+  const from = (since: number) => ({
+    ...poll.query,
+    [poll.since]: new Date(poll.exclusive ? since - 1 : since).toISOString(),
+  });
+  const paging = spec.paging ?? 'none';
+  if (paging === 'none')
+    return { all: async (since) => (await readPage(call, spec, { query: from(since) })).items };
+  if ('offset' in paging)
+    return {
+      offset: async (since, offset, limit) =>
+        (
+          await readPage(call, spec, {
+            query: { ...from(since), [paging.offset]: offset, [paging.limit]: limit },
+          })
+        ).items,
+    };
+  const source = (since: number) => pageSource(call, spec, from(since));
+  if ('page' in paging)
+    return {
+      pageSize: paging.pageSize,
+      page: (since, index) =>
+        (source(since) as { page: (index: number) => Promise<readonly unknown[]> }).page(index),
+    };
+  return {
+    cursor: (since, cursor) =>
+      (
+        source(since) as { cursor: (cursor: string | undefined) => Promise<CursorPage<unknown>> }
+      ).cursor(cursor),
   };
 }

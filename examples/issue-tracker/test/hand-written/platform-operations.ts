@@ -2,6 +2,7 @@
 // entities (get, create, update, search, delete), and beside them their comments (platform-comments.ts) and
 // history (platform-history.ts). The connector's own operations are in connector.ts.
 import {
+  NotFoundError,
   ValidationError,
   describeConfig,
   foldSearchQuery,
@@ -14,9 +15,9 @@ import {
 import { COMMENT, trackerCommentOperations } from './platform-comments.js';
 import { DATE_FORMAT, SERVER_INFO } from './platform-formats.js';
 import { trackerHistoryOperations } from './platform-history.js';
-import { trackerFor, type TrackerSession } from './tracker-client.js';
-import { trackerConfig } from './tracker-config.js';
-import type { Issue } from './tracker/tracker-store.js';
+import { trackerFor, type TrackerSession } from '../../src/tracker-client.js';
+import { trackerConfig } from '../../src/tracker-config.js';
+import type { Issue } from '../../src/tracker/tracker-store.js';
 
 /** An issue as the platform sees an entity: its fields by field id. */
 const entity = ({ comments, ...fields }: Issue): PlatformAnswer<'getEntity'> => ({
@@ -62,8 +63,23 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       ),
     ),
     entityTypes: platform.entityTypes(() => [
-      { id: 'issue', name: 'Issue', direction: 'BOTH', pollerType: 'CURRENT_STATE' },
+      {
+        id: 'issue',
+        name: 'Issue',
+        direction: 'BOTH',
+        pollerType: 'CURRENT_STATE',
+        isSoftDeleteSupported: true,
+        isArchiveSupported: true,
+      },
     ]),
+    lookupValues: platform.lookupValues(({ params }) => {
+      if (params.fieldId !== 'status')
+        throw new NotFoundError(`This connector has no lookup field '${params.fieldId}'`);
+      return [
+        { id: 'open', value: 'Open' },
+        { id: 'closed', value: 'Closed' },
+      ];
+    }),
     entityType: platform.entityType(() => ({
       id: 'issue',
       name: 'Issue',
@@ -87,6 +103,7 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
       },
       fields: [
         { id: 'id', name: 'Key', dataType: 'TEXT' },
+        { id: 'project', name: 'Project', dataType: 'TEXT' },
         { id: 'summary', name: 'Summary', dataType: 'TEXT' },
         { id: 'description', name: 'Description', dataType: 'TEXT' },
         { id: 'status', name: 'Status', dataType: 'LOOKUP' },
@@ -96,6 +113,7 @@ export function trackerPlatformOperations(platform: PlatformBuilders<TrackerSess
           dataType: 'DATE_TIME',
           dateFormat: SEARCH_DATE_FORMAT,
         },
+        { id: 'commentCount', name: 'Comments', dataType: 'NUMBER' },
       ],
     })),
 

@@ -11,8 +11,8 @@ import {
 } from '@connector-sdk/core';
 import { asPlatformComment } from './platform-comments.js';
 import { DATE_FORMAT, SERVER_INFO, fromPlatformDate, toPlatformDate } from './platform-formats.js';
-import { trackerFor, type TrackerSession } from './tracker-client.js';
-import type { ChangelogEntry } from './tracker/tracker-changelog.js';
+import { trackerFor, type TrackerSession } from '../../src/tracker-client.js';
+import type { ChangelogEntry } from '../../src/tracker/tracker-changelog.js';
 
 /** A page of the tracker's changelog, as it answers one. */
 interface ChangelogPage {

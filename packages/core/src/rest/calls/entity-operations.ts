@@ -1,14 +1,16 @@
 // The entity operations of a declared entity type: get, create, update, delete and search, each the declared
 // end-system requests with the mappings applied both ways.
-import { EndSystemError, ValidationError } from '../errors/errors.js';
-import { readWindow, type PageWindow } from '../platform/paging.js';
+import { EndSystemError, ValidationError } from '../../errors/errors.js';
+import { readWindow, type PageWindow } from '../../platform/paging.js';
 import { jsonOf, parseItem, picked, send } from './endpoint.js';
-import { pageSource } from './entity-list.js';
+import { pageSource, pollSource } from './entity-list.js';
+import { pollWindow } from '../../platform/polling/poll-window.js';
 import { searchOrder, translateSearch, type SearchBody } from './entity-search.js';
-import type { DeleteSpec, ListSpec, RestCall, WriteSpec } from './entity-spec.js';
-import { readFields, writeFields } from './field-mapping.js';
-import { mergeItems, readPath } from './field-path.js';
-import type { RestEntity } from './rest-entity.js';
+import type { DeleteSpec } from '../declaration/entity-spec.js';
+import type { ListSpec, RestCall, WriteSpec } from '../declaration/request-spec.js';
+import { readFields, writeFields } from '../mapping/field-mapping.js';
+import { mergeItems, readPath } from '../mapping/field-path.js';
+import type { RestEntity } from '../rest-entity.js';
 
 type Fields = Record<string, unknown>;
 type Entity<S> = RestEntity<S>;
@@ -22,6 +24,11 @@ const cannot = (entity: Entity<never>, typeId: string, what: string) =>
  * @internal
  */
 export async function readItem<S>(entity: Entity<S>, call: RestCall<S>): Promise<unknown> {
+  return parseItem(entity.schema, await readRaw(entity, call), entity.spec.name);
+}
+
+/** One item as the end system answered it (picked out by the declaration's `answer`), before its schema. */
+async function readRaw<S>(entity: Entity<S>, call: RestCall<S>): Promise<unknown> {
   const get = entity.spec.get;
   if (get === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'read');
   let body: unknown;
@@ -33,7 +40,14 @@ export async function readItem<S>(entity: Entity<S>, call: RestCall<S>): Promise
     const pick = get.answer;
     body = pick === undefined ? answer : picked(() => pick(answer, call), entity.spec.name);
   }
-  return parseItem(entity.schema, body, entity.spec.name);
+  return body;
+}
+
+/** The raw item, once its schema accepts it. */
+async function readChecked<S>(entity: Entity<S>, call: RestCall<S>): Promise<unknown> {
+  const raw = await readRaw(entity, call);
+  parseItem(entity.schema, raw, entity.spec.name);
+  return raw;
 }
 
 /** The platform's entity of an item, with only the fields of `fieldList` when it names some. */
@@ -114,7 +128,8 @@ export async function updateItem<S>(
   const spec: WriteSpec<S, unknown> = typeof update === 'string' ? { path: update } : update;
   const replace = typeof update === 'object' && update.replace === true;
   // A replace must send the whole item: the end system drops what it leaves out.
-  const item = replace ? mergeItems(await readItem(entity, call), change) : change;
+  // Over the item as the end system answered it, checked but not stripped: keys its schema does not name stay.
+  const item = replace ? mergeItems(await readChecked(entity, call), change) : change;
   const json = spec.body === undefined ? item : spec.body({ change, item }, call);
   const response = await send(call, spec, { method: replace ? 'PUT' : 'PATCH', json });
   return written(entity, call, { spec, response });
@@ -145,7 +160,7 @@ export async function deleteItem<S>(
 
 /** What a search reads: the platform's window and body, and the server info's cap. */
 export interface SearchRequest {
-  readonly window: PageWindow;
+  readonly window: PageWindow & { readonly nextPageLink?: string | undefined };
   readonly body: SearchBody;
   readonly maxResults: number;
 }
@@ -164,6 +179,7 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
     typeId: call.ids.entityTypeId,
     fields: new Map(entity.fields.map((field) => [field.id, field])),
     idField: entity.idField ?? '',
+    updated: entity.spec.updated,
     spec: declared as never,
   };
   // Checked before the end system is called: a search it cannot answer is a 400 at once.
@@ -172,6 +188,28 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
   const listed = declared.request ?? entity.spec.list;
   const list: ListSpec<S> = typeof listed === 'string' ? { path: listed } : (listed as ListSpec<S>);
   const options = { maxResults: search.maxResults };
+  const parsed = (item: unknown) =>
+    entityOf(entity, parseItem(entity.schema, item, entity.spec.name));
+  if (translated.kind === 'query' && translated.poll !== undefined && declared.poll !== undefined) {
+    const { since = 0, until } = translated.poll;
+    const updated = entity.fields.find((field) => field.id === entity.spec.updated);
+    if (updated === undefined) throw new TypeError(`${entity.spec.name}: a poll needs 'updated'`);
+    const { items, ...paging } = await pollWindow(
+      { ...search.window, since, until },
+      pollSource(call, list, {
+        query: translated.params,
+        since: declared.poll.since,
+        exclusive: declared.poll.exclusive === true,
+      }),
+      {
+        updated: (item) => Number(updated.order(updated.read(item))),
+        id: (item) => String(readPath(item, entity.idSteps)),
+        overlapMs: declared.poll.overlapMs ?? 1_000,
+        maxResults: search.maxResults,
+      },
+    );
+    return { ...paging, entities: items.map(parsed) };
+  }
   if (translated.kind === 'query') {
     if (order !== undefined && declared.sort !== undefined)
       Object.assign(translated.params, declared.sort(order));
@@ -180,9 +218,9 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
       pageSource(call, list, translated.params),
       options,
     );
-    return items.map((item) => entityOf(entity, parseItem(entity.schema, item, entity.spec.name)));
+    return { nextPageLinkSupported: false, entities: items.map(parsed) };
   }
-  return readWindow(
+  const entities = await readWindow(
     search.window,
     {
       all: async () =>
@@ -190,13 +228,21 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
     },
     options,
   );
+  return { nextPageLinkSupported: false, entities };
 }
 
 /** The most end-system calls reading a whole list may take. */
 const MAX_CALLS = 1_000;
 
-/** Every item of a list, page after page, for a search answered in memory. */
-async function listAll<S>(call: RestCall<S>, list: ListSpec<S>): Promise<readonly unknown[]> {
+/**
+ * Every item of a list, page after page, for a search answered in memory.
+ *
+ * @internal
+ */
+export async function listAll<S>(
+  call: RestCall<S>,
+  list: ListSpec<S>,
+): Promise<readonly unknown[]> {
   const source = pageSource(call, list, {});
   if ('all' in source) return source.all();
   const items: unknown[] = [];

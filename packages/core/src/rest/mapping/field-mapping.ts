@@ -2,7 +2,7 @@
 // schema (a `from` the schema lacks, or a conversion of another type, fails to compile) and compiled once, when
 // the entity is declared, into a reader and a writer.
 import type { z } from 'zod';
-import { ValidationError } from '../errors/errors.js';
+import { ValidationError } from '../../errors/errors.js';
 import { conversionOfType, convert, type Conversion, type FieldDataType } from './conversions.js';
 import { pathSteps, readPath, writePath, type AtPath, type ItemPath } from './field-path.js';
 import { schemaAt } from './schema-at.js';
@@ -16,8 +16,8 @@ import { schemaAt } from './schema-at.js';
 export type MappedField<TItem, P extends ItemPath<TItem>> = {
   /** Where the value is in the end system's item: a key, or a dotted path (`'status.name'`). */
   readonly from: P;
-  /** The field's name in the platform's forms. */
-  readonly name: string;
+  /** The field's name in the platform's forms. @default its id */
+  readonly name?: string;
   /**
    * How the value converts (`convert.date(pattern)`, `convert.json(schema)`, …). @default by the schema's type:
    * text, numbers and booleans as they are, lists as lists of strings
@@ -88,7 +88,7 @@ export interface CompiledField {
 const asText = (value: unknown) => String(value);
 
 function compileOne(id: string, spec: FieldOf<unknown>, schema: z.ZodType): CompiledField {
-  const base = { id, name: spec.name, metadata: spec.metadata ?? {} };
+  const base = { id, name: spec.name ?? id, metadata: spec.metadata ?? {} };
   if (!('from' in spec)) {
     const { read } = spec as ComputedField<unknown, unknown>;
     return {
@@ -214,4 +214,27 @@ export function writeFields(
       if (field.required && !Object.hasOwn(sent, field.id))
         throw new ValidationError(`'fields.${field.id}' is required for a new ${target.typeId}`);
   return change;
+}
+
+/**
+ * What a value the platform sends compares by (a date's instant, a number), for a search or a filter: a value
+ * that does not convert is a 400 naming it.
+ *
+ * @param field - the compiled mapping
+ * @param value - the platform's value, as text
+ * @param name - the parameter or field it came in, for the message
+ * @throws ValidationError when the value does not convert (a date not in the field's pattern)
+ */
+export function orderOf(field: CompiledField, value: string, name: string): number | string {
+  try {
+    const order = field.order(value);
+    if (typeof order === 'number' && Number.isNaN(order)) throw new TypeError('not a number');
+    return order;
+  } catch (error) {
+    const problem =
+      field.dateFormat === undefined
+        ? 'is not valid'
+        : `must follow the pattern ${field.dateFormat}`;
+    throw new ValidationError(`'${name}' ${problem}`, { cause: error });
+  }
 }

@@ -2,9 +2,9 @@
 // dates in the declared pattern.
 import { readWindow, type PlatformBuilders } from '@connector-sdk/core';
 import { SERVER_INFO, fromPlatformDate, toPlatformDate } from './platform-formats.js';
-import { trackerFor, type TrackerSession } from './tracker-client.js';
-import type { IssueComment } from './tracker/tracker-changelog.js';
-import type { Issue } from './tracker/tracker-store.js';
+import { trackerFor, type TrackerSession } from '../../src/tracker-client.js';
+import type { IssueComment } from '../../src/tracker/tracker-changelog.js';
+import type { Issue } from '../../src/tracker/tracker-store.js';
 
 /** The names the issue type declares for a comment's parts: the platform sends and reads comments under them. */
 export const COMMENT = {
