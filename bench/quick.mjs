@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { runLoad } from './src/load.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
-import { scenarios as allScenarios } from './src/scenarios.mjs';
+import { scenarios as allScenarios, serves } from './src/scenarios.mjs';
 import { SERVERS } from './src/servers.mjs';
 
 const { values: args } = parseArgs({
@@ -40,12 +40,13 @@ try {
   const measured = scenarios.find((entry) => entry.name === args.scenario);
   if (!measured) throw new Error(`no scenario '${args.scenario}'`);
   const mixNames = args['warmup-mix'];
-  const mix =
+  const mix = (
     mixNames === 'all'
       ? scenarios
       : mixNames === 'none'
         ? []
-        : scenarios.filter((entry) => mixNames.split(',').includes(entry.name));
+        : scenarios.filter((entry) => mixNames.split(',').includes(entry.name))
+  ).filter((entry) => serves(server, entry));
   for (let run = 1; run <= runs; run++) {
     const running = await startProcess(server.module, layout.serverCpu, nodeArgs);
     try {

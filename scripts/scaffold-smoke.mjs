@@ -148,6 +148,11 @@ try {
     const oauth = installAndTest(scaffold('oauth-connector', 'oauth2-api'));
     step('npm run build');
     run('npm', ['run', 'build'], oauth);
+
+    // A declarative connector: the declarative layer's entry point, from the packed tarballs.
+    const declared = installAndTest(scaffold('records-connector', 'rest-declarative'));
+    step('npm run build');
+    run('npm', ['run', 'build'], declared);
   }
   console.log('\nscaffold smoke: ok');
 } finally {

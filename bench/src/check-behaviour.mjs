@@ -3,6 +3,7 @@
 // false`), as application/json. Otherwise the servers would not be doing
 // the same work and their figures could not be compared.
 import { isDeepStrictEqual } from 'node:util';
+import { serves } from './scenarios.mjs';
 
 /**
  * The SDK's session entry carries its issue time and a MAC over it, which differ between two answers a second
@@ -49,9 +50,7 @@ export async function checkBehaviour(servers, scenarios) {
   const problems = [];
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is checked on those.
-    const asked = servers.filter(
-      (server) => server.only === undefined || server.only.includes(scenario.name),
-    );
+    const asked = servers.filter((server) => serves(server, scenario));
     const [floor, ...others] = await Promise.all(asked.map((server) => ask(server.port, scenario)));
     if (floor.status !== scenario.status)
       problems.push(

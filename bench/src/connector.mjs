@@ -1,8 +1,17 @@
 // The connector measured through every SDK binding: what a team would write with the SDK for the behaviour the
 // hand-written servers implement by hand (see hand-written.mjs).
-import { UnauthenticatedError, defineConnector, field, secret, z } from '@connector-sdk/core';
+import {
+  EndSystemError,
+  NotFoundError,
+  UnauthenticatedError,
+  defineConnector,
+  field,
+  secret,
+  z,
+} from '@connector-sdk/core';
+import { bearerToken } from '@connector-sdk/core/auth';
 import { createEndSystemClient } from '@connector-sdk/core/http';
-import { PASSWORD, TOKEN } from './scenarios.mjs';
+import { PASSWORD, REMOTE_TYPE, TOKEN } from './scenarios.mjs';
 
 const Options = z.object({
   project: z.string(),
@@ -10,7 +19,16 @@ const Options = z.object({
   labels: z.array(z.string()).optional(),
 });
 
-export const connector = defineConnector({
+/** An issue as the bench's end system answers it. */
+export const RemoteIssue = z.object({
+  id: z.string(),
+  summary: z.string(),
+  status: z.string(),
+  labels: z.array(z.string()),
+});
+
+/** The connector's name, configuration, session and login, shared by the hand-written and declared forms. */
+export const definition = {
   name: 'bench-acme',
   version: '1.0.0',
   config: {
@@ -34,18 +52,45 @@ export const connector = defineConnector({
       'X-Acme-User': config.username,
     };
   },
+};
+
+/** The declared-entity scenario written by hand: what the declarative layer does for it (see declared.mjs). */
+async function remoteEntity({ session, params, query, signal, log }) {
+  if (query.projectId !== 'ACME')
+    throw new NotFoundError(`This connector has no project '${query.projectId}'`);
+  const issue = await createEndSystemClient({
+    baseUrl: session['X-Acme-Url'],
+    auth: bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
+    signal,
+    log,
+  })
+    .get(`issues/${encodeURIComponent(params.entityId)}`)
+    .json();
+  const parsed = RemoteIssue.safeParse(issue);
+  if (!parsed.success)
+    throw new EndSystemError('The end system answered an issue in an unknown shape');
+  const { id, summary, status, labels } = parsed.data;
+  return { fields: { id, summary, status, labels } };
+}
+
+export const connector = defineConnector({
+  ...definition,
   operations: ({ get, platform }) => ({
     // A platform operation of the catalog: its query parsed ("null" → null, the expand list) and, in the
     // sdk-node-validated server, its answer checked against the catalog's shape.
-    getEntity: platform.getEntity(({ session, params, query }) => ({
-      fields: {
-        id: params.entityId,
-        entityTypeId: query.entityTypeId,
-        projectId: query.projectId,
-        expand: query.expand ?? [],
-        owner: session['X-Acme-User'],
-      },
-    })),
+    getEntity: platform.getEntity((context) => {
+      if (context.query.entityTypeId === REMOTE_TYPE) return remoteEntity(context);
+      const { session, params, query } = context;
+      return {
+        fields: {
+          id: params.entityId,
+          entityTypeId: query.entityTypeId,
+          projectId: query.projectId,
+          expand: query.expand ?? [],
+          owner: session['X-Acme-User'],
+        },
+      };
+    }),
     getIssue: get('/issues/:id', ({ session, params, query }) => ({
       id: params.id,
       summary: `Issue ${params.id}`,

@@ -2,7 +2,7 @@
 // the same answers, byte for byte, as the SDK connector in connector.mjs. The floor (raw node:http), plain
 // Express and Fastify all serve it, so that they differ from each other only in the HTTP framework.
 import { z } from 'zod';
-import { PASSWORD, TOKEN } from './scenarios.mjs';
+import { PASSWORD, REMOTE_TYPE, TOKEN } from './scenarios.mjs';
 import { fingerprint, seal, verify } from './session-mac.mjs';
 
 const Entries = z
@@ -187,6 +187,7 @@ export function getEntity(headers, id, search) {
   const query = EntityQuery.safeParse(Object.fromEntries(search));
   if (!query.success)
     return fail(400, 'INVALID_INPUT', `The query is invalid: ${problems(query.error)}`);
+  if (query.data.entityTypeId === REMOTE_TYPE) return remoteEntity(session.data, id);
   return ok({
     fields: {
       id,
@@ -196,6 +197,35 @@ export function getEntity(headers, id, search) {
       owner: session.data['x-acme-user'],
     },
   });
+}
+
+const RemoteIssue = z.object({
+  id: z.string(),
+  summary: z.string(),
+  status: z.string(),
+  labels: z.array(z.string()),
+});
+
+/** The declared-entity scenario: the entity read from the end system with fetch, its fields picked. */
+async function remoteEntity(session, id) {
+  const base = session['x-acme-url'].replace(/\/$/, '');
+  try {
+    const response = await fetch(`${base}/issues/${encodeURIComponent(id)}`, {
+      headers: { authorization: session.authorization, accept: 'application/json' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return fail(502, 'END_SYSTEM_ERROR', `The end system answered ${response.status}`);
+    }
+    const issue = RemoteIssue.safeParse(await response.json());
+    if (!issue.success)
+      return fail(502, 'END_SYSTEM_ERROR', 'The end system answered an unknown shape');
+    const { summary, status, labels } = issue.data;
+    return ok({ fields: { id: issue.data.id, summary, status, labels } });
+  } catch {
+    return fail(502, 'END_SYSTEM_UNREACHABLE', 'The end system could not be reached');
+  }
 }
 
 /**

@@ -118,6 +118,23 @@ function budgets({ throughput, memory, cold }) {
       'catalog-call: CPU/req with validateAnswers ÷ without',
       pairedRatio(catalogValidated, catalogNode, 'cpuUs'),
     );
+  // A platform operation declared with @connector-sdk/core/rest within the later-call budget of the same
+  // operation written by hand with the SDK; both against the floor, stated.
+  const declaredFloor = get('declared-entity', 'floor');
+  const declaredHand = get('declared-entity', 'sdk-node');
+  const declared = get('declared-entity', 'sdk-node-declared');
+  if (declared && declaredHand)
+    add(
+      'declared-entity: declared CPU/req ÷ written by hand',
+      pairedRatio(declared, declaredHand, 'cpuUs'),
+      1.1,
+      false,
+    );
+  if (declared && declaredFloor)
+    stated(
+      'declared-entity: declared CPU/req ÷ floor',
+      pairedRatio(declared, declaredFloor, 'cpuUs'),
+    );
   // With the OpenTelemetry SDK on (a batching span processor, a metric reader), the later call and the
   // end-system call cost at most 1.5x the same call without.
   for (const scenario of ['later-call', 'end-system']) {

@@ -88,6 +88,20 @@ const refusedInitialize = (entries) => ({
 });
 
 /**
+ * Whether a server is measured on a scenario: a server may serve some scenarios only (its `only`), and a
+ * scenario may be for some servers only (its `servers`).
+ *
+ * @param {{ name: string, only?: readonly string[] }} server
+ * @param {{ name: string, servers?: readonly string[] }} scenario
+ */
+export const serves = (server, scenario) =>
+  (server.only === undefined || server.only.includes(scenario.name)) &&
+  (scenario.servers === undefined || scenario.servers.includes(server.name));
+
+/** The entity type of the declared-entity scenario: read from the end system, its fields mapped. */
+export const REMOTE_TYPE = 'remote-issue';
+
+/**
  * The scenarios: what is sent and which status every server must answer.
  *
  * @param {string} endSystemUrl - where the local end system listens
@@ -136,6 +150,17 @@ export function scenarios(endSystemUrl) {
       path: `${BASE}/entities/42?entityTypeId=issue&projectId=null&expand=LINKS`,
       headers: session,
       status: 200,
+    },
+    {
+      name: 'declared-entity',
+      title:
+        'platform operation read from the end system (get entity: one end-system call, fields mapped)',
+      method: 'GET',
+      path: `${BASE}/entities/42?entityTypeId=${REMOTE_TYPE}&projectId=ACME`,
+      headers: session,
+      status: 200,
+      // The declarative layer against the same operation written by hand, and the floor.
+      servers: ['floor', 'sdk-node', 'sdk-node-declared'],
     },
     {
       name: 'no-session',

@@ -47,6 +47,13 @@ export const SERVERS = [
     // A budget bounds the later call and the end-system call with tracing and metrics on.
     only: ['later-call', 'end-system'],
   },
+  {
+    name: 'sdk-node-declared',
+    title: '@connector-sdk/node, the entity read declared (@connector-sdk/core/rest)',
+    module: 'servers/sdk-node-declared.mjs',
+    // A budget bounds the declared operation against the same operation written by hand.
+    only: ['declared-entity'],
+  },
   { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
   {
     name: 'sdk-fetch',

@@ -10,6 +10,7 @@
 // Each server's figures are kept per repeat too (`rounds`), so that a budget can compare two servers within
 // the repeats they shared (see report.mjs).
 import { loadProblem, runLoad } from './load.mjs';
+import { serves } from './scenarios.mjs';
 import { median } from './stats.mjs';
 
 /** The longest a warm-up by requests runs: a server slower than that is measured as it stands. */
@@ -59,9 +60,7 @@ export async function measureThroughput({
   const results = new Map();
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is left out of the others' tables.
-    const measured = servers.filter(
-      (server) => server.only === undefined || server.only.includes(scenario.name),
-    );
+    const measured = servers.filter((server) => serves(server, scenario));
     const runs = new Map(measured.map((server) => [server.name, []]));
     const rounds = Math.max(...measured.map(repeatsOf));
     for (let repeat = 1; repeat <= rounds; repeat++) {
@@ -72,10 +71,7 @@ export async function measureThroughput({
           const load = { url, requests: [scenario], connections };
           if (warmup > 0) {
             // Mixed as a connector serves them: those it serves, for a server measured on some only.
-            const served =
-              server.only === undefined
-                ? scenarios
-                : scenarios.filter((entry) => server.only.includes(entry.name));
+            const served = scenarios.filter((entry) => serves(server, entry));
             const mixed = await runLoad({
               url,
               requests: served,

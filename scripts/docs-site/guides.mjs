@@ -30,6 +30,7 @@ export const GUIDE_GROUPS = [
       'platform-related-records',
       'platform-attachments',
       'platform-history',
+      'declarative-connectors',
       'logging',
     ],
   },

@@ -87,9 +87,11 @@ export function createConnector(options: CreateConnectorOptions): CreatedConnect
   const packs = packsDirectory(options.packs, repositoryRoot());
 
   const source = templateDirectory(template);
-  const leave = new Set(TEMPLATES[template].leave.map((file) => join(source, file)));
+  // A file or a folder the template leaves out, with everything in it.
+  const leave = TEMPLATES[template].leave.map((file) => join(source, file));
   const keep = (file: string) =>
-    !leave.has(file) && !relative(source, file).split(sep).includes('node_modules');
+    !leave.some((left) => file === left || file.startsWith(`${left}${sep}`)) &&
+    !relative(source, file).split(sep).includes('node_modules');
   const files = CODE.flatMap((folder) => typeScriptFiles(join(source, folder))).filter(keep);
   const example = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as ExampleManifest;
   const manifest = projectManifest(
@@ -114,6 +116,8 @@ export function createConnector(options: CreateConnectorOptions): CreatedConnect
     if (existsSync(join(source, folder)))
       // Relative to the template: an installed scaffolder itself lives under some node_modules.
       cpSync(join(source, folder), join(directory, folder), { recursive: true, filter: keep });
+  for (const folder of CODE)
+    for (const file of typeScriptFiles(join(directory, folder))) dropRegions(file);
   renameConnector(join(directory, 'src', 'connector.ts'), connectorName(name));
   writeFileSync(join(directory, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   for (const [file, text] of Object.entries(PROJECT_FILES))
@@ -128,6 +132,16 @@ function typeScriptFiles(directory: string): string[] {
   return readdirSync(directory, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
     .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** A `#region` line: the docs' snippet markers in the examples, which mean nothing in a project. */
+const REGION = /^[ \t]*\/\/ #(?:end)?region\b.*\r?\n/gm;
+
+/** Takes the docs' snippet markers out of a copied file. */
+function dropRegions(file: string): void {
+  const source = readFileSync(file, 'utf8');
+  const without = source.replace(REGION, '');
+  if (without !== source) writeFileSync(file, without);
 }
 
 /** Gives the template's connector the project's name, as `discover` will answer it. */

@@ -85,6 +85,23 @@ npm run dev        # the connector on 127.0.0.1 for that end system; prints how 
 2. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`).
 3. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call.`,
   },
+  'rest-declarative': {
+    about: `started from its rest-declarative template: a declarative connector. The end system's records are
+described once in \`src/connector.ts\` (where they are read and written, their fields, how they are searched)
+and the platform's operations are made from that description by \`@connector-sdk/core/rest\`; its tests run the
+conformance kit against your real end system, named in the environment as for the rest-api template
+(\`END_SYSTEM_URL\`, \`END_SYSTEM_USER\`, \`END_SYSTEM_PASSWORD\`, \`CONNECTOR_SDK_EGRESS_ALLOW\`).`,
+    scripts: `END_SYSTEM_URL=https://api.example.com END_SYSTEM_USER=me END_SYSTEM_PASSWORD=… npm test
+                   # the conformance kit against that end system; without the variables it skips, saying so
+npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+    steps: `1. \`src/connector.ts\`: your end system's record as a zod schema, then its entity type: its paths, its
+   fields (\`from\` names where each is in the record; a wrong one is a compile error), how it pages and is
+   searched. The guide: docs/declarative-connectors.md of the SDK.
+2. \`initialize\` and \`cleanup\`: your end system's login and logout; \`src/api-client.ts\`: which of its
+   errors the platform sees as what.
+3. \`test/connector.test.ts\`: the search the kit makes with a session, the records its round trip writes,
+   and \`logOut\`, how the kit ends a session at your end system.`,
+  },
 };
 
 /**

@@ -7,7 +7,7 @@ export interface Template {
   readonly summary: string;
   /** The repository example it is copied from (`examples/<example>`). */
   readonly example: string;
-  /** Files of the example a new project does without, relative to the example. */
+  /** Files and folders of the example a new project does without, relative to the example. */
   readonly leave: readonly string[];
 }
 
@@ -35,7 +35,15 @@ export const TEMPLATES = {
     // The example's Express mount shows the Express binding; a new connector is served by main.ts. The
     // Prometheus scrape test proves the example's telemetry against a Prometheus server, which a new project's
     // machines and CI need not have: its telemetry switch stays, tested where it is set up.
-    leave: ['src/express-app.ts', 'src/express-app.test.ts', 'src/telemetry.prometheus.test.ts'],
+    // The hand-written connector and its comparison prove the declared one in this repository; a new project
+    // starts from the declared one alone.
+    leave: [
+      'src/express-app.ts',
+      'src/express-app.test.ts',
+      'src/telemetry.prometheus.test.ts',
+      'test/hand-written',
+      'test/same-transcripts.test.ts',
+    ],
   },
   'rest-api': {
     summary:
@@ -51,9 +59,16 @@ export const TEMPLATES = {
     // The example proves its test against the SDK's own test authorization server; a project uses its own.
     leave: ['test/kit-auth-server.test.ts'],
   },
+  'rest-declarative': {
+    summary:
+      "a declarative connector: the end system's records described, the platform's operations made from them",
+    example: 'rest-declarative',
+    // As rest-api: the example proves its test against the kit's fake end system; a project tests its own.
+    leave: ['test/kit-fake-end-system.test.ts'],
+  },
 } as const satisfies Record<string, Template>;
 
-/** The name of a template: `minimal`, `issue-tracker`, `rest-api` or `oauth2-api`. */
+/** The name of a template: `minimal`, `issue-tracker`, `rest-api`, `oauth2-api` or `rest-declarative`. */
 export type TemplateName = keyof typeof TEMPLATES;
 
 /** Whether `name` names a template. */

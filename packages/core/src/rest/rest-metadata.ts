@@ -38,7 +38,9 @@ export function listingOf(id: string, entity: RestEntity<never>): Metadata {
 export function metadataOf(id: string, entity: RestEntity<never>, userDataType: string): Metadata {
   const { spec } = entity;
   const sortable = (spec.search?.orderBy ?? []).filter((name) => SORTABLE.has(name));
-  const dateTimeFormat = spec.search?.dateTimeFormat;
+  // The pattern of the dates the platform's searches send: declared, or the update time's own.
+  const updated = entity.fields.find((field) => field.id === spec.updated);
+  const dateTimeFormat = spec.search?.dateTimeFormat ?? updated?.dateFormat;
   return {
     id,
     name: spec.name,

@@ -105,6 +105,7 @@ export async function addComment<S>(
  */
 export async function readAttachments<S>(part: Attachments<S>, call: RestCall<S>, item: unknown) {
   const { list } = part.spec;
+  if (list === undefined) return [];
   const found =
     'inItem' in list
       ? readPath(item, pathSteps(list.inItem))

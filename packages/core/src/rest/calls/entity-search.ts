@@ -101,6 +101,14 @@ function toParams(
 
 type Keep = (fields: Readonly<Record<string, unknown>>) => boolean;
 
+/** The comparisons that bound a poll's range of update times. */
+const RANGE: ReadonlySet<SearchCondition> = new Set([
+  'GREATER_THAN',
+  'GREATER_THAN_EQUALS',
+  'LESS_THAN',
+  'LESS_THAN_EQUALS',
+]);
+
 function compareInMemory(
   table: SearchTable,
   field: CompiledField,
@@ -157,14 +165,16 @@ export function translateSearch(table: SearchTable, query: SearchQuery): Transla
   const polled = table.spec.poll !== undefined ? table.updated : undefined;
   const params = foldSearchQuery<Record<string, string>>(query, {
     compare: (field, name, value) => {
-      if (field !== polled) return toParams(table, field, { name, values: [value] });
-      // The poll's range goes to pollWindow, which sends the walk's own `since`.
-      const known = declared(table, field, name).field;
+      if (field !== polled || !RANGE.has(name))
+        return toParams(table, field, { name, values: [value] });
+      // The poll's range goes to pollWindow, which sends the walk's own `since`: any bound of the update time
+      // is answered, declared in the table or not.
+      const known = table.fields.get(field);
+      if (known === undefined) throw cannot(table, `'${field}'`);
       const time = Number(orderOf(known, String(inFieldPattern(table, known, value)), field));
       if (name === 'GREATER_THAN' || name === 'GREATER_THAN_EQUALS') poll.since = time;
       else if (name === 'LESS_THAN') poll.until = time - 1;
-      else if (name === 'LESS_THAN_EQUALS') poll.until = time;
-      else return toParams(table, field, { name, values: [value] });
+      else poll.until = time;
       return {};
     },
     in: (field, values) => toParams(table, field, { name: 'IN', values }),

@@ -92,8 +92,11 @@ export interface AttachmentsSpec<
   readonly fields: F;
   /** Which of `fields` is the attachment's id and where its content is (a path under the API's base URL). */
   readonly roles: { readonly id: keyof F & string; readonly contentUri: keyof F & string };
-  /** Where an entity's attachments are: a dotted path in the entity's item (`{ inItem: 'files' }`), or a list. */
-  readonly list: { readonly inItem: string } | ListSpec<TSession>;
+  /**
+   * Where an entity's attachments are: a dotted path in the entity's item (`{ inItem: 'files' }`), or a list.
+   * Without it an entity read with its attachments answers none.
+   */
+  readonly list?: { readonly inItem: string } | ListSpec<TSession>;
   /**
    * Uploads a file as `multipart/form-data`: the file part's name, and the text part that carries the
    * platform's `fileName` where the end system wants one. The file is sent with its `Content-Length`.

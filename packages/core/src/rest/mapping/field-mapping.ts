@@ -35,8 +35,8 @@ export type MappedField<TItem, P extends ItemPath<TItem>> = {
 
 /** A platform field computed from the whole item: the platform reads it and cannot write it. */
 export interface ComputedField<TItem, TValue> {
-  /** The field's name in the platform's forms. */
-  readonly name: string;
+  /** The field's name in the platform's forms. @default its id */
+  readonly name?: string;
   /** Its value, from the item. */
   readonly read: (item: TItem) => TValue;
   /** The data type the entity type declares. @default 'TEXT' */
@@ -103,7 +103,9 @@ function compileOne(id: string, spec: FieldOf<unknown>, schema: z.ZodType): Comp
       order: asText,
     };
   }
-  const mapped = spec as MappedField<Record<string, unknown>, string>;
+  const mapped = spec as unknown as MappedField<{ readonly value: unknown }, 'value'> & {
+    readonly from: string;
+  };
   const steps = pathSteps(mapped.from);
   const at = schemaAt(schema, steps);
   const element =

@@ -8,6 +8,15 @@ type Leaf =
 type Depth = [never, 0, 1, 2, 3, 4];
 
 /**
+ * The keys `T` names, without an index signature's: a `z.looseObject` keeps unknown keys, which a mapping cannot
+ * name (a typo must not pass as one of them).
+ */
+type KnownKey<T> = keyof {
+  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K];
+} &
+  string;
+
+/**
  * Every dotted path into `T`, four objects deep: `'id' | 'status' | 'status.name' | …`. Lists are leaves (a
  * multi-valued field maps a whole list).
  */
@@ -16,12 +25,12 @@ export type ItemPath<T, D extends number = 5> = [D] extends [never]
   : T extends Leaf
     ? never
     : {
-        [K in keyof T & string]:
+        [K in KnownKey<T>]:
           | K
           | (NonNullable<T[K]> extends Leaf
               ? never
               : `${K}.${ItemPath<NonNullable<T[K]>, Depth[D]>}`);
-      }[keyof T & string];
+      }[KnownKey<T>];
 
 /** The type at path `P` of `T` (`undefined` included where a step may be missing). */
 export type AtPath<T, P extends string> = P extends `${infer K}.${infer Rest}`
