@@ -55,11 +55,12 @@ export function partOperations<TSession>(
   const history = (name: 'history' | 'commentHistory') =>
     platform[name === 'history' ? 'entityHistory' : 'commentHistory'](
       ({ params, query, ...context }) => {
-        const entity = typed(params.entityTypeId, query.projectId);
-        const call = callOf(context, {
-          entityTypeId: params.entityTypeId,
-          projectId: query.projectId,
-        });
+        const ids = { entityTypeId: params.entityTypeId, projectId: query.projectId };
+        // One entity's history (`entityId`) names it to the journal's path too, checked like any entity id.
+        const { entity, call } =
+          query.entityId === undefined
+            ? { entity: typed(ids.entityTypeId, ids.projectId), call: callOf(context, ids) }
+            : entityCall(context, { ...ids, id: query.entityId });
         const timeZone = serverInfo.timeZone ?? 'UTC';
         return readHistory(partOf(entity, name), call, {
           query,

@@ -136,7 +136,16 @@ export function restApi<TSession>(options: RestApiOptions<TSession>): RestApi<TS
   return {
     client,
     entity: (schema, spec) => compileEntity(schema, spec as never) as never,
-    comments: (schema, spec) => part(schema, spec),
+    comments: (schema, spec) => {
+      const made: Comments<TSession> = part(schema, spec);
+      const dated = made.fields.find((field) => field.id === spec.roles.createdDate);
+      // The platform sends afterTime in the comments' date pattern: the creation date must have one.
+      if (dated?.dateFormat === undefined)
+        throw new TypeError(
+          `comments: '${spec.roles.createdDate}' must be a date with a pattern (as: convert.date(pattern))`,
+        );
+      return made;
+    },
     attachments: (schema, spec) => part(schema, spec),
     history: (schema, spec) => ({ schema, spec, fields: [] }) as never,
     users: (schema, spec) => part(schema, spec),

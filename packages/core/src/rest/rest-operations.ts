@@ -23,7 +23,6 @@ import {
   restScope,
   type ConnectorMetadata,
   type ProjectList,
-  type RestScope,
   type RestWiring,
   type StaticProject,
 } from './rest-scope.js';
@@ -32,17 +31,11 @@ import {
 const parentOf = (parent: unknown) =>
   parent === undefined || parent === null || parent === '' ? {} : { parentId: String(parent) };
 
-/** The user lookups the platform may make, from the users' declared query parameters. */
-function userSearch(users: RestScope<never>['description']['users']) {
-  if (users === undefined) return {};
-  const by = users.spec.by ?? {};
-  return {
-    additionalMetadata: {
-      userSearchOnUserNameSupported: by.username !== undefined,
-      userSearchOnEmailSupported: by.email !== undefined,
-    },
-  };
-}
+/**
+ * The user lookups the platform may make: every one, when users are declared (a lookup without a parameter of
+ * its own is answered from the whole list).
+ */
+const USER_SEARCH = { userSearchOnUserNameSupported: true, userSearchOnEmailSupported: true };
 
 /**
  * The platform operations of a declarative connector.
@@ -63,8 +56,17 @@ export function restOperations<TSession>(
   return {
     ...partOperations(platform, scope),
     connectorMetadata: platform.connectorMetadata(() => ({
-      ...userSearch(description.users),
       ...description.connectorMetadata,
+      // The author's additional metadata over what the declarations say.
+      ...(description.users === undefined &&
+      description.connectorMetadata.additionalMetadata === undefined
+        ? {}
+        : {
+            additionalMetadata: {
+              ...(description.users === undefined ? {} : USER_SEARCH),
+              ...description.connectorMetadata.additionalMetadata,
+            },
+          }),
       enableFeatures: [...features] as ConnectorMetadata['enableFeatures'],
     })),
     serverInfo: platform.serverInfo(() => serverInfo),

@@ -7,10 +7,10 @@ import { multipartBody } from '../../http/transport/multipart-body.js';
 import { readWindow, type PageWindow } from '../../platform/paging.js';
 import { jsonOf, parseItem, picked, send } from './endpoint.js';
 import { listAll } from './entity-operations.js';
-import type { ListSpec, RestCall, WriteSpec } from '../declaration/request-spec.js';
+import type { ListSpec, RequestSpec, RestCall } from '../declaration/request-spec.js';
 import { orderOf, readFields, writeFields } from '../mapping/field-mapping.js';
 import { pathSteps, readPath } from '../mapping/field-path.js';
-import type { Attachments, CompiledPart, Comments } from '../declaration/part-spec.js';
+import type { Attachments, CompiledPart, Comments, PartWrite } from '../declaration/part-spec.js';
 
 const listOf = <S>(list: ListSpec<S> | string): ListSpec<S> =>
   typeof list === 'string' ? { path: list } : list;
@@ -19,7 +19,7 @@ const listOf = <S>(list: ListSpec<S> | string): ListSpec<S> =>
 async function answered<S>(
   part: CompiledPart<unknown>,
   write: {
-    readonly spec: WriteSpec<S, unknown>;
+    readonly spec: PartWrite<S, unknown>;
     readonly response: Response;
     readonly call: RestCall<S>;
   },
@@ -43,18 +43,23 @@ export async function readComments<S>(
   query: PageWindow & { readonly afterTime?: string | null | undefined; readonly cap: number },
 ) {
   const dated = part.fields.find((field) => field.id === part.spec.roles.createdDate);
-  let after = -Infinity;
-  if (typeof query.afterTime === 'string' && dated !== undefined)
-    after = Number(orderOf(dated, query.afterTime, 'afterTime'));
+  // afterTime in the creation date's pattern ("null": every comment); a comment without a date is kept.
+  const after =
+    typeof query.afterTime === 'string' && dated !== undefined
+      ? Number(orderOf(dated, query.afterTime, 'afterTime'))
+      : undefined;
+  const newer = (comment: Readonly<Record<string, unknown>>) => {
+    if (after === undefined || dated === undefined) return true;
+    const created = comment[dated.id];
+    return created === undefined || created === null || Number(dated.order(created)) > after;
+  };
   const comments = await readWindow(
     query,
     {
       all: async () =>
         (await listAll(call, listOf(part.spec.list)))
           .map((item) => readFields(part.fields, parseItem(part.schema, item, 'comment')))
-          .filter(
-            (comment) => dated === undefined || Number(dated.order(comment[dated.id])) > after,
-          ),
+          .filter(newer),
     },
     { maxResults: query.cap },
   );
@@ -75,20 +80,22 @@ export async function addComment<S>(
   const declared = part.spec.add;
   if (declared === undefined)
     throw new ValidationError('Comments cannot be added in this end system');
-  // The platform may send parts this connector does not map (a comment type): only the mapped ones are written.
-  const known = new Set(part.fields.map((field) => field.id));
-  const mapped = Object.fromEntries(Object.entries(sent).filter(([name]) => known.has(name)));
-  if (typeof mapped[roles.body] !== 'string' || mapped[roles.body] === '')
-    throw new ValidationError(`'${roles.body}' is required: the comment's text`);
+  // The platform sends the text and a title; anything else it sends (a type, the parts it read) is not written.
   const writable = part.fields.filter(
     (field) => field.id === roles.body || field.id === roles.title,
   );
+  const mapped = Object.fromEntries(
+    Object.entries(sent).filter(([name]) => writable.some((field) => field.id === name)),
+  );
+  if (typeof mapped[roles.body] !== 'string' || mapped[roles.body] === '')
+    throw new ValidationError(`'${roles.body}' is required: the comment's text`);
   const change = writeFields(writable, mapped, {
     typeId: 'comment',
     idField: roles.id,
     entityId: 'comment',
+    where: '',
   });
-  const spec: WriteSpec<S, unknown> = typeof declared === 'string' ? { path: declared } : declared;
+  const spec: PartWrite<S, unknown> = typeof declared === 'string' ? { path: declared } : declared;
   const json = spec.body === undefined ? change : spec.body({ change, item: change }, call);
   const response = await send(call, spec, { method: 'POST', json });
   const comment = readFields(
@@ -155,9 +162,10 @@ export async function uploadAttachment<S>(
  */
 function contentPath(contentUri: string, base: string): string {
   const url = new URL(contentUri, base);
-  if (!url.href.startsWith(base) || url.href === base)
+  const path = url.href.slice(base.length);
+  if (!url.href.startsWith(base) || path === '' || path.startsWith('/'))
     throw new ValidationError("'contentUri' is not an attachment of this end system");
-  return url.href.slice(base.length);
+  return path;
 }
 
 /**
@@ -187,6 +195,6 @@ export async function deleteAttachment<S>(
   const declared = part.spec.delete;
   if (declared === undefined)
     throw new ValidationError('Attachments cannot be deleted in this end system');
-  const spec: WriteSpec<S, unknown> = typeof declared === 'string' ? { path: declared } : declared;
+  const spec: RequestSpec<S> = typeof declared === 'string' ? { path: declared } : declared;
   await send(call, spec, { method: 'DELETE', extraIds: { attachmentId } });
 }

@@ -1,7 +1,7 @@
 // The connector's directory: the users the platform looks up (exact match on email, user name or display name)
 // and the values of lookup fields, declared as they are or listed by the end system.
 import { NotFoundError } from '../../errors/errors.js';
-import { parseItem } from './endpoint.js';
+import { parseItem, resolve } from './endpoint.js';
 import { listAll } from './entity-operations.js';
 import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 import { readFields } from '../mapping/field-mapping.js';
@@ -27,23 +27,24 @@ export async function findUsers<S>(users: Users<S>, call: RestCall<S>, query: Us
   const declared = users.spec.list;
   const list: ListSpec<S> = typeof declared === 'string' ? { path: declared } : declared;
   const param = users.spec.by?.[by];
+  // The lookup's parameter over the list's own query, whatever form that takes.
   const searched: ListSpec<S> =
     param === undefined || value === undefined
       ? list
       : {
           ...list,
-          query: { ...(typeof list.query === 'object' ? list.query : {}), [param]: value },
+          query: (inner) => ({
+            ...(list.query === undefined ? {} : resolve(list.query, inner)),
+            [param]: value,
+          }),
         };
   const found = (await listAll(call, searched)).map((item) =>
     readFields(users.fields, parseItem(users.schema, item, 'user')),
   );
-  // End systems search loosely (prefixes, case): the platform wants the exact match only.
-  return found.filter((user) => value === undefined || user[by] === value) as {
-    id: string;
-    username: string;
-    email?: string;
-    displayName?: string;
-  }[];
+  // End systems search loosely (prefixes, case): the platform wants the exact match only, its ids as text.
+  return found
+    .filter((user) => value === undefined || user[by] === value)
+    .map(({ id, username, ...rest }) => ({ id: String(id), username: String(username), ...rest }));
 }
 
 /**

@@ -1,7 +1,7 @@
 // History from an end system's journal of changes: the journal read whole for the platform's range (with the
 // filters the journal takes sent along, and applied again here), its entries turned into revisions by the
 // declaration's function, then filtered, put in the platform's order and windowed.
-import { ValidationError } from '../../errors/errors.js';
+import { EndSystemError, ValidationError } from '../../errors/errors.js';
 import { readWindow } from '../../platform/paging.js';
 import type { PlatformAnswer } from '../../platform/platform-builders.js';
 import { formatJavaDate, parseJavaDate } from '../../platform/schemas/java-date.js';
@@ -93,6 +93,10 @@ export async function readHistory<S>(
           const { at, entityId, revisionId, updatedBy, revisionType, ...rest } =
             parts as RevisionParts;
           const when = new Date(at).getTime();
+          if (Number.isNaN(when))
+            throw new EndSystemError(
+              `The end system's journal has a change of '${entityId}' (revision ${revisionId}) at no valid time`,
+            );
           if (when < since || when > until) continue;
           if (query.entityId !== undefined && entityId !== query.entityId) continue;
           if (query.notUpdatedByUser !== undefined && updatedBy === query.notUpdatedByUser)

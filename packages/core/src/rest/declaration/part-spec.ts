@@ -2,7 +2,15 @@
 // (users, lookup values): each read from the end system through declared requests and mappings, as entities are.
 import type { z } from 'zod';
 import type { CompiledField, FieldOf } from '../mapping/field-mapping.js';
-import type { ListSpec, WriteSpec } from './request-spec.js';
+import type { ListSpec, RequestSpec, RestCall, WriteSpec } from './request-spec.js';
+
+/**
+ * A part written to the end system: its answer is the written part (`'item'`, the default), or a function picks
+ * it out of the end system's answer.
+ */
+export type PartWrite<TSession, TPart> = Omit<WriteSpec<TSession, TPart>, 'answer'> & {
+  readonly answer?: 'item' | ((body: unknown, call: RestCall<TSession>) => unknown);
+};
 
 /**
  * An entity's comments: the comment's schema, its parts under the names the platform reads them by, where they
@@ -31,7 +39,7 @@ export interface CommentsSpec<
    * Adds a comment from the platform's text (and title), mapped by `fields`. Its `answer` picks the new comment
    * out of the end system's answer (`'item'`: the answer is the comment).
    */
-  readonly add?: WriteSpec<TSession, TComment> | string;
+  readonly add?: PartWrite<TSession, TComment> | string;
 }
 
 /** One revision of the platform's history, as a history's `revision` function gives it. */
@@ -62,7 +70,10 @@ export interface RevisionTools {
  * revisions are filtered, ordered as the platform wants them and windowed.
  */
 export interface HistorySpec<TSession, TEntry> {
-  /** The journal: where, how it pages, and its query (a function of the call sees `history`'s range). */
+  /**
+   * The journal: where, how it pages, and its query. The platform's range and entity reach it through `filters`
+   * (and `{id}` in its path, for one entity's history).
+   */
   readonly list: ListSpec<TSession>;
   /** The query parameters the journal filters by, sent as ISO 8601 instants and ids. */
   readonly filters?: {
@@ -101,12 +112,12 @@ export interface AttachmentsSpec<
    * Uploads a file as `multipart/form-data`: the file part's name, and the text part that carries the
    * platform's `fileName` where the end system wants one. The file is sent with its `Content-Length`.
    */
-  readonly upload?: WriteSpec<TSession, TFile> & {
+  readonly upload?: PartWrite<TSession, TFile> & {
     readonly file: string;
     readonly parts?: { readonly fileName?: string };
   };
   /** Deletes an attachment: `{attachmentId}` is replaced in its path. */
-  readonly delete?: WriteSpec<TSession, TFile> | string;
+  readonly delete?: RequestSpec<TSession> | string;
 }
 
 /** The users the platform looks up (by email, user name or display name, exact match). */

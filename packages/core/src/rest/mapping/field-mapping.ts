@@ -167,14 +167,16 @@ export function readFields(
   return read;
 }
 
-function problem(id: string, issue: z.core.$ZodIssue | undefined): string {
-  const path = ['fields', id, ...(issue?.path ?? []).map(String)].join('.');
+function problem(where: string, id: string, issue: z.core.$ZodIssue | undefined): string {
+  const path = [...(where === '' ? [] : [where]), id, ...(issue?.path ?? []).map(String)].join('.');
   return `'${path}' ${issue?.message ?? 'is not valid'}`;
 }
 
 /** What a write may know about the entity: its type's id, and the id of the entity it changes (none: a new one). */
 export interface WriteTarget {
   readonly typeId: string;
+  /** Where the platform sent the values, for messages. @default 'fields' */
+  readonly where?: string;
   readonly idField: string;
   readonly entityId?: string | undefined;
 }
@@ -196,25 +198,27 @@ export function writeFields(
 ): Record<string, unknown> {
   const byId = new Map(fields.map((field) => [field.id, field]));
   const change: Record<string, unknown> = {};
+  const at = target.where ?? 'fields';
+  const named = (id: string) => `'${at === '' ? id : `${at}.${id}`}'`;
   for (const [id, value] of Object.entries(sent)) {
     const field = byId.get(id);
     if (field === undefined)
       throw new ValidationError(
-        `'fields.${id}' is not a field of the ${target.typeId} type: its fields are ${fields.map((f) => f.id).join(', ')}`,
+        `${named(id)} is not a field of the ${target.typeId} type: its fields are ${fields.map((f) => f.id).join(', ')}`,
       );
     // The platform may send back the id it read; any other is a move the end system cannot make.
     if (id === target.idField && target.entityId !== undefined && String(value) === target.entityId)
       continue;
     if (!field.writable || field.steps === undefined || field.write === undefined)
-      throw new ValidationError(`'fields.${id}' is set by the end system: it cannot be written`);
+      throw new ValidationError(`${named(id)} is set by the end system: it cannot be written`);
     const result = field.write.safeParse(value);
-    if (!result.success) throw new ValidationError(problem(id, result.error.issues[0]));
+    if (!result.success) throw new ValidationError(problem(at, id, result.error.issues[0]));
     writePath(change, field.steps, result.data);
   }
   if (target.entityId === undefined)
     for (const field of fields)
       if (field.required && !Object.hasOwn(sent, field.id))
-        throw new ValidationError(`'fields.${field.id}' is required for a new ${target.typeId}`);
+        throw new ValidationError(`${named(field.id)} is required for a new ${target.typeId}`);
   return change;
 }
 
