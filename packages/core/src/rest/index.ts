@@ -45,3 +45,18 @@ export type {
   WriteOp,
   WriteSpec,
 } from './declaration/request-spec.js';
+export type {
+  Attachments,
+  AttachmentsSpec,
+  Comments,
+  CommentsSpec,
+  CompiledPart,
+  History,
+  HistorySpec,
+  LookupSpec,
+  PartWrite,
+  RevisionParts,
+  RevisionTools,
+  Users,
+  UsersSpec,
+} from './declaration/part-spec.js';

@@ -7,22 +7,47 @@ import { compileFields, type CompiledField, type FieldOf } from './mapping/field
 import { pathSteps } from './mapping/field-path.js';
 
 /**
- * An entity type ready to serve, made by `api.entity(schema, spec)`.
+ * An entity type ready to serve, made by `api.entity(schema, spec)`: give it to `entities` of
+ * `api.operations`. What it holds is the layer's.
  *
  * @typeParam TSession - the connector's session
  */
 export interface RestEntity<TSession> {
-  /** The end system's item. */
+  /**
+   * The end system's item.
+   *
+   * @internal
+   */
   readonly schema: z.ZodType;
-  /** The declaration, its item's type erased once its mappings have been checked against it. */
+  /**
+   * The declaration, its item's type erased once its mappings have been checked against it.
+   *
+   * @internal
+   */
   readonly spec: EntitySpec<TSession, unknown, Readonly<Record<string, FieldOf<unknown>>>>;
-  /** The mappings, compiled, in declaration order. */
+  /**
+   * The mappings, compiled, in declaration order.
+   *
+   * @internal
+   */
   readonly fields: readonly CompiledField[];
-  /** Where the id is in the item. */
+  /**
+   * Where the id is in the item.
+   *
+   * @internal
+   */
   readonly idSteps: readonly string[];
-  /** The platform field that maps the id, if one does. */
+  /**
+   * The platform field that maps the id, if one does.
+   *
+   * @internal
+   */
   readonly idField: string | undefined;
-  /** Checks an entity id the platform sends. */
+  /**
+   * Checks an entity id the platform sends.
+   *
+   * @internal
+   */
   readonly idSchema: z.ZodType<string>;
 }
 

@@ -142,20 +142,30 @@ export type LookupSpec<TSession> =
   | readonly { readonly id: string | number; readonly value: string }[]
   | (ListSpec<TSession> & { readonly map: { readonly id: string; readonly value: string } });
 
-/** @internal a part's compiled form: what the operations need of it. */
+/**
+ * A part as `api.comments`, `api.attachments`, `api.history` and `api.users` make it, its mappings checked
+ * against its schema: give it to the entity type (or `users` to `operations`). What it holds is the layer's.
+ */
 export interface CompiledPart<TSpec> {
+  /** @internal */
   readonly schema: z.ZodType;
+  /** @internal */
   readonly spec: TSpec;
+  /** @internal */
   readonly fields: readonly CompiledField[];
 }
 
-type Loose = Readonly<Record<string, FieldOf<unknown>>>;
-
 /** An entity's comments, made by `api.comments(schema, spec)`. */
-export type Comments<S> = CompiledPart<CommentsSpec<S, unknown, Loose>>;
+export type Comments<S> = CompiledPart<
+  CommentsSpec<S, unknown, Readonly<Record<string, FieldOf<unknown>>>>
+>;
 /** An entity's attachments, made by `api.attachments(schema, spec)`. */
-export type Attachments<S> = CompiledPart<AttachmentsSpec<S, unknown, Loose>>;
+export type Attachments<S> = CompiledPart<
+  AttachmentsSpec<S, unknown, Readonly<Record<string, FieldOf<unknown>>>>
+>;
 /** A history, made by `api.history(schema, spec)`. */
 export type History<S> = CompiledPart<HistorySpec<S, unknown>>;
 /** The users, made by `api.users(schema, spec)`. */
-export type Users<S> = CompiledPart<UsersSpec<S, unknown, Loose>>;
+export type Users<S> = CompiledPart<
+  UsersSpec<S, unknown, Readonly<Record<string, FieldOf<unknown>>>>
+>;

@@ -50,27 +50,31 @@ export type FieldOf<TItem> =
   | { [P in ItemPath<TItem>]: MappedField<TItem, P> }[ItemPath<TItem>]
   | ComputedField<TItem, unknown>;
 
-/** What the platform reads of a value mapped without a conversion of its own. */
-type PlainRead<T> = T extends readonly unknown[]
-  ? string[]
-  : T extends string | number | boolean | null | undefined
-    ? T
-    : string;
-
-/** The platform's value of one field mapping of items of type `TItem`. */
+/**
+ * The platform's value of one field mapping of items of type `TItem`: its conversion's, its function's, or for a
+ * value mapped as it is, the value itself (text, a number, a boolean), a list as strings, anything else as text.
+ */
 export type FieldValue<TItem, F> =
   F extends ComputedField<never, infer V>
     ? V
     : F extends { readonly as: Conversion<never, infer P> }
       ? P
       : F extends { readonly from: infer P extends string }
-        ? PlainRead<AtPath<TItem, P>>
+        ? AtPath<TItem, P> extends readonly unknown[]
+          ? string[]
+          : AtPath<TItem, P> extends string | number | boolean | null | undefined
+            ? AtPath<TItem, P>
+            : string
         : unknown;
 
 /** The fields of an entity as the platform reads them, typed from its mappings. */
 export type PlatformFields<TItem, F> = { -readonly [K in keyof F]: FieldValue<TItem, F[K]> };
 
-/** One compiled mapping. */
+/**
+ * One compiled mapping.
+ *
+ * @internal
+ */
 export interface CompiledField {
   readonly id: string;
   readonly name: string;

@@ -1,36 +1,40 @@
 // Paths into an end system's item (`'status.name'`), typed from its zod schema so that a mapping naming a field
 // the schema lacks fails to compile, and read and written at run time.
 
-/** Values a path stops at: it does not descend into them. */
-type Leaf =
-  string | number | boolean | bigint | symbol | null | undefined | Date | readonly unknown[];
-
-type Depth = [never, 0, 1, 2, 3, 4];
-
 /**
- * The keys `T` names, without an index signature's: a `z.looseObject` keeps unknown keys, which a mapping cannot
- * name (a typo must not pass as one of them).
- */
-type KnownKey<T> = keyof {
-  [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K];
-} &
-  string;
-
-/**
- * Every dotted path into `T`, four objects deep: `'id' | 'status' | 'status.name' | …`. Lists are leaves (a
- * multi-valued field maps a whole list).
+ * Every dotted path into `T`, four objects deep: `'id' | 'status' | 'status.name' | …`. Lists, dates and
+ * primitives are where a path stops (a multi-valued field maps a whole list). Only the keys `T` names count: a
+ * `z.looseObject` keeps unknown keys, which a mapping cannot name, so a typo does not pass as one of them.
  */
 export type ItemPath<T, D extends number = 5> = [D] extends [never]
   ? never
-  : T extends Leaf
+  : T extends
+        string | number | boolean | bigint | symbol | null | undefined | Date | readonly unknown[]
     ? never
     : {
-        [K in KnownKey<T>]:
+        [
+          K in keyof {
+            [N in keyof T as string extends N ? never : number extends N ? never : N]: T[N];
+          } &
+            string
+        ]:
           | K
-          | (NonNullable<T[K]> extends Leaf
+          | (NonNullable<T[K]> extends
+              | string
+              | number
+              | boolean
+              | bigint
+              | symbol
+              | null
+              | undefined
+              | Date
+              | readonly unknown[]
               ? never
-              : `${K}.${ItemPath<NonNullable<T[K]>, Depth[D]>}`);
-      }[KnownKey<T>];
+              : `${K}.${ItemPath<NonNullable<T[K]>, [never, 0, 1, 2, 3, 4][D]>}`);
+      }[keyof {
+        [N in keyof T as string extends N ? never : number extends N ? never : N]: T[N];
+      } &
+        string];
 
 /** The type at path `P` of `T` (`undefined` included where a step may be missing). */
 export type AtPath<T, P extends string> = P extends `${infer K}.${infer Rest}`
