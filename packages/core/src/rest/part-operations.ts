@@ -48,7 +48,7 @@ export function partOperations<TSession>(
   platform: PlatformBuilders<TSession>,
   scope: RestScope<TSession>,
 ) {
-  const { description, callOf, entities, typed, entityCall, serverInfo } = scope;
+  const { description, callOf, entities, users, typed, entityCall, serverInfo, timeZone } = scope;
   const declared = (name: PartName) =>
     Object.values(entities).some((entity) => entity.spec[name] !== undefined);
   const cap = serverInfo.maxResults;
@@ -61,7 +61,6 @@ export function partOperations<TSession>(
           query.entityId === undefined
             ? { entity: typed(ids.entityTypeId, ids.projectId), call: callOf(context, ids) }
             : entityCall(context, { ...ids, id: query.entityId });
-        const timeZone = serverInfo.timeZone ?? 'UTC';
         return readHistory(partOf(entity, name), call, {
           query,
           context: { timeZone, cap, tools: toolsOf(entity) },
@@ -121,12 +120,10 @@ export function partOperations<TSession>(
       : {}),
     ...(declared('history') ? { entityHistory: history('history') } : {}),
     ...(declared('commentHistory') ? { commentHistory: history('commentHistory') } : {}),
-    ...(description.users === undefined
+    ...(users === undefined
       ? {}
       : {
           users: platform.users(({ query, ...context }) => {
-            const users = description.users;
-            if (users === undefined) return [];
             return findUsers(
               users,
               callOf(context, { entityTypeId: '', projectId: query.projectId }),

@@ -3,7 +3,12 @@
 // query parameters and filtering in memory) throws a TypeError here, at start-up, not at the first call.
 import { z } from 'zod';
 import type { EntitySpec } from './declaration/entity-spec.js';
-import { compileFields, type CompiledField, type FieldOf } from './mapping/field-mapping.js';
+import {
+  compileFields,
+  inZone,
+  type CompiledField,
+  type FieldOf,
+} from './mapping/field-mapping.js';
 import { pathSteps } from './mapping/field-path.js';
 
 /**
@@ -102,5 +107,34 @@ export function compileEntity<TSession, TItem>(
     idSteps,
     idField,
     idSchema: spec.idSchema ?? DEFAULT_ID,
+  };
+}
+
+/**
+ * A part with its mappings in a time zone (see {@link zonedEntity}).
+ *
+ * @internal
+ */
+export const zonedPart = <P extends { readonly fields: readonly CompiledField[] }>(
+  part: P,
+  timeZone: string,
+): P => ({ ...part, fields: inZone(part.fields, timeZone) });
+
+/**
+ * An entity type with its dates, and its comments' and attachments' dates, in the server info's time zone: the
+ * zone the platform is told is the one they are written and read in, unless a date names its own.
+ *
+ * @internal
+ */
+export function zonedEntity<S>(entity: RestEntity<S>, timeZone: string): RestEntity<S> {
+  const { comments, attachments } = entity.spec;
+  return {
+    ...entity,
+    fields: inZone(entity.fields, timeZone),
+    spec: {
+      ...entity.spec,
+      ...(comments === undefined ? {} : { comments: zonedPart(comments, timeZone) }),
+      ...(attachments === undefined ? {} : { attachments: zonedPart(attachments, timeZone) }),
+    },
   };
 }

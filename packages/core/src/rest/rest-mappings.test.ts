@@ -212,3 +212,41 @@ describe('the ids the platform sends', () => {
     expect(system.received()).toEqual([]);
   });
 });
+
+describe('dates and the server info time zone', () => {
+  const zoned = api.entity(IssueSchema, {
+    name: 'Zoned',
+    id: 'id',
+    fields: {
+      id: { from: 'id', name: 'Id', readOnly: true },
+      // No zone of its own: the server info's, the one the platform is told.
+      created: { from: 'created', name: 'Created', as: convert.date('dd/MM/yyyy HH:mm') },
+      // A zone of its own stays.
+      updated: { from: 'updated', name: 'Updated', as: convert.date('dd/MM/yyyy HH:mm', 'UTC') },
+    },
+    get: 'issues/{id}',
+    update: 'issues/{id}',
+  });
+  const inBerlin = () =>
+    platformFor(system, {
+      entities: { zoned },
+      serverInfo: {
+        timeZone: 'Europe/Berlin',
+        integrationUserInfo: { fieldInternalName: 'url', userDataType: 'USERNAME_AS_USER' },
+      },
+    });
+
+  it('reads a date without a zone of its own in the zone the server info announces', async () => {
+    const answer = await inBerlin().get('zoned', 'I-01');
+    // 08:00 UTC is 09:00 in Berlin on 1 December.
+    expect(answer.body.fields.created).toBe('01/12/2025 09:00');
+    expect(answer.body.fields.updated).toMatch(/^\d\d\/\d\d\/\d{4} \d\d:\d\d$/);
+  });
+
+  it('writes what the platform sends in that zone back as the instant it names', async () => {
+    const answer = await inBerlin().update('zoned', 'I-01', { created: '02/12/2025 10:30' });
+    expect(answer.status).toBe(200);
+    const sent = system.received().find((request) => request.method === 'PATCH');
+    expect(sent?.body).toEqual({ created: '2025-12-02T09:30:00.000Z' });
+  });
+});

@@ -182,6 +182,7 @@ export function restOperations<TSession>(
         window: query,
         body,
         maxResults: serverInfo.maxResults,
+        timeZone: scope.timeZone,
       });
     }),
   };

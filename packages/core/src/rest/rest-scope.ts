@@ -11,7 +11,7 @@ import type {
   OrCall,
   RestCall,
 } from './declaration/request-spec.js';
-import type { RestEntity } from './rest-entity.js';
+import { zonedEntity, zonedPart, type RestEntity } from './rest-entity.js';
 
 /** A project declared as it is, when the end system has no list of them (or one, as itself). */
 export interface StaticProject<TSession> {
@@ -68,8 +68,14 @@ export interface RestWiring<TSession> {
  */
 export function restScope<TSession>(wiring: RestWiring<TSession>) {
   const { description, callOf } = wiring;
-  const entities = description.entities;
   const serverInfo: ServerInfo = { timeZone: 'UTC', maxResults: 100, ...description.serverInfo };
+  // Dates declared without a zone of their own are written and read in the zone the platform is told.
+  const timeZone = serverInfo.timeZone ?? 'UTC';
+  const entities = Object.fromEntries(
+    Object.entries(description.entities).map(([id, entity]) => [id, zonedEntity(entity, timeZone)]),
+  );
+  const users =
+    description.users === undefined ? undefined : zonedPart(description.users, timeZone);
   const { projects } = description;
   const inProject = (projectId: string | null) => {
     if (projectId === null || !Array.isArray(projects)) return;
@@ -93,7 +99,18 @@ export function restScope<TSession>(wiring: RestWiring<TSession>) {
       throw new ValidationError(`'entityId' ${checked.error.issues[0]?.message ?? 'is not an id'}`);
     return { entity, call: callOf(context, { ...ids, id: checked.data }) };
   };
-  return { description, callOf, entities, serverInfo, projects, inProject, typed, entityCall };
+  return {
+    description,
+    callOf,
+    entities,
+    users,
+    serverInfo,
+    timeZone,
+    projects,
+    inProject,
+    typed,
+    entityCall,
+  };
 }
 
 /** @internal */

@@ -187,3 +187,44 @@ export function pollSource<S>(
       ).cursor(cursor),
   };
 }
+
+/** The most end-system calls reading a whole list may take. */
+const MAX_CALLS = 1_000;
+
+/**
+ * Every item of a list, page after page, for a search answered in memory.
+ *
+ * @internal
+ */
+export async function listAll<S>(
+  call: RestCall<S>,
+  list: ListSpec<S>,
+): Promise<readonly unknown[]> {
+  const source = pageSource(call, list, {});
+  if ('all' in source) return source.all();
+  const items: unknown[] = [];
+  if ('offset' in source) {
+    const limit =
+      typeof list.paging === 'object' && 'offset' in list.paging ? (list.paging.max ?? 100) : 100;
+    for (let calls = 0; calls < MAX_CALLS; calls++) {
+      const page = await source.offset(items.length, limit);
+      items.push(...page);
+      if (page.length < limit) return items;
+    }
+  } else if ('page' in source) {
+    for (let index = 0; index < MAX_CALLS; index++) {
+      const page = await source.page(index);
+      items.push(...page);
+      if (page.length < source.pageSize) return items;
+    }
+  } else {
+    let cursor: string | undefined;
+    for (let calls = 0; calls < MAX_CALLS; calls++) {
+      const page = await source.cursor(cursor);
+      items.push(...page.items);
+      if (page.next === undefined || page.next === '' || page.items.length === 0) return items;
+      cursor = page.next;
+    }
+  }
+  throw new EndSystemError(`Reading the whole list took more than ${MAX_CALLS} end-system calls`);
+}

@@ -1,9 +1,9 @@
 // The entity operations of a declared entity type: get, create, update, delete and search, each the declared
 // end-system requests with the mappings applied both ways.
-import { EndSystemError, ValidationError } from '../../errors/errors.js';
+import { ValidationError } from '../../errors/errors.js';
 import { readWindow, type PageWindow } from '../../platform/paging.js';
 import { jsonOf, parseItem, picked, send } from './endpoint.js';
-import { pageSource, pollSource } from './entity-list.js';
+import { listAll, pageSource, pollSource } from './entity-list.js';
 import { pollWindow } from '../../platform/polling/poll-window.js';
 import { searchOrder, translateSearch, type SearchBody } from './entity-search.js';
 import type { DeleteSpec } from '../declaration/entity-spec.js';
@@ -163,6 +163,8 @@ export interface SearchRequest {
   readonly window: PageWindow & { readonly nextPageLink?: string | undefined };
   readonly body: SearchBody;
   readonly maxResults: number;
+  /** The server info's time zone. */
+  readonly timeZone: string;
 }
 
 /**
@@ -180,6 +182,7 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
     fields: new Map(entity.fields.map((field) => [field.id, field])),
     idField: entity.idField ?? '',
     updated: entity.spec.updated,
+    timeZone: search.timeZone,
     spec: declared as never,
   };
   // Checked before the end system is called: a search it cannot answer is a 400 at once.
@@ -229,47 +232,6 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
     options,
   );
   return { nextPageLinkSupported: false, entities };
-}
-
-/** The most end-system calls reading a whole list may take. */
-const MAX_CALLS = 1_000;
-
-/**
- * Every item of a list, page after page, for a search answered in memory.
- *
- * @internal
- */
-export async function listAll<S>(
-  call: RestCall<S>,
-  list: ListSpec<S>,
-): Promise<readonly unknown[]> {
-  const source = pageSource(call, list, {});
-  if ('all' in source) return source.all();
-  const items: unknown[] = [];
-  if ('offset' in source) {
-    const limit =
-      typeof list.paging === 'object' && 'offset' in list.paging ? (list.paging.max ?? 100) : 100;
-    for (let calls = 0; calls < MAX_CALLS; calls++) {
-      const page = await source.offset(items.length, limit);
-      items.push(...page);
-      if (page.length < limit) return items;
-    }
-  } else if ('page' in source) {
-    for (let index = 0; index < MAX_CALLS; index++) {
-      const page = await source.page(index);
-      items.push(...page);
-      if (page.length < source.pageSize) return items;
-    }
-  } else {
-    let cursor: string | undefined;
-    for (let calls = 0; calls < MAX_CALLS; calls++) {
-      const page = await source.cursor(cursor);
-      items.push(...page.items);
-      if (page.next === undefined || page.next === '' || page.items.length === 0) return items;
-      cursor = page.next;
-    }
-  }
-  throw new EndSystemError(`Reading the whole list took more than ${MAX_CALLS} end-system calls`);
 }
 
 function sortedMatches<S>(

@@ -6,7 +6,7 @@ import type { UploadBody } from '../../files/upload.js';
 import { multipartBody } from '../../http/transport/multipart-body.js';
 import { readWindow, type PageWindow } from '../../platform/paging.js';
 import { jsonOf, parseItem, picked, send } from './endpoint.js';
-import { listAll } from './entity-operations.js';
+import { listAll } from './entity-list.js';
 import type { ListSpec, RequestSpec, RestCall } from '../declaration/request-spec.js';
 import { orderOf, readFields, writeFields } from '../mapping/field-mapping.js';
 import { pathSteps, readPath } from '../mapping/field-path.js';

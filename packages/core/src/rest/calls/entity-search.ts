@@ -37,6 +37,8 @@ export interface SearchTable {
   readonly typeId: string;
   /** The field that holds the item's time of change. */
   readonly updated?: string | undefined;
+  /** The server info's time zone, the one dates without an offset are read in. */
+  readonly timeZone: string;
   readonly fields: ReadonlyMap<string, CompiledField>;
   readonly idField: string;
   readonly spec: SearchSpec<never, Record<string, unknown>>;
@@ -62,14 +64,19 @@ function declared(table: SearchTable, field: string, condition: SearchCondition)
 
 /**
  * A value the platform searches for, in the field's own pattern when it is a date the search sends in its
- * declared `dateTimeFormat` (both read in UTC, as the conversions do).
+ * declared `dateTimeFormat` (both read in the server info's time zone, as the conversions are).
  */
 function inFieldPattern(table: SearchTable, field: CompiledField, value: SearchValue): SearchValue {
   const searched = table.spec.dateTimeFormat;
   if (searched === undefined || field.dateFormat === undefined || searched === field.dateFormat)
     return value;
   try {
-    return formatJavaDate(parseJavaDate(String(value), searched), field.dateFormat);
+    const { timeZone } = table;
+    return formatJavaDate(
+      parseJavaDate(String(value), searched, timeZone),
+      field.dateFormat,
+      timeZone,
+    );
   } catch (error) {
     throw new ValidationError(`'${field.id}' must follow the pattern ${searched}`, {
       cause: error,

@@ -2,7 +2,7 @@
 // and the values of lookup fields, declared as they are or listed by the end system.
 import { NotFoundError } from '../../errors/errors.js';
 import { parseItem, resolve } from './endpoint.js';
-import { listAll } from './entity-operations.js';
+import { listAll } from './entity-list.js';
 import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 import { readFields } from '../mapping/field-mapping.js';
 import { pathSteps, readPath } from '../mapping/field-path.js';

@@ -6,7 +6,7 @@ import { readWindow } from '../../platform/paging.js';
 import type { PlatformAnswer } from '../../platform/platform-builders.js';
 import { formatJavaDate, parseJavaDate } from '../../platform/schemas/java-date.js';
 import { parseItem, resolve } from './endpoint.js';
-import { listAll } from './entity-operations.js';
+import { listAll } from './entity-list.js';
 import type { RestCall } from '../declaration/request-spec.js';
 import type { History, RevisionParts, RevisionTools } from '../declaration/part-spec.js';
 

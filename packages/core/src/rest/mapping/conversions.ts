@@ -43,6 +43,30 @@ export interface Conversion<TEnd, TPlatform> {
   readonly write: z.ZodType<TEnd>;
   /** What a search answered in memory compares and sorts by. @default the value read, as text */
   order?(value: TPlatform): number | string;
+  /**
+   * The same conversion in another time zone: a date declared without a zone of its own takes the server info's,
+   * the one the platform is told.
+   */
+  readonly inZone?: (timeZone: string) => Conversion<TEnd, TPlatform>;
+}
+
+/** A date conversion in one time zone (see `convert.date`). */
+function dateIn(pattern: string, timeZone: string): Conversion<string, string> {
+  const time = (text: string) => parseJavaDate(text, pattern, timeZone).getTime();
+  return {
+    dataType: 'DATE_TIME',
+    dateFormat: pattern,
+    read: (value) => formatJavaDate(new Date(value), pattern, timeZone),
+    write: z.string().transform((text, context) => {
+      try {
+        return new Date(time(text)).toISOString();
+      } catch {
+        context.issues.push({ code: 'custom', message: `must follow ${pattern}`, input: text });
+        return z.NEVER;
+      }
+    }),
+    order: time,
+  };
 }
 
 const BooleanText = z.literal(['true', 'false']).transform((text) => text === 'true');
@@ -110,23 +134,13 @@ export const convert = {
   },
   /**
    * An instant the end system writes as ISO 8601 text (`2026-12-06T10:00:00Z`), which the platform reads and
-   * writes in `pattern` (Java-style, declared as the field's `dateFormat`) in `timeZone`.
+   * writes in `pattern` (Java-style, declared as the field's `dateFormat`) in `timeZone`: by default the server
+   * info's, which the platform is told (UTC unless it says otherwise).
    */
-  date(pattern: string, timeZone = 'UTC'): Conversion<string, string> {
-    const time = (text: string) => parseJavaDate(text, pattern, timeZone).getTime();
+  date(pattern: string, timeZone?: string): Conversion<string, string> {
     return {
-      dataType: 'DATE_TIME',
-      dateFormat: pattern,
-      read: (value) => formatJavaDate(new Date(value), pattern, timeZone),
-      write: z.string().transform((text, context) => {
-        try {
-          return new Date(time(text)).toISOString();
-        } catch {
-          context.issues.push({ code: 'custom', message: `must follow ${pattern}`, input: text });
-          return z.NEVER;
-        }
-      }),
-      order: time,
+      ...dateIn(pattern, timeZone ?? 'UTC'),
+      ...(timeZone === undefined ? { inZone: (zone: string) => dateIn(pattern, zone) } : {}),
     };
   },
   /** A multi-valued field: the platform reads and writes a list of strings. */

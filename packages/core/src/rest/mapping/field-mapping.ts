@@ -87,6 +87,8 @@ export interface CompiledField {
   readonly read: (item: unknown) => unknown;
   readonly write: z.ZodType | undefined;
   readonly order: (value: unknown) => number | string;
+  /** The same mapping in the server info's time zone, for a date declared without a zone of its own. */
+  readonly inZone?: (timeZone: string) => CompiledField;
 }
 
 const asText = (value: unknown) => String(value);
@@ -133,8 +135,27 @@ function compileOne(id: string, spec: FieldOf<unknown>, schema: z.ZodType): Comp
     },
     write: conversion.write,
     order: conversion.order ?? asText,
+    ...(conversion.inZone === undefined
+      ? {}
+      : {
+          inZone: (timeZone: string) =>
+            compileOne(
+              id,
+              { ...mapped, as: conversion.inZone?.(timeZone) } as unknown as FieldOf<unknown>,
+              schema,
+            ),
+        }),
   };
 }
+
+/**
+ * The mappings in the server info's time zone: each date declared without a zone of its own takes it.
+ *
+ * @param fields - the compiled mappings
+ * @param timeZone - the server info's time zone
+ */
+export const inZone = (fields: readonly CompiledField[], timeZone: string): CompiledField[] =>
+  fields.map((field) => field.inZone?.(timeZone) ?? field);
 
 /**
  * Compiles an entity's mappings.
