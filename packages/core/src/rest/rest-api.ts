@@ -120,18 +120,21 @@ const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
  * ```
  */
 export function restApi<TSession>(options: RestApiOptions<TSession>): RestApi<TSession> {
-  const client = (context: ApiContext<TSession>) =>
+  const clientAt = (context: ApiContext<TSession>, baseUrl: string) =>
     createEndSystemClient({
       ...options.client,
-      baseUrl: withSlash(options.baseUrl(context)),
+      baseUrl,
       auth: options.auth?.(context),
       signal: context.signal,
       log: context.log,
     });
+  const client = (context: ApiContext<TSession>) =>
+    clientAt(context, withSlash(options.baseUrl(context)));
   const callOf = (context: ApiContext<TSession>, ids: EntityIds): RestCall<TSession> => {
     const { session, signal, log, sessionCache, systemCache } = context;
     const baseUrl = withSlash(options.baseUrl(context));
-    return { session, signal, log, sessionCache, systemCache, api: client(context), baseUrl, ids };
+    const api = clientAt(context, baseUrl);
+    return { session, signal, log, sessionCache, systemCache, api, baseUrl, ids };
   };
   return {
     client,

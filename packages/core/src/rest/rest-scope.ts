@@ -71,11 +71,20 @@ export function restScope<TSession>(wiring: RestWiring<TSession>) {
   const serverInfo: ServerInfo = { timeZone: 'UTC', maxResults: 100, ...description.serverInfo };
   // Dates declared without a zone of their own are written and read in the zone the platform is told.
   const timeZone = serverInfo.timeZone ?? 'UTC';
-  const entities = Object.fromEntries(
-    Object.entries(description.entities).map(([id, entity]) => [id, zonedEntity(entity, timeZone)]),
-  );
+  // Compiled in UTC already: another zone compiles the dates again, once.
+  const zoned = timeZone !== 'UTC';
+  const entities = zoned
+    ? Object.fromEntries(
+        Object.entries(description.entities).map(([id, entity]) => [
+          id,
+          zonedEntity(entity, timeZone),
+        ]),
+      )
+    : description.entities;
   const users =
-    description.users === undefined ? undefined : zonedPart(description.users, timeZone);
+    description.users === undefined || !zoned
+      ? description.users
+      : zonedPart(description.users, timeZone);
   const { projects } = description;
   const inProject = (projectId: string | null) => {
     if (projectId === null || !Array.isArray(projects)) return;

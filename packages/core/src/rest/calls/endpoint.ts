@@ -19,6 +19,32 @@ export function resolve<S, T>(value: OrCall<S, T>, call: RestCall<S>): T {
   return typeof value === 'function' ? (value as (call: RestCall<S>) => T)(call) : value;
 }
 
+/**
+ * A declared request: a path alone is written as the request of that path.
+ *
+ * @internal
+ */
+export const asRequest = <R extends { readonly path: unknown }>(
+  declared: R | string,
+): R | { readonly path: string } => (typeof declared === 'string' ? { path: declared } : declared);
+
+/**
+ * The path under the API's base URL that a URL the end system or the platform names points to, or `undefined`
+ * when it points elsewhere (another origin, outside the base path, the base itself, a path ky's prefix would
+ * refuse): nothing a caller or an answer names may send the session's credentials anywhere else.
+ *
+ * @param url - the URL, absolute or relative to `relativeTo`
+ * @param base - the API's base URL, ending with `/`
+ * @param relativeTo - what a relative URL is read against @default base
+ *
+ * @internal
+ */
+export function pathUnder(url: string, base: string, relativeTo = base): string | undefined {
+  const href = new URL(url, relativeTo).href;
+  const path = href.slice(base.length);
+  return href.startsWith(base) && path !== '' && !path.startsWith('/') ? path : undefined;
+}
+
 const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/g;
 
 /**
@@ -127,12 +153,17 @@ export async function jsonOf(response: Response): Promise<unknown> {
 export function parseItem<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const where =
-    issue === undefined || issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
   throw new EndSystemError(
-    `The end system answered a ${what} in a shape its schema does not describe${where}: ${issue?.message ?? ''}`.trim(),
+    `The end system answered a ${what} in a shape its schema does not describe${whereAndWhy(result.error.issues)}`,
   );
+}
+
+/** Where the first of zod's issues is and what it says, for a message: ` at 'a.b': …`. */
+function whereAndWhy(issues: readonly z.core.$ZodIssue[]): string {
+  const issue = issues[0];
+  if (issue === undefined) return '';
+  const where = issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
+  return `${where}: ${issue.message}`;
 }
 
 const isZodError = (error: unknown): error is { readonly issues: readonly z.core.$ZodIssue[] } =>
@@ -152,11 +183,8 @@ export function picked<T>(pick: () => T, what: string): T {
     return pick();
   } catch (error) {
     if (!isZodError(error)) throw error;
-    const issue = error.issues[0];
-    const where =
-      issue === undefined || issue.path.length === 0 ? '' : ` at '${issue.path.join('.')}'`;
     throw new EndSystemError(
-      `The end system answered a ${what} in a shape the connector does not read${where}: ${issue?.message ?? ''}`.trim(),
+      `The end system answered a ${what} in a shape the connector does not read${whereAndWhy(error.issues)}`,
       { cause: error },
     );
   }

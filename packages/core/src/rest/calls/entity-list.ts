@@ -3,13 +3,17 @@
 // are exact whichever way the end system pages. `Link` headers are parsed by `http-link-header` (RFC 8288).
 import LinkHeader from 'http-link-header';
 import { EndSystemError } from '../../errors/errors.js';
-import type { CursorPage, PageSource } from '../../platform/paging.js';
+import type { PageSource } from '../../platform/paging.js';
 import type { PollSource } from '../../platform/polling/poll-source.js';
 import { pathSteps, readPath } from '../mapping/field-path.js';
-import { jsonOf, picked, send } from './endpoint.js';
+import { jsonOf, pathUnder, picked, send } from './endpoint.js';
 import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 
 type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+type AllSource = Extract<PageSource<unknown>, { all: unknown }>;
+type OffsetSource = Extract<PageSource<unknown>, { offset: unknown }>;
+type NumberedSource = Extract<PageSource<unknown>, { page: unknown }>;
+type CursorSource = Extract<PageSource<unknown>, { cursor: unknown }>;
 
 /** One page: its items and the answer, for a cursor or a `Link` header. */
 interface Page {
@@ -48,10 +52,10 @@ function nextOfLink(response: Response, base: string): string | undefined {
   if (header === null) return undefined;
   const next = LinkHeader.parse(header).rel('next')[0];
   if (next === undefined) return undefined;
-  const url = new URL(next.uri, response.url === '' ? base : response.url);
-  if (!url.href.startsWith(base))
+  const path = pathUnder(next.uri, base, response.url === '' ? base : response.url);
+  if (path === undefined)
     throw new EndSystemError("The end system's next page is not under the API's base URL");
-  return url.href.slice(base.length);
+  return path;
 }
 
 /** A next-page cursor as the answer gave it: text, or a number as its text; none at the end of the list. */
@@ -161,31 +165,18 @@ export function pollSource<S>(
     ...poll.query,
     [poll.since]: new Date(poll.exclusive ? since - 1 : since).toISOString(),
   });
+  // The list's own paging, each walk from its own `since`.
+  const at = (since: number) => pageSource(call, spec, from(since));
   const paging = spec.paging ?? 'none';
-  if (paging === 'none')
-    return { all: async (since) => (await readPage(call, spec, { query: from(since) })).items };
+  if (paging === 'none') return { all: (since) => (at(since) as AllSource).all() };
   if ('offset' in paging)
-    return {
-      offset: async (since, offset, limit) =>
-        (
-          await readPage(call, spec, {
-            query: { ...from(since), [paging.offset]: offset, [paging.limit]: limit },
-          })
-        ).items,
-    };
-  const source = (since: number) => pageSource(call, spec, from(since));
+    return { offset: (since, offset, limit) => (at(since) as OffsetSource).offset(offset, limit) };
   if ('page' in paging)
     return {
       pageSize: paging.pageSize,
-      page: (since, index) =>
-        (source(since) as { page: (index: number) => Promise<readonly unknown[]> }).page(index),
+      page: (since, index) => (at(since) as NumberedSource).page(index),
     };
-  return {
-    cursor: (since, cursor) =>
-      (
-        source(since) as { cursor: (cursor: string | undefined) => Promise<CursorPage<unknown>> }
-      ).cursor(cursor),
-  };
+  return { cursor: (since, cursor) => (at(since) as CursorSource).cursor(cursor) };
 }
 
 /** The most end-system calls reading a whole list may take. */

@@ -1,8 +1,8 @@
 // The entity operations of a declared entity type: get, create, update, delete and search, each the declared
 // end-system requests with the mappings applied both ways.
-import { ValidationError } from '../../errors/errors.js';
+import { EndSystemError, ValidationError } from '../../errors/errors.js';
 import { readWindow, type PageWindow } from '../../platform/paging.js';
-import { jsonOf, parseItem, picked, send } from './endpoint.js';
+import { asRequest, jsonOf, parseItem, picked, send } from './endpoint.js';
 import { listAll, pageSource, pollSource } from './entity-list.js';
 import { pollWindow } from '../../platform/polling/poll-window.js';
 import { searchOrder, translateSearch, type SearchBody } from './entity-search.js';
@@ -15,8 +15,11 @@ import type { RestEntity } from '../rest-entity.js';
 type Fields = Record<string, unknown>;
 type Entity<S> = RestEntity<S>;
 
-const cannot = (entity: Entity<never>, typeId: string, what: string) =>
-  new ValidationError(`${entity.spec.name} (${typeId}) cannot be ${what} in this end system`);
+/** The 400 of an operation the entity type does not declare. */
+const cannot = <S>(entity: Entity<S>, call: RestCall<S>, what: string) =>
+  new ValidationError(
+    `${entity.spec.name} (${call.ids.entityTypeId}) cannot be ${what} in this end system`,
+  );
 
 /**
  * Reads one item of the end system, by the call's entity id.
@@ -30,17 +33,12 @@ export async function readItem<S>(entity: Entity<S>, call: RestCall<S>): Promise
 /** One item as the end system answered it (picked out by the declaration's `answer`), before its schema. */
 async function readRaw<S>(entity: Entity<S>, call: RestCall<S>): Promise<unknown> {
   const get = entity.spec.get;
-  if (get === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'read');
-  let body: unknown;
-  if (typeof get === 'function') body = await get(call);
-  else if (typeof get === 'string')
-    body = await jsonOf(await send(call, { path: get }, { method: 'GET' }));
-  else {
-    const answer = await jsonOf(await send(call, get, { method: 'GET' }));
-    const pick = get.answer;
-    body = pick === undefined ? answer : picked(() => pick(answer, call), entity.spec.name);
-  }
-  return body;
+  if (get === undefined) throw cannot(entity, call, 'read');
+  if (typeof get === 'function') return get(call);
+  const spec = asRequest(get);
+  const answer = await jsonOf(await send(call, spec, { method: 'GET' }));
+  const pick = 'answer' in spec ? spec.answer : undefined;
+  return pick === undefined ? answer : picked(() => pick(answer, call), entity.spec.name);
 }
 
 /** The raw item, once its schema accepts it. */
@@ -66,11 +64,30 @@ async function written<S>(
   if (answer === 'id') {
     const id = readPath(body, entity.idSteps);
     if (typeof id !== 'string' && typeof id !== 'number')
-      throw parseItem(entity.schema, body, entity.spec.name);
+      throw new EndSystemError(
+        `The end system answered a new ${entity.spec.name} without its id at '${entity.idSteps.join('.')}'`,
+      );
     return readItem(entity, { ...call, ids: { ...call.ids, id: String(id) } });
   }
   const item = answer === 'item' ? body : picked(() => answer(body, call), entity.spec.name);
   return parseItem(entity.schema, item, entity.spec.name);
+}
+
+/** Sends a write (its body the declaration's, else the item) and answers the item written. */
+async function sendWrite<S>(
+  entity: Entity<S>,
+  call: RestCall<S>,
+  write: {
+    readonly spec: WriteSpec<S, unknown>;
+    readonly change: Fields;
+    readonly item: Fields;
+    readonly method: 'POST' | 'PUT' | 'PATCH';
+  },
+): Promise<unknown> {
+  const { spec, change, item, method } = write;
+  const json = spec.body === undefined ? item : spec.body({ change, item }, call);
+  const response = await send(call, spec, { method, json });
+  return written(entity, call, { spec, response });
 }
 
 /** Checks and converts the platform's fields, and runs the declaration's own check. */
@@ -96,18 +113,14 @@ export async function createItem<S>(
   sent: Fields,
 ): Promise<unknown> {
   const create = entity.spec.create;
-  if (create === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'created');
+  if (create === undefined) throw cannot(entity, call, 'created');
   const change = await changeOf(entity, call, sent);
   if (typeof create === 'function')
     return parseItem(entity.schema, await create({ change }, call), entity.spec.name);
-  const spec: WriteSpec<S, unknown> = typeof create === 'string' ? { path: create } : create;
+  const spec = asRequest(create);
   const item =
-    typeof create === 'object' && create.defaults !== undefined
-      ? mergeItems(create.defaults, change)
-      : change;
-  const json = spec.body === undefined ? item : spec.body({ change, item }, call);
-  const response = await send(call, spec, { method: 'POST', json });
-  return written(entity, call, { spec, response });
+    'defaults' in spec && spec.defaults !== undefined ? mergeItems(spec.defaults, change) : change;
+  return sendWrite(entity, call, { spec, change, item, method: 'POST' });
 }
 
 /**
@@ -121,18 +134,16 @@ export async function updateItem<S>(
   sent: Fields,
 ): Promise<unknown> {
   const update = entity.spec.update;
-  if (update === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'updated');
+  if (update === undefined) throw cannot(entity, call, 'updated');
   const change = await changeOf(entity, call, sent);
   if (typeof update === 'function')
     return parseItem(entity.schema, await update({ change }, call), entity.spec.name);
-  const spec: WriteSpec<S, unknown> = typeof update === 'string' ? { path: update } : update;
-  const replace = typeof update === 'object' && update.replace === true;
+  const spec = asRequest(update);
+  const replace = 'replace' in spec && spec.replace === true;
   // A replace must send the whole item: the end system drops what it leaves out.
   // Over the item as the end system answered it, checked but not stripped: keys its schema does not name stay.
   const item = replace ? mergeItems(await readChecked(entity, call), change) : change;
-  const json = spec.body === undefined ? item : spec.body({ change, item }, call);
-  const response = await send(call, spec, { method: replace ? 'PUT' : 'PATCH', json });
-  return written(entity, call, { spec, response });
+  return sendWrite(entity, call, { spec, change, item, method: replace ? 'PUT' : 'PATCH' });
 }
 
 /**
@@ -146,15 +157,13 @@ export async function deleteItem<S>(
   deletionType: 'SOFT_DELETE' | 'ARCHIVE',
 ): Promise<void> {
   const declared = entity.spec.delete;
-  const spec: DeleteSpec<S> | undefined =
-    typeof declared === 'string' ? { path: declared } : declared;
+  const spec: DeleteSpec<S> | undefined = declared === undefined ? undefined : asRequest(declared);
   if (deletionType === 'ARCHIVE') {
-    if (spec?.archive === undefined)
-      throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'archived');
+    if (spec?.archive === undefined) throw cannot(entity, call, 'archived');
     await updateItem(entity, call, { ...spec.archive });
     return;
   }
-  if (spec === undefined) throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'deleted');
+  if (spec === undefined) throw cannot(entity, call, 'deleted');
   await send(call, spec, { method: 'DELETE' });
 }
 
@@ -175,8 +184,7 @@ export interface SearchRequest {
  */
 export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, search: SearchRequest) {
   const declared = entity.spec.search;
-  if (declared === undefined)
-    throw cannot(entity as Entity<never>, call.ids.entityTypeId, 'searched');
+  if (declared === undefined) throw cannot(entity, call, 'searched');
   const table = {
     typeId: call.ids.entityTypeId,
     fields: new Map(entity.fields.map((field) => [field.id, field])),
@@ -189,7 +197,7 @@ export async function searchItems<S>(entity: Entity<S>, call: RestCall<S>, searc
   const translated = translateSearch(table, search.body.query);
   const order = searchOrder(table, search.body);
   const listed = declared.request ?? entity.spec.list;
-  const list: ListSpec<S> = typeof listed === 'string' ? { path: listed } : (listed as ListSpec<S>);
+  const list: ListSpec<S> = asRequest(listed as ListSpec<S> | string);
   const options = { maxResults: search.maxResults };
   const parsed = (item: unknown) =>
     entityOf(entity, parseItem(entity.schema, item, entity.spec.name));

@@ -5,15 +5,12 @@ import { ValidationError } from '../../errors/errors.js';
 import type { UploadBody } from '../../files/upload.js';
 import { multipartBody } from '../../http/transport/multipart-body.js';
 import { readWindow, type PageWindow } from '../../platform/paging.js';
-import { jsonOf, parseItem, picked, send } from './endpoint.js';
+import { asRequest, jsonOf, parseItem, pathUnder, picked, send } from './endpoint.js';
 import { listAll } from './entity-list.js';
-import type { ListSpec, RequestSpec, RestCall } from '../declaration/request-spec.js';
+import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 import { orderOf, readFields, writeFields } from '../mapping/field-mapping.js';
 import { pathSteps, readPath } from '../mapping/field-path.js';
 import type { Attachments, CompiledPart, Comments, PartWrite } from '../declaration/part-spec.js';
-
-const listOf = <S>(list: ListSpec<S> | string): ListSpec<S> =>
-  typeof list === 'string' ? { path: list } : list;
 
 /** A part's item as the end system answered it, checked against its schema. */
 async function answered<S>(
@@ -57,7 +54,7 @@ export async function readComments<S>(
     query,
     {
       all: async () =>
-        (await listAll(call, listOf(part.spec.list)))
+        (await listAll(call, asRequest(part.spec.list)))
           .map((item) => readFields(part.fields, parseItem(part.schema, item, 'comment')))
           .filter(newer),
     },
@@ -95,7 +92,7 @@ export async function addComment<S>(
     entityId: 'comment',
     where: '',
   });
-  const spec: PartWrite<S, unknown> = typeof declared === 'string' ? { path: declared } : declared;
+  const spec: PartWrite<S, unknown> = asRequest(declared);
   const json = spec.body === undefined ? change : spec.body({ change, item: change }, call);
   const response = await send(call, spec, { method: 'POST', json });
   const comment = readFields(
@@ -157,28 +154,17 @@ export async function uploadAttachment<S>(
 }
 
 /**
- * The path under the API's base URL that an attachment's content URI names: a URI elsewhere is a 400, so the
- * platform cannot make the connector fetch another origin with the session's credentials.
- */
-function contentPath(contentUri: string, base: string): string {
-  const url = new URL(contentUri, base);
-  const path = url.href.slice(base.length);
-  if (!url.href.startsWith(base) || path === '' || path.startsWith('/'))
-    throw new ValidationError("'contentUri' is not an attachment of this end system");
-  return path;
-}
-
-/**
  * An attachment's content, streamed from the end system as it arrives.
  *
  * @internal
  */
 export async function downloadAttachment<S>(call: RestCall<S>, contentUri: string) {
-  const response = await send(
-    call,
-    { path: contentPath(contentUri, call.baseUrl) },
-    { method: 'GET' },
-  );
+  // A URI elsewhere is a 400: the platform cannot make the connector fetch another origin with the session's
+  // credentials.
+  const path = pathUnder(contentUri, call.baseUrl);
+  if (path === undefined)
+    throw new ValidationError("'contentUri' is not an attachment of this end system");
+  const response = await send(call, { path }, { method: 'GET' });
   return response.body ?? new Uint8Array();
 }
 
@@ -195,6 +181,5 @@ export async function deleteAttachment<S>(
   const declared = part.spec.delete;
   if (declared === undefined)
     throw new ValidationError('Attachments cannot be deleted in this end system');
-  const spec: RequestSpec<S> = typeof declared === 'string' ? { path: declared } : declared;
-  await send(call, spec, { method: 'DELETE', extraIds: { attachmentId } });
+  await send(call, asRequest(declared), { method: 'DELETE', extraIds: { attachmentId } });
 }

@@ -1,7 +1,7 @@
 // The connector's directory: the users the platform looks up (exact match on email, user name or display name)
 // and the values of lookup fields, declared as they are or listed by the end system.
 import { NotFoundError } from '../../errors/errors.js';
-import { parseItem, resolve } from './endpoint.js';
+import { asRequest, parseItem, resolve } from './endpoint.js';
 import { listAll } from './entity-list.js';
 import type { ListSpec, RestCall } from '../declaration/request-spec.js';
 import { readFields } from '../mapping/field-mapping.js';
@@ -24,8 +24,7 @@ export async function findUsers<S>(users: Users<S>, call: RestCall<S>, query: Us
   const [by, value] = (['email', 'username', 'displayName'] as const)
     .map((name) => [name, query[name]] as const)
     .find(([, given]) => given !== undefined) ?? ['username', undefined];
-  const declared = users.spec.list;
-  const list: ListSpec<S> = typeof declared === 'string' ? { path: declared } : declared;
+  const list: ListSpec<S> = asRequest(users.spec.list);
   const param = users.spec.by?.[by];
   // The lookup's parameter over the list's own query, whatever form that takes.
   const searched: ListSpec<S> =
