@@ -32,7 +32,10 @@ const entries = {
   '@connector-sdk/opentelemetry': 'instrumentConnectorSdk',
 };
 /** ESM-only entry points (their peer cannot be required) and one export each. */
-const esmOnlyEntries = { '@connector-sdk/testing/vitest': 'describeConformance' };
+const esmOnlyEntries = {
+  '@connector-sdk/testing/vitest': 'describeConformance',
+  '@connector-sdk/testing/dev': 'startDevServer',
+};
 
 run('pnpm', ['-r', '--filter', './packages/*', 'pack', '--pack-destination', tarballs], root);
 const files = readdirSync(tarballs).filter((file) => file.endsWith('.tgz'));

@@ -1,41 +1,29 @@
 // `npm run dev`: the fake notes API and the connector, both on 127.0.0.1, to try the connector by hand before
-// pointing it at the real API. Prints the configuration to initialize with and how to drive the lifecycle with
-// the testing kit's CLI. Ctrl+C stops both.
-import { writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve } from '@connector-sdk/node';
-import { pino } from 'pino';
+// pointing it at the real API. The connector reloads when you save one of its sources (sessions survive; the
+// console's last scenario runs again and the terminal shows what changed), and the dev console, at the address
+// printed with its token, initializes with the configuration below, calls the operations, shows the platform's
+// calls and the end-system calls under them with secrets masked, and saves a session as a test.
+// Ctrl+C stops both.
+import { startDevServer } from '@connector-sdk/testing/dev';
 import { startFakeNotesApi } from '../test/fake-notes-api.js';
-import { notesConnector } from './connector.js';
 
 const api = await startFakeNotesApi();
-const connector = await serve(notesConnector, {
-  port: Number(process.env.PORT ?? 3000),
-  logger: pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+const dev = await startDevServer({
+  connector: new URL('./connector.ts', import.meta.url),
+  // The configuration the console's form starts with: the fake's user (the password stays out of the page).
+  config: {
+    url: api.url,
+    username: 'alice',
+    password: { value: 'wonderland', sensitive: true },
+  },
   // The fake runs on this machine: the dev server opts in to its address, which the deployed connector
   // (src/main.ts) never reaches unless its operator allows it (CONNECTOR_SDK_EGRESS_ALLOW).
-  egress: { allow: [new URL(api.url).hostname] },
+  handlerOptions: { egress: { allow: [new URL(api.url).hostname] } },
+  expireSession: () => api.expireTokens(),
 });
-const configFile = join(tmpdir(), `notes-connector-config-${process.pid}.json`);
-writeFileSync(
-  configFile,
-  JSON.stringify([
-    { key: 'url', value: api.url, sensitive: false },
-    { key: 'username', value: 'alice', sensitive: false },
-    { key: 'password', value: 'wonderland', sensitive: true },
-  ]),
-);
-console.log(`
-The fake notes API runs at ${api.url} (user alice, password wonderland).
-The connector runs at ${connector.url}/sdk/api/1.0. Walk it through as the platform does:
-
-  npx connector-sdk-testing simulate --url ${connector.url} --config ${configFile} \\
-    --call 'POST /notes {"text":"Hello"}' --call 'GET /notes'
-
-Stop with Ctrl+C.`);
+console.log(`The fake notes API runs at ${api.url} (user alice). Stop with Ctrl+C.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {
-    void Promise.all([connector.close(), api.close()]).then(() => process.exit(0));
+    void Promise.all([dev.close(), api.close()]).then(() => process.exit(0));
   });
