@@ -1,5 +1,5 @@
 // pnpm bench: the SDK's bindings measured against a hand-written raw node:http floor, plain Express and Fastify,
-// side by side in one run; then cold start and memory. Prints a markdown table and writes it to results/.
+// side by side in one run; then cold start, memory and the dev loop's reload time. Prints a markdown table and writes it to results/.
 // See README.md for what is measured and how to read it.
 //
 //   pnpm bench [--seconds 2] [--warmup 1] [--warmup-requests 10000] [--repeats 5] [--judged-repeats 9]
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { checkBehaviour } from './src/check-behaviour.mjs';
 import { measureColdStart } from './src/cold-start.mjs';
 import { measureMemory } from './src/memory.mjs';
+import { measureReload } from './src/reload.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
 import { report } from './src/report.mjs';
 import { scenarios as allScenarios } from './src/scenarios.mjs';
@@ -51,6 +52,7 @@ const settings = args.smoke
       connections: 4,
       memory: [500, 1_000],
       coldRepeats: 2,
+      reloads: 3,
     }
   : {
       seconds: positive('seconds'),
@@ -63,6 +65,7 @@ const settings = args.smoke
       connections: positive('connections', true),
       memory: [10_000, 100_000],
       coldRepeats: 15,
+      reloads: 40,
     };
 const log = (line) => console.log(`bench: ${line}`);
 const started = performance.now();
@@ -114,6 +117,7 @@ try {
     progress: log,
   });
   const cold = measureColdStart({ repeats: settings.coldRepeats, progress: log });
+  const reload = await measureReload({ repeats: settings.reloads, progress: log });
   const markdown = report({
     settings,
     layout,
@@ -122,6 +126,7 @@ try {
     throughput,
     memory,
     cold,
+    reload,
     smoke: args.smoke,
   });
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });

@@ -1,7 +1,8 @@
 // Proves the scaffolder as a user meets it before the SDK's release: packs every public package, runs the
 // packed create-connector for each template with --packs, runs the install line it prints exactly as printed,
 // then the project's typecheck and tests, and for the minimal template its production build and start (HOST
-// and PORT from the environment, JSON log lines, a graceful stop on SIGTERM); then pastes the guides' blocks into
+// and PORT from the environment, JSON log lines, a graceful stop on SIGTERM) and its dev console driven in
+// Chromium (console-drive.mjs), the saved test then run offline; then pastes the guides' blocks into
 // that project and type-checks them (check-pasted-snippets.mjs). Needs `pnpm build`. With --paste-only it
 // makes, installs and pastes into the minimal project, and does nothing else.
 import { execFileSync, spawn } from 'node:child_process';
@@ -9,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkPastedSnippets } from './check-pasted-snippets.mjs';
+import { driveConsole, findChromium } from './console-drive.mjs';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'connector-sdk-scaffold-'));
@@ -129,6 +131,21 @@ try {
         throw new Error(`no graceful stop was logged: ${JSON.stringify(lines)}`);
     } finally {
       if (!stopped) await stop();
+    }
+    // The dev loop as a person meets it: the console in Chromium, its saved test run offline by npm test.
+    if (findChromium() !== undefined || process.env.CI !== undefined) {
+      step(
+        'npm run dev, the dev console in Chromium: initialize, call, save; npm test runs the saved test',
+      );
+      await driveConsole({
+        project: minimal,
+        operation: 'addNote',
+        body: '{"text": "from the scaffold smoke"}',
+        expect: /↳ POST http:\/\/127\.0\.0\.1:\d+\/api\/notes → 201/,
+        name: 'adds a note',
+      });
+      run('npm', ['run', 'typecheck'], minimal);
+      run('npm', ['test', '--', 'test/console'], minimal, { CI: 'true' });
     }
     step("the guides' blocks, pasted into the project and type-checked");
     checkPastedSnippets({ project: minimal, tarballs });

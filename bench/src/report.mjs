@@ -21,7 +21,7 @@ function pairedRatio(a, b, key) {
   return median(Array.from({ length: shared }, (_, i) => a.rounds[i][key] / b.rounds[i][key]));
 }
 
-function budgets({ throughput, memory, cold }) {
+function budgets({ throughput, memory, cold, reload }) {
   const rows = [];
   const get = (scenario, server) => throughput.get(scenario)?.get(server);
   const add = (budget, value, limit, higherIsBetter, unit = '×') => {
@@ -184,6 +184,8 @@ function budgets({ throughput, memory, cold }) {
   const kyHttp = cold.get('ky+core+node+http');
   if (kyFirst !== undefined && kyHttp !== undefined)
     add('cold import: core/http over ky + core + node', kyHttp - kyFirst, 20, false, 'ms');
+  // The dev loop: from saving the connector to the dev server serving it, for the scaffolded project.
+  add('dev reload p95 (scaffolded project, save → serving)', reload.p95, 1000, false, 'ms');
   const nodeMemory = memory.get('sdk-node');
   if (nodeMemory)
     add('node RSS after all ÷ after first', nodeMemory.rssAll / nodeMemory.rssFirst, 1.2, false);
@@ -193,7 +195,17 @@ function budgets({ throughput, memory, cold }) {
 /**
  * @returns {string} the markdown report
  */
-export function report({ settings, layout, scenarios, servers, throughput, memory, cold, smoke }) {
+export function report({
+  settings,
+  layout,
+  scenarios,
+  servers,
+  throughput,
+  memory,
+  cold,
+  reload,
+  smoke,
+}) {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
     `# Connector SDK benchmark`,
@@ -261,12 +273,22 @@ export function report({ settings, layout, scenarios, servers, throughput, memor
   }
   lines.push(
     '',
+    `## Dev loop (the scaffolded project's npm run dev, its connector saved ${reload.times.length} times)`,
+    '',
+    '| from saving the connector to serving it | ms |',
+    '| --- | ---: |',
+    `| median | ${fixed(reload.p50)} |`,
+    `| 95th percentile | ${fixed(reload.p95)} |`,
+    `| slowest | ${fixed(Math.max(...reload.times))} |`,
+  );
+  lines.push(
+    '',
     '## Budgets',
     '',
     '| budget | measured | limit | verdict |',
     '| --- | ---: | ---: | --- |',
   );
   if (smoke) lines.push('| (smoke run: not judged) | | | |');
-  else lines.push(...budgets({ throughput, memory, cold }));
+  else lines.push(...budgets({ throughput, memory, cold, reload }));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,33 @@
-// `npm run dev`: the sample issue tracker and its connector, both on 127.0.0.1 (connector port from PORT,
-// default 3000), and what to call. The production entry point is main.ts.
-import { closeOnSignal, printHowToCall, startSample } from './start-sample.js';
+// `npm run dev`: the sample issue tracker on a free port and its connector on 127.0.0.1 (port from PORT,
+// default 3000), the connector loaded again whenever you save one of its sources; and the dev console, at the
+// address printed with its token, to initialize as alice, call the operations, watch the platform's calls and
+// the tracker calls under them (secrets masked), expire the session or rate-limit, and save a session as a
+// test. The production entry point is main.ts; `npm run demo` walks the lifecycle once.
+import { startDevServer } from '@connector-sdk/testing/dev';
+import { pino } from 'pino';
+import { startTracker } from './tracker/tracker-server.js';
 
-const sample = await startSample();
-printHowToCall(sample);
-closeOnSignal(sample);
+const tracker = await startTracker();
+const dev = await startDevServer({
+  connector: new URL('./connector.ts', import.meta.url),
+  exportName: 'trackerConnector',
+  config: {
+    url: tracker.url,
+    username: 'alice',
+    password: { value: 'wonderland', sensitive: true },
+    options: '{"defaultProject":"DEMO"}',
+  },
+  handlerOptions: {
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+    // The sample tracker runs on this machine: the dev server opts in to its address, which a deployed
+    // connector never reaches unless its operator allows it.
+    egress: { allow: [new URL(tracker.url).hostname] },
+  },
+});
+console.log(`The sample tracker runs at ${tracker.url} (user alice). Stop with Ctrl+C.`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(
+    signal,
+    () => void Promise.all([dev.close(), tracker.close()]).then(() => process.exit(0)),
+  );

@@ -1,54 +1,41 @@
-// `npm run dev`: the connector on 127.0.0.1 for your API and its authorization server, to try it by hand. It
-// reads them from the environment (END_SYSTEM_URL, END_SYSTEM_TOKEN_URL, the client's and the user's variables:
-// see src/end-system-env.ts), lets the connector reach their hosts even on this machine or a private network
-// (and whatever CONNECTOR_SDK_EGRESS_ALLOW lists), and prints how to walk the connector through the platform's
-// lifecycle with the testing kit's CLI. Without those variables it serves the connector anyway, for public end
-// systems only. Ctrl+C stops it.
-import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serve } from '@connector-sdk/node';
+// `npm run dev`: the connector on 127.0.0.1 for your API and its authorization server, loaded again whenever you
+// save one of its sources, and the dev console (at the address printed, with its token) to drive it as the
+// platform does. It reads them from the environment (END_SYSTEM_URL, END_SYSTEM_TOKEN_URL, the client's and the
+// user's variables: see src/end-system-env.ts) for the console's form, and lets the connector reach their hosts
+// even on this machine or a private network (and whatever CONNECTOR_SDK_EGRESS_ALLOW lists). Without those
+// variables the form starts empty and the connector reaches public end systems only. Ctrl+C stops it.
+import { startDevServer } from '@connector-sdk/testing/dev';
 import { pino } from 'pino';
-import { oauth2Connector } from './connector.js';
 import { endSystemFromEnvironment } from './end-system-env.js';
 
-/** Configuration keys whose values are secrets: the CLI marks them sensitive. */
+/** Configuration keys whose values are secrets: the console keeps them out of its page. */
 const SECRETS = new Set(['clientSecret', 'password']);
 
 const endSystem = endSystemFromEnvironment();
 const configured = !('missing' in endSystem);
-const connector = await serve(oauth2Connector, {
-  port: Number(process.env.PORT ?? 3000),
-  logger: pino({ level: process.env.LOG_LEVEL ?? 'debug' }),
-  // Without the variables, the handler reads CONNECTOR_SDK_EGRESS_ALLOW itself, as in production.
-  ...(configured ? { egress: { allow: endSystem.egressAllow } } : {}),
+const dev = await startDevServer({
+  connector: new URL('./connector.ts', import.meta.url),
+  ...(configured
+    ? {
+        config: Object.fromEntries(
+          Object.entries(endSystem.config).map(([key, value]) => [
+            key,
+            SECRETS.has(key) ? { value, sensitive: true } : value,
+          ]),
+        ),
+      }
+    : {}),
+  handlerOptions: {
+    logger: pino({ level: process.env.LOG_LEVEL ?? 'info' }),
+    // Without the variables, the handler reads CONNECTOR_SDK_EGRESS_ALLOW itself, as in production.
+    ...(configured ? { egress: { allow: endSystem.egressAllow } } : {}),
+  },
 });
-
-let configFile: string | undefined;
-if (configured) {
-  // The configuration the platform would send, for the CLI; only this user may read it (it holds secrets).
-  configFile = join(tmpdir(), `connector-config-${process.pid}.json`);
-  const entries = Object.entries(endSystem.config).map(([key, value]) => [
-    key,
-    SECRETS.has(key) ? { value, sensitive: true } : value,
-  ]);
-  writeFileSync(configFile, JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });
-  console.log(`
-The connector runs at ${connector.url}/sdk/api/1.0, for ${endSystem.config.url}.
-It may reach ${endSystem.egressAllow.join(', ')} besides public addresses. Walk it through as the platform does:
-
-  npx connector-sdk-testing simulate --url ${connector.url} --config ${configFile} --call 'GET /me'
-  npx connector-sdk-testing conformance --url ${connector.url} --config ${configFile} --operation 'GET /me'
-
-Stop with Ctrl+C.`);
-} else {
-  console.log(`
-The connector runs at ${connector.url}/sdk/api/1.0. Set ${endSystem.missing.join(', ')} to name your end
-system: this server then lets the connector reach it and prints how to walk it through.`);
-}
+console.log(
+  configured
+    ? `For ${endSystem.config.url}; it may reach ${endSystem.egressAllow.join(', ')} besides public addresses.`
+    : `Set ${endSystem.missing.join(', ')} to name your end system: the console's form then starts with it.`,
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.once(signal, () => {
-    if (configFile !== undefined) rmSync(configFile, { force: true });
-    void connector.close().then(() => process.exit(0));
-  });
+  process.once(signal, () => void dev.close().then(() => process.exit(0)));

@@ -264,6 +264,10 @@ $('save-form').addEventListener('submit', (event) => {
   });
 });
 
+function pretty(text) {
+  try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; }
+}
+
 function renderCall(call) {
   return el('li', { className: 'line', text: '↳ ' + call.method + ' ' + call.url + ' → ' + (call.status || call.code || '') + ' (' + call.ms + ' ms)' + (call.attempt ? ' retry ' + call.attempt : '') });
 }
@@ -292,10 +296,10 @@ function renderEvent(event) {
   const item = el('li', { 'data-step': entry.step }, [
     entry.note ? el('p', { className: 'note', text: entry.note }) : null,
     el('p', { className: 'line', text: '→ ' + entry.request.method + ' ' + entry.request.url }),
-    entry.request.body ? el('details', {}, [el('summary', { text: 'Request body' }), el('pre', { text: entry.request.body })]) : null,
+    entry.request.body ? el('details', {}, [el('summary', { text: 'Request body' }), el('pre', { text: pretty(entry.request.body) })]) : null,
     entry.endSystem.length ? el('ul', { className: 'calls', 'aria-label': 'End-system calls' }, entry.endSystem.map(renderCall)) : null,
     el('p', { className: 'line ' + (ok ? 'status-ok' : 'status-bad'), text: '← ' + entry.response.status + ' in ' + Math.round(entry.durationMs) + ' ms' }),
-    entry.response.body ? el('pre', { text: entry.response.body }) : null,
+    entry.response.body ? el('pre', { text: pretty(entry.response.body) }) : null,
     ...entry.problems.map((problem) => el('p', { className: 'error', text: '✗ contract: ' + problem })),
   ]);
   list.append(item);

@@ -40,7 +40,8 @@ ol#transcript > li { border: 1px solid var(--line); border-radius: 6px; padding:
 .status-ok { color: var(--ok); } .status-bad { color: var(--bad); }
 pre { margin: 4px 0; white-space: pre-wrap; word-break: break-word; font-size: 12px; max-height: 16em;
   overflow: auto; }
-ul.calls { margin: 4px 0 0; padding-left: 18px; }
+ul.calls { margin: 4px 0 0; padding-left: 8px; list-style: none; }
+summary { cursor: pointer; color: var(--muted); font-size: 0.9em; }
 .note { color: var(--muted); font-style: italic; margin: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
 `;
