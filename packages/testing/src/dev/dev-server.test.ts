@@ -132,6 +132,27 @@ describe('the console refuses', () => {
   });
 });
 
+describe('the connector', () => {
+  it('answers loopback names only, whatever the port', async () => {
+    const discover = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(connectorUrl);
+        httpRequest(
+          { host: url.hostname, port: url.port, path: '/sdk/api/1.0/discover', headers: { host } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+    expect(await discover(new URL(connectorUrl).host)).toBe(200);
+    expect(await discover('localhost')).toBe(200);
+    expect(await discover('rebound.example')).toBe(421);
+  });
+});
+
 describe('the console page', () => {
   it('loads nothing from elsewhere, under a policy that allows only itself', async () => {
     const page = await raw(`/?token=${token}`);

@@ -39,7 +39,7 @@ export interface DevServerOptions {
   /**
    * The connector's handler options, as `serve` takes them: `egress` for an end system on this machine, say.
    * `sessionKey` defaults to a development key kept in the project's `node_modules/.cache`, so sessions
-   * survive reloads and restarts.
+   * survive reloads and restarts; `allowedHosts` to `127.0.0.1` and `localhost` (a tunnel's name must be added).
    */
   readonly handlerOptions?: RequestListenerOptions;
   /** Reload when a source file the connector loaded changes. @default true */
@@ -141,6 +141,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const config = entriesOf(options.config);
   const handlerOptions: RequestListenerOptions = {
+    // Loopback names only: a page elsewhere could point a name of its own at 127.0.0.1 (DNS rebinding) and
+    // call the connector with the developer's end system within reach.
+    allowedHosts: ['127.0.0.1', 'localhost'],
     ...options.handlerOptions,
     sessionKey:
       options.handlerOptions?.sessionKey ??
