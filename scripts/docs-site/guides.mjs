@@ -34,7 +34,7 @@ export const GUIDE_GROUPS = [
       'logging',
     ],
   },
-  { text: 'Test', items: ['testing', 'cli'] },
+  { text: 'Test', items: ['dev-loop', 'testing', 'cli'] },
   {
     text: 'Run',
     items: ['bindings', 'deploying', 'performance', 'observability', 'security-model'],

@@ -5,8 +5,11 @@
 // test. The production entry point is main.ts; `npm run demo` walks the lifecycle once.
 import { startDevServer } from '@connector-sdk/testing/dev';
 import { pino } from 'pino';
+import { printWhereToLook, startTelemetry, telemetryOn } from './telemetry.js';
 import { startTracker } from './tracker/tracker-server.js';
 
+// With CONNECTOR_OTEL=1, traces and metrics as in the demo (see telemetry.ts).
+const telemetry = telemetryOn ? await startTelemetry() : undefined;
 const tracker = await startTracker();
 const dev = await startDevServer({
   connector: new URL('./connector.ts', import.meta.url),
@@ -25,6 +28,7 @@ const dev = await startDevServer({
   },
 });
 console.log(`The sample tracker runs at ${tracker.url} (user alice). Stop with Ctrl+C.`);
+if (telemetry) printWhereToLook(telemetry);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(

@@ -4,6 +4,7 @@
 // printed with its token, initializes with the configuration below, calls the operations, shows the platform's
 // calls and the end-system calls under them with secrets masked, and saves a session as a test.
 // Ctrl+C stops both.
+// #region dev-server
 import { startDevServer } from '@connector-sdk/testing/dev';
 import { startFakeNotesApi } from '../test/fake-notes-api.js';
 
@@ -22,6 +23,7 @@ const dev = await startDevServer({
   expireSession: () => api.expireTokens(),
 });
 console.log(`The fake notes API runs at ${api.url} (user alice). Stop with Ctrl+C.`);
+// #endregion dev-server
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => {

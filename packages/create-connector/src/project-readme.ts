@@ -5,7 +5,7 @@ const ABOUT: Readonly<Record<TemplateName, { about: string; scripts: string; ste
     about: `started from its minimal template: a connector for an HTTP API (password login, bearer token,
 notes), a small fake of that API for its tests, and a production entry point.`,
     scripts: `npm test           # the conformance kit and the lifecycle, against the fake API
-npm run dev        # the fake API and the connector on 127.0.0.1; prints how to walk it through`,
+npm run dev        # the fake API and the connector on 127.0.0.1, reloaded on save, and the dev console`,
     steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (log in, answer the session), the operations
    and \`cleanup\`.
 2. \`src/notes-api.ts\`: your end system's base URL, how calls authenticate, and which of its errors the
@@ -17,7 +17,7 @@ npm run dev        # the fake API and the connector on 127.0.0.1; prints how to 
     about: `started from its issue-tracker template: a sample end system (\`src/tracker/\`) with token login, expiring
 tokens and rate limits, a complete connector for it, lifecycle tests and a demo.`,
     scripts: `npm test           # the conformance kit and the lifecycle, against the sample end system
-npm run dev        # the sample end system and the connector on 127.0.0.1; prints what to call
+npm run dev        # the sample end system and the connector on 127.0.0.1, reloaded on save; the dev console
 npm run demo       # the whole lifecycle, driven as the platform does, secrets masked`,
     steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (log in, answer the session), the operations
    and \`cleanup\`.
@@ -45,7 +45,7 @@ its operator's \`CONNECTOR_SDK_EGRESS_ALLOW\`. The tests and the dev server allo
 \`END_SYSTEM_URL\` on their own.`,
     scripts: `END_SYSTEM_URL=https://api.example.com END_SYSTEM_USER=me END_SYSTEM_PASSWORD=… npm test
                    # the conformance kit against that end system; without the variables it skips, saying so
-npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+npm run dev        # the connector on 127.0.0.1 for that end system, reloaded on save, and the dev console`,
     steps: `1. \`src/connector.ts\`: the configuration fields, \`initialize\` (your end system's login: its path, its body,
    where the token is in its answer), the operations and \`cleanup\` (its logout).
 2. \`src/api-client.ts\`: how calls authenticate, and which of your end system's errors the platform sees as
@@ -53,7 +53,8 @@ npm run dev        # the connector on 127.0.0.1 for that end system; prints how 
 3. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`), and \`logOut\`, how the
    kit ends a session at your end system. Without a logout or revoke call, wait out a short token lifetime
    instead (\`expireSession: () => sleep(tokenLifetimeMs)\`), or remove it: the kit then skips that check.
-4. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call and logout.`,
+4. \`npm run dev\`: the dev console it prints drives the connector against that end system; save a session
+   there as a test that replays it offline.`,
   },
   'oauth2-api': {
     about: `started from its oauth2-api template: a connector skeleton for an HTTP API behind OAuth2, logged in by
@@ -79,11 +80,12 @@ With several instances, give them a shared store (\`@connector-sdk/redis\`): the
 an instance that does not see them answers 401, so the platform logs in again.`,
     scripts: `END_SYSTEM_URL=… END_SYSTEM_TOKEN_URL=… END_SYSTEM_CLIENT_ID=… END_SYSTEM_CLIENT_SECRET=… npm test
                    # the conformance kit against that end system; without the variables it skips, saying so
-npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+npm run dev        # the connector on 127.0.0.1 for that end system, reloaded on save, and the dev console`,
     steps: `1. \`src/connector.ts\`: the configuration fields, the login (\`oauth2({ … })\`: the grant, how the client
    authenticates, the scope), the operations and \`cleanup\`. See the SDK's guide "Authentication".
 2. \`test/connector.test.ts\`: the later call the kit makes with a session (\`GET /me\`).
-3. \`src/dev.ts\`: the \`simulate\` and \`conformance\` commands it prints, with your own later call.`,
+3. \`npm run dev\`: the dev console it prints drives the connector against that end system; save a session
+   there as a test that replays it offline.`,
   },
   'rest-declarative': {
     about: `started from its rest-declarative template: a declarative connector. The end system's records are
@@ -93,7 +95,7 @@ conformance kit against your real end system, named in the environment as for th
 (\`END_SYSTEM_URL\`, \`END_SYSTEM_USER\`, \`END_SYSTEM_PASSWORD\`, \`CONNECTOR_SDK_EGRESS_ALLOW\`).`,
     scripts: `END_SYSTEM_URL=https://api.example.com END_SYSTEM_USER=me END_SYSTEM_PASSWORD=… npm test
                    # the conformance kit against that end system; without the variables it skips, saying so
-npm run dev        # the connector on 127.0.0.1 for that end system; prints how to walk it through`,
+npm run dev        # the connector on 127.0.0.1 for that end system, reloaded on save, and the dev console`,
     steps: `1. \`src/connector.ts\`: your end system's record as a zod schema, then its entity type: its paths, its
    fields (\`from\` names where each is in the record; a wrong one is a compile error), how it pages and is
    searched. The guide: docs/declarative-connectors.md of the SDK.

@@ -7,7 +7,7 @@
  * import { startDevServer } from '@connector-sdk/testing/dev';
  * ```
  *
- * @module
+ * @module @connector-sdk/testing/dev
  */
 export {
   startDevServer,

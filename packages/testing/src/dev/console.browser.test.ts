@@ -153,7 +153,7 @@ async function screenshot(width: string): Promise<void> {
   const folder = process.env.CONNECTOR_SDK_SCREENSHOTS;
   if (folder === undefined || folder === '') return;
   mkdirSync(folder, { recursive: true });
-  await page.evaluate('document.activeElement?.blur()');
+  await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)');
   await page.screenshot({
     path: join(folder, `dev-console-${width}.png`),
     fullPage: width !== '390',
