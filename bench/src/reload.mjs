@@ -13,6 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -53,7 +54,8 @@ export async function measureReload({ repeats, progress }) {
   const folder = makeProject();
   const connector = join(folder, 'src', 'connector.ts');
   const source = readFileSync(connector, 'utf8');
-  const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/dev.ts'], {
+  const tsx = createRequire(join(example, 'package.json')).resolve('tsx/cli');
+  const child = spawn(process.execPath, [tsx, 'src/dev.ts'], {
     cwd: folder,
     env: { ...process.env, PORT: '0', NODE_ENV: 'development' },
     stdio: ['ignore', 'pipe', 'pipe'],

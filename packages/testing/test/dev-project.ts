@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,8 @@ import { join, resolve } from 'node:path';
 // lines as they come and waits for the one it needs (never for a time).
 
 const repository = resolve(import.meta.dirname, '../../..');
+/** tsx's command line, run by this Node (Node 24 in CI's second run), as the examples install it. */
+const tsx = createRequire(join(repository, 'examples/minimal/package.json')).resolve('tsx/cli');
 
 /** The password the dev script configures: the secret no page, answer, file or line may show. */
 export const DEV_PASSWORD = 'dev-password-Zq8vR2xW';
@@ -139,15 +142,11 @@ export async function startDevProject(): Promise<DevProject> {
     `export default { resolve: { conditions: ['@connector-sdk/source', 'module', 'node', 'development|production'] },
   ssr: { resolve: { conditions: ['@connector-sdk/source', 'module', 'node', 'development|production'] } } };\n`,
   );
-  const child = spawn(
-    join(repository, 'node_modules', '.bin', 'tsx'),
-    ['--conditions=@connector-sdk/source', 'dev.ts'],
-    {
-      cwd: folder,
-      env: { ...process.env, NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [tsx, '--conditions=@connector-sdk/source', 'dev.ts'], {
+    cwd: folder,
+    env: { ...process.env, NODE_ENV: 'development' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const waiting = new Set<() => void>();
   const exited = new Promise<void>((done) => child.once('exit', () => done()));

@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlatformSimulator } from '../simulator/platform-simulator.js';
+import { scanCassette } from '../cassette/scrub/scan-cassette.js';
 import { SecretSet } from '../secrets/secret-forms.js';
 import {
   connectorSource,
@@ -304,7 +305,7 @@ describe('a reload', () => {
 });
 
 describe('no secret', () => {
-  it('in the console’s answers, the saved files or the terminal', () => {
+  it('in the console’s answers, the saved files or the terminal', async () => {
     const secrets = new SecretSet();
     secrets.add(DEV_PASSWORD);
     const saved = ['notes-round-trip.test.ts', 'notes-round-trip.cassette.json'].map((file) =>
@@ -315,6 +316,11 @@ describe('no secret', () => {
       expect(secrets.leaksIn(text)).toBe(false);
     // The end system's tokens, as the saved cassette shows: placeholders only.
     expect(saved[1]).toMatch(/\{\{secret:\d+\}\}/);
+    await expect(
+      scanCassette(join(project.folder, 'test', 'console', 'notes-round-trip.cassette.json'), [
+        DEV_PASSWORD,
+      ]),
+    ).resolves.toEqual([]);
     expect(saved.join('\n')).not.toMatch(/tok-[a-z0-9]{8}/);
     expect([...answers, project.lines.join('\n')].join('\n')).not.toMatch(/tok-[a-z0-9]{8}/);
   });
