@@ -48,6 +48,29 @@ function jsonSchema(schema: z.ZodType | undefined): unknown {
   }
 }
 
+/**
+ * The search tree of an entity search, as the form shows it: the catalog parses it by hand (a tree of any depth),
+ * so JSON Schema cannot draw it; the form starts from the platform's typical search instead.
+ */
+const SEARCH_TREE = {
+  type: 'object',
+  description:
+    'the search tree: a leaf { field, condition, value } or { condition: and|or|not, criterias }',
+  examples: [
+    {
+      condition: 'and',
+      criterias: [{ field: 'updated', condition: '>', value: '2026-01-01T00:00:00Z' }],
+    },
+  ],
+};
+
+/** A catalog operation's body schema, with the search tree drawn where JSON Schema could not. */
+function bodyOf(catalog: string | undefined, schema: unknown): unknown {
+  if (catalog !== 'searchEntities' || typeof schema !== 'object' || schema === null) return schema;
+  const object = schema as { properties?: Record<string, unknown> };
+  return { ...object, properties: { ...object.properties, query: SEARCH_TREE } };
+}
+
 /** The path parameters of a route pattern such as `/issues/:id`, as a schema when the operation has none. */
 function paramsOf(path: string): unknown {
   const names = [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((match) => match[1] as string);
@@ -75,14 +98,17 @@ export function outlineOf(connector: Connector): ConnectorOutline {
     key: field.internalName,
     fieldType: field.fieldType,
     required: field.required,
-    ...(Array.isArray(field.lookup?.values)
+    ...(Array.isArray(field.lookup?.staticValues)
       ? {
-          values: (field.lookup.values as readonly { internalName: string }[]).map(
+          values: (field.lookup.staticValues as readonly { internalName: string }[]).map(
             (value) => value.internalName,
           ),
         }
       : {}),
-    ...(field.defaultValue === undefined ? {} : { defaultValue: field.defaultValue }),
+    // A secret's default is a secret too: the page never gets it.
+    ...(field.defaultValue === undefined || field.fieldType === 'PASSWORD'
+      ? {}
+      : { defaultValue: field.defaultValue }),
   }));
   const operations = connector.compiled.routes.flatMap((route): OutlineOperation[] => {
     if (route.target.kind !== 'operation') return [];
@@ -90,7 +116,7 @@ export function outlineOf(connector: Connector): ConnectorOutline {
     const { schemas } = operation;
     const params = jsonSchema(schemas.params) ?? paramsOf(operation.path);
     const query = jsonSchema(schemas.query);
-    const body = jsonSchema(schemas.body);
+    const body = bodyOf(operation.catalog, jsonSchema(schemas.body));
     const upload = schemas.upload;
     return [
       {

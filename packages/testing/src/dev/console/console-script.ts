@@ -98,6 +98,7 @@ function renderConfig(presets, kept) {
 function skeleton(schema, depth) {
   if (!schema || depth > 6) return null;
   if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
   if (schema.enum) return schema.enum[0];
   const choice = schema.anyOf || schema.oneOf;
   if (choice) return skeleton(choice.find((item) => item.type !== 'null') || choice[0], depth + 1);
