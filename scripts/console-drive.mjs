@@ -22,9 +22,11 @@ export function findChromium() {
   ].find((path) => path && existsSync(path));
 }
 
-/** A page expression: whether the element `selector` names reads something `pattern` matches. */
-const reads = (selector, pattern) =>
-  `new RegExp(${JSON.stringify(pattern.source)}).test(document.querySelector(${JSON.stringify(selector)})?.textContent ?? '')`;
+/**
+ * Waits until the element `selector` names reads something `pattern` matches: a locator, which needs no
+ * script evaluated in the page (the console's Content-Security-Policy refuses `eval`, as it should).
+ */
+const reads = (page, selector, pattern) => page.locator(selector, { hasText: pattern }).waitFor();
 
 /** Waits for the first line of `npm run dev`'s output that matches, or fails when it exits first. */
 function lineOf(server, output, pattern) {
@@ -76,20 +78,20 @@ export async function driveConsole({ project, operation, body, expect, name }) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30_000);
     await page.goto(address);
-    await page.waitForFunction(reads('#status', /Ready/));
+    await reads(page, '#status', /Ready/);
     await page.click('#initialize');
-    await page.waitForFunction(reads('#transcript', /← 200/));
+    await reads(page, '#transcript', /← 200/);
     await page.selectOption('#operation', operation);
     if (body !== undefined) await page.fill('#call-body', body);
     await page.click('#call');
-    await page.waitForFunction(reads('#transcript', expect));
+    await reads(page, '#transcript', expect);
     const transcript = await page.locator('#transcript').textContent();
     if (!transcript.includes('***'))
       throw new Error(`the transcript masks nothing:\n${transcript}`);
     console.log(`console: initialized, called ${operation}, saw ${expect}`);
     await page.fill('#save-name', name);
     await page.click('#save');
-    await page.waitForFunction(reads('#save-result', /Saved /));
+    await reads(page, '#save-result', /Saved /);
     console.log(`console: ${await page.locator('#save-result').textContent()}`);
     console.log(`saved: ${readdirSync(join(project, 'test', 'console')).join(', ')}`);
   } finally {

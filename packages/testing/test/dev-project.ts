@@ -16,9 +16,15 @@ const tsx = createRequire(join(repository, 'examples/minimal/package.json')).res
 /** The password the dev script configures: the secret no page, answer, file or line may show. */
 export const DEV_PASSWORD = 'dev-password-Zq8vR2xW';
 
-/** The connector's source, `version` put in its `me` answer: a test edits it to see a reload. */
-export function connectorSource(version: string): string {
+/** A module the connector imports, `version` in it: a test edits it to see a reload reach an import. */
+export function versionSource(version: string): string {
+  return `export const VERSION = '${version}';\n`;
+}
+
+/** The connector's source; `broken` appends a line that does not compile. */
+export function connectorSource(broken = false): string {
   return `import { defineConnector, field, secret, z } from '@connector-sdk/core';
+import { VERSION } from './version.js';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
 const client = (url: string, log: Parameters<typeof createEndSystemClient>[0]['log'], token?: string) =>
@@ -46,7 +52,7 @@ export const notes = defineConnector({
     return { Authorization: secret(token), 'X-Url': config.url };
   },
   operations: ({ get, post }) => ({
-    me: get('/me', () => ({ version: '${version}' })),
+    me: get('/me', () => ({ version: VERSION })),
     listNotes: get('/notes', ({ session, log }) =>
       client(session['X-Url'], log, session.Authorization).get('notes').json(),
     ),
@@ -55,7 +61,7 @@ export const notes = defineConnector({
     ),
   }),
 });
-`;
+${broken ? 'export const broken = ;\n' : ''}`;
 }
 
 const DEV_SCRIPT = `import { createServer } from 'node:http';
@@ -94,14 +100,46 @@ const url = 'http://127.0.0.1:' + api.address().port;
 
 const dev = await startDevServer({
   connector: new URL('./src/connector.ts', import.meta.url),
-  config: { url, username: 'alice', password: { value: ${JSON.stringify(DEV_PASSWORD)}, sensitive: true } },
+  // The password as plain text: the connector's field.secret() says it is one, and that is what counts.
+  config: { url, username: 'alice', password: ${JSON.stringify(DEV_PASSWORD)} },
   port: 0,
-  handlerOptions: { egress: { allow: ['127.0.0.1'] } },
+  // A tunnel's name besides: the loopback names stay.
+  handlerOptions: { egress: { allow: ['127.0.0.1'] }, allowedHosts: ['tunnel.example'] },
   expireSession: () => tokens.clear(),
 });
 console.log('end system at ' + url);
 process.on('SIGTERM', () => void dev.close().then(() => { api.close(); process.exit(0); }));
 `;
+
+/**
+ * Runs the project's saved tests with Vitest, as `npm test` would, without blocking this process (a test that
+ * holds connections must keep reading them meanwhile).
+ *
+ * @returns the exit status and the output
+ */
+export function runSavedTests(folder: string): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(folder, 'node_modules', 'vitest', 'vitest.mjs'),
+        'run',
+        'test/console',
+        '--reporter=dot',
+      ],
+      {
+        cwd: folder,
+        env: { ...process.env, CONNECTOR_SDK_RECORD: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, output }));
+  });
+}
 
 /** A dev project running its dev script. */
 export interface DevProject {
@@ -122,7 +160,10 @@ export interface DevProject {
  * @returns the project once the console's address is printed
  */
 export async function startDevProject(): Promise<DevProject> {
-  const folder = mkdtempSync(join(tmpdir(), 'connector-dev-'));
+  // The project is reached through a symlink, as macOS's /tmp is: imports load by their real paths.
+  const real = mkdtempSync(join(tmpdir(), 'connector-dev-'));
+  const folder = `${real}-linked`;
+  symlinkSync(real, folder);
   mkdirSync(join(folder, 'src'));
   mkdirSync(join(folder, 'node_modules', '@connector-sdk'), { recursive: true });
   for (const name of ['core', 'node', 'testing'])
@@ -135,7 +176,8 @@ export async function startDevProject(): Promise<DevProject> {
     join(folder, 'package.json'),
     JSON.stringify({ name: 'dev-notes', type: 'module' }),
   );
-  writeFileSync(join(folder, 'src', 'connector.ts'), connectorSource('one'));
+  writeFileSync(join(folder, 'src', 'connector.ts'), connectorSource());
+  writeFileSync(join(folder, 'src', 'version.ts'), versionSource('one'));
   writeFileSync(join(folder, 'dev.ts'), DEV_SCRIPT);
   writeFileSync(
     join(folder, 'vitest.config.ts'),
@@ -187,7 +229,8 @@ export async function startDevProject(): Promise<DevProject> {
     async stop() {
       child.kill('SIGTERM');
       await exited;
-      rmSync(folder, { recursive: true, force: true });
+      rmSync(folder, { force: true });
+      rmSync(real, { recursive: true, force: true });
     },
   };
 }

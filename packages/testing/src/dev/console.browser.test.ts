@@ -1,10 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretSet } from '../secrets/secret-forms.js';
-import { DEV_PASSWORD, startDevProject, type DevProject } from '../../test/dev-project.js';
+import {
+  DEV_PASSWORD,
+  runSavedTests,
+  startDevProject,
+  type DevProject,
+} from '../../test/dev-project.js';
 
 // The console in a real browser (Debian's Chromium, driven by playwright-core over its own pipe; no browser is
 // downloaded): a person's path through the page, from the form to the saved test run offline, at desktop and
@@ -123,17 +127,8 @@ describe.skipIf(skip)('the dev console in Chromium', () => {
     await expect
       .poll(() => page.locator('#save-result').textContent())
       .toMatch(/from-the-browser\.test\.ts/);
-    const run = spawnSync(
-      process.execPath,
-      [
-        join(project.folder, 'node_modules', 'vitest', 'vitest.mjs'),
-        'run',
-        'test/console',
-        '--reporter=dot',
-      ],
-      { cwd: project.folder, encoding: 'utf8', env: { ...process.env, CONNECTOR_SDK_RECORD: '' } },
-    );
-    expect(run.stdout + run.stderr).toMatch(/1 passed/);
+    const run = await runSavedTests(project.folder);
+    expect(run.output).toMatch(/1 passed/);
     expect(run.status).toBe(0);
   });
 

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,9 @@ import { scanCassette } from '../cassette/scrub/scan-cassette.js';
 import { SecretSet } from '../secrets/secret-forms.js';
 import {
   connectorSource,
+  versionSource,
   DEV_PASSWORD,
+  runSavedTests,
   startDevProject,
   type DevProject,
 } from '../../test/dev-project.js';
@@ -122,6 +124,28 @@ describe('the console refuses', () => {
     ).toBe(200);
   });
 
+  it('a request line no URL parser takes, and keeps serving', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(consoleUrl.port), '127.0.0.1', () =>
+        socket.end('GET //[ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      socket.on('end', () => resolve(text)).on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 403/);
+    expect((await raw(`/?token=${token}`)).status).toBe(200);
+  });
+
+  it('a call the form could not have sent', async () => {
+    await expect(act('/api/call', { operation: 'me', params: { id: 1 } })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(act('/api/call', { operation: 'me', extra: true })).rejects.toMatchObject({
+      status: 400,
+    });
+  });
+
   it('connections on any address but loopback', async () => {
     const outside = Object.values(networkInterfaces())
       .flat()
@@ -150,6 +174,7 @@ describe('the connector', () => {
       });
     expect(await discover(new URL(connectorUrl).host)).toBe(200);
     expect(await discover('localhost')).toBe(200);
+    expect(await discover('tunnel.example')).toBe(200);
     expect(await discover('rebound.example')).toBe(421);
   });
 });
@@ -241,26 +266,64 @@ describe('the console drives the connector as the platform does', () => {
     expect(limited[2]?.response?.status).toBe(200);
   });
 
+  it('leaves a call made by anyone else alone, even while the console waits out a rate limit', async () => {
+    const events = async (after: number) =>
+      (await act(`/api/events?after=${after}`)).events as {
+        seq: number;
+        type: string;
+        entry?: { type: string };
+      }[];
+    const seen = (await events(0)).at(-1)?.seq ?? 0;
+    await act('/api/rate-limit', {});
+    const limited = act('/api/call', { operation: 'listNotes' });
+    // The console's platform now waits out the 429's second: its wait is published first.
+    for (let after = seen; ;) {
+      const next = await events(after);
+      if (next.some((event) => event.type === 'entry' && event.entry?.type === 'wait')) break;
+      after = next.at(-1)?.seq ?? after;
+    }
+    const other = createPlatformSimulator({
+      target: connectorUrl,
+      config: { url, username: 'alice', password: { value: DEV_PASSWORD, sensitive: true } },
+    });
+    await other.initialize();
+    const answer = await other.call({ path: '/notes' });
+    expect(answer.status).toBe(200);
+    expect(other.transcript.filter((entry) => entry.type === 'wait')).toEqual([]);
+    expect(steps(await limited).map((entry) => entry.response?.status)).toEqual([
+      403,
+      undefined,
+      200,
+    ]);
+    const shown = await events(seen);
+    expect(shown.filter((event) => event.type === 'end-system').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('starts a new sync session at each initialize, a pending fault not carried into it', async () => {
+    const first = steps(await act('/api/initialize', { config: { url, username: 'alice' } }));
+    await act('/api/rate-limit', {});
+    const second = steps(await act('/api/initialize', { config: { url, username: 'alice' } }));
+    expect(second.map((entry) => entry.response?.status)).toEqual([200]);
+    expect(second[0]?.endSystem).toEqual([expect.objectContaining({ status: 200 })]);
+    const id = (entries: typeof first) =>
+      JSON.stringify(entries).match(/sdk-session-[0-9a-f-]+/)?.[0];
+    expect(id(second)).not.toBe(id(first));
+    await act('/api/call', { operation: 'addNote', body: '{"text":"hello"}' });
+  });
+
   it('saves the session as a cassette and a test that passes offline', async () => {
     const saved = (await act('/api/save', { name: 'Notes round trip' })) as {
       test: string;
       cassette: string;
     };
-    expect(saved.test).toBe(join(project.folder, 'test', 'console', 'notes-round-trip.test.ts'));
+    expect(saved.test).toBe(
+      join(realpathSync(project.folder), 'test', 'console', 'notes-round-trip.test.ts'),
+    );
     await expect(act('/api/save', { name: 'Notes round trip' })).rejects.toMatchObject({
       status: 409,
     });
-    const run = spawnSync(
-      process.execPath,
-      [
-        join(project.folder, 'node_modules', 'vitest', 'vitest.mjs'),
-        'run',
-        'test/console',
-        '--reporter=dot',
-      ],
-      { cwd: project.folder, encoding: 'utf8', env: { ...process.env, CONNECTOR_SDK_RECORD: '' } },
-    );
-    expect(run.stdout + run.stderr).toMatch(/1 passed/);
+    const run = await runSavedTests(project.folder);
+    expect(run.output).toMatch(/1 passed/);
     expect(run.status).toBe(0);
   });
 });
@@ -280,8 +343,8 @@ describe('a reload', () => {
     await act('/api/call', { operation: 'me' });
 
     const from = project.lines.length;
-    project.write('src/connector.ts', connectorSource('two'));
-    await project.waitForLine(/↻ reloaded src\/connector\.ts/, from);
+    project.write('src/version.ts', versionSource('two'));
+    await project.waitForLine(/↻ reloaded src\/version\.ts/, from);
     await project.waitForLine(/the last scenario ran again/, from);
     const answer = await platform.call({ path: '/me' });
     expect(answer.body).toEqual({ version: 'two' });
@@ -297,7 +360,7 @@ describe('a reload', () => {
 
   it('of code that does not load keeps the last version serving', async () => {
     const from = project.lines.length;
-    project.write('src/connector.ts', `${connectorSource('three')}\nexport const broken = ;\n`);
+    project.write('src/connector.ts', connectorSource(true));
     await project.waitForLine(/did not load; the last version keeps serving/, from);
     const platform = createPlatformSimulator({ target: connectorUrl, config: {} });
     expect((await platform.discover()).status).toBe(200);

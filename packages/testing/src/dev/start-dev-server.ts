@@ -1,9 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isAbsolute, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Connector, ParameterEntry } from '@connector-sdk/core';
+import { MemoryStore, type Connector, type ParameterEntry } from '@connector-sdk/core';
 import { tapEndSystem } from '@connector-sdk/core/http';
 import {
   createNodeHandler,
@@ -13,10 +14,12 @@ import {
 import type { ConfigInput } from '../simulator/simulator-types.js';
 import { importConnector } from './reload/connector-module.js';
 import { startConsoleServer } from './console/console-server.js';
+import { consoleCalls } from './console/console-calls.js';
 import { ConsoleSession } from './console/console-session.js';
 import { devSessionKey } from './reload/dev-session-key.js';
 import { logEndSystemCalls } from './console/end-system-log.js';
 import { projectRoot } from './reload/project-root.js';
+import { ReloadQueue } from './reload/reload-queue.js';
 import { watchLoadedFiles } from './reload/reload-hooks.js';
 import { transcriptChanges } from './console/scenario.js';
 import { SourceWatcher } from './reload/source-watcher.js';
@@ -136,21 +139,25 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
             ? options.connector
             : join(process.cwd(), options.connector),
         );
-  const modulePath = fileURLToPath(moduleUrl);
+  // Real paths: Node loads imports by theirs, and a project reached through a symlink (macOS's /tmp, a linked
+  // home folder) would otherwise have no file under its root.
+  const modulePath = realpathSync(fileURLToPath(moduleUrl));
   const root = projectRoot(modulePath);
   const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
   const config = entriesOf(options.config);
   const handlerOptions: RequestListenerOptions = {
-    // Loopback names only: a page elsewhere could point a name of its own at 127.0.0.1 (DNS rebinding) and
-    // call the connector with the developer's end system within reach.
-    allowedHosts: ['127.0.0.1', 'localhost'],
     ...options.handlerOptions,
+    // Loopback names always, and the author's besides (a tunnel's): a page elsewhere could point a name of its
+    // own at 127.0.0.1 (DNS rebinding) and call the connector with the developer's end system within reach.
+    allowedHosts: ['127.0.0.1', 'localhost', ...(options.handlerOptions?.allowedHosts ?? [])],
     sessionKey:
       options.handlerOptions?.sessionKey ??
       (process.env.CONNECTOR_SDK_SESSION_KEY?.trim() || devSessionKey(root)),
+    // One store for every load of the connector: what a session keeps in it (a refreshed token) survives too.
+    store: options.handlerOptions?.store ?? new MemoryStore(),
   };
 
-  const watcher = new SourceWatcher((changed) => void reloadSoon(changed));
+  const watcher = new SourceWatcher((changed) => void reloads.push(changed));
   const stopFiles = watchLoadedFiles(root, (path) => {
     if (options.watch !== false) watcher.add(path);
   });
@@ -160,12 +167,32 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let handle: NodeHandler = createNodeHandler(loaded.connector, handlerOptions);
   const current = (): Connector => loaded.connector;
 
-  const server = createServer((request, response) => void handle(request, response));
+  const secretKeys = new Set(
+    loaded.connector.compiled.configFields
+      .filter((field) => field.secret || field.secretInside)
+      .map((field) => field.key),
+  );
+  let url = '';
+  const session = new ConsoleSession({
+    connectorUrl: () => url,
+    expireSession: options.expireSession,
+    secrets: config
+      .filter((entry) => entry.sensitive || secretKeys.has(entry.key))
+      .map((entry) => entry.value),
+  });
+  const server = createServer((request, response) => {
+    // The console's own platform calls run in its context: their end-system calls are its to show and record.
+    const ours =
+      request.headers['x-sdk-system-id'] === session.systemId ||
+      (request.url ?? '').includes(`systemId=${session.systemId}`);
+    if (ours) consoleCalls.run(true, () => void handle(request, response));
+    else void handle(request, response);
+  });
   const port = await listen(server, options.port ?? Number(process.env.PORT ?? 3000));
-  const url = `http://127.0.0.1:${port}`;
-
-  const session = new ConsoleSession({ connectorUrl: url, expireSession: options.expireSession });
-  const untrace = logEndSystemCalls((call) => session.sawEndSystemCall(call));
+  url = `http://127.0.0.1:${port}`;
+  const untrace = logEndSystemCalls((call, inConsoleCall) =>
+    session.sawEndSystemCall(call, inConsoleCall),
+  );
   let untap: (() => void) | undefined;
   try {
     untap = tapEndSystem((attempt) => session.tap(attempt));
@@ -202,8 +229,6 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
           options.consolePort ?? 0,
         );
 
-  let reloading: Promise<ReloadOutcome> | undefined;
-  let again: readonly string[] | undefined;
   async function reload(changed: readonly string[]): Promise<ReloadOutcome> {
     const started = performance.now();
     const shown = changed.map((file) => relative(root, file)).join(', ') || 'the connector';
@@ -236,19 +261,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     );
     return { loaded: true, ms, changes };
   }
-  function reloadSoon(changed: readonly string[]): Promise<ReloadOutcome> {
-    if (reloading !== undefined) {
-      again = [...new Set([...(again ?? []), ...changed])];
-      return reloading;
-    }
-    reloading = reload(changed).finally(() => {
-      reloading = undefined;
-      const next = again;
-      again = undefined;
-      if (next !== undefined) void reloadSoon(next);
-    });
-    return reloading;
-  }
+  const reloads = new ReloadQueue(reload);
 
   print(
     `The connector runs at ${url}/sdk/api/1.0` +
@@ -266,7 +279,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     get files() {
       return watcher.files;
     },
-    reload: () => reloadSoon([]),
+    reload: () => reloads.push([]),
     async close() {
       watcher.close();
       stopFiles();

@@ -91,6 +91,13 @@ export class CassetteRecorder {
     this.#secrets.push(source);
   }
 
+  /** Every secret its sources know now. */
+  knownSecrets(): string[] {
+    const known = new Set<string>();
+    for (const source of this.#secrets) for (const value of source()) known.add(value);
+    return [...known];
+  }
+
   /**
    * Takes its place in the order now, and the exchange once the answer is read.
    *

@@ -25,6 +25,17 @@ function sameToken(given: string | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The `token` of a request's query, read without a URL parser that could throw on what a stranger sends. */
+function tokenInQuery(url: string): string | undefined {
+  const match = /[?&]token=([^&#]*)/.exec(url);
+  if (match?.[1] === undefined) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Why a request to the console is refused, or `undefined` when it may be served.
  *
@@ -50,9 +61,7 @@ export function refusal(
   if (site !== undefined && site !== 'same-origin' && site !== 'none')
     return 'a page of another site may not use the console';
   const given =
-    tokenFrom === 'header'
-      ? request.headers[TOKEN_HEADER]
-      : (new URL(request.url ?? '/', 'http://console').searchParams.get('token') ?? undefined);
+    tokenFrom === 'header' ? request.headers[TOKEN_HEADER] : tokenInQuery(request.url ?? '');
   if (!sameToken(typeof given === 'string' ? given : undefined, token))
     return 'the console’s token is missing or wrong (it is printed in the terminal that started it)';
   return undefined;

@@ -59,7 +59,8 @@ export function consolePage(nonce: string): string {
   </section>
   <section id="transcript-section" aria-labelledby="transcript-title">
     <h2 id="transcript-title">Transcript <span class="hint">(secrets masked)</span></h2>
-    <ol id="transcript" aria-live="polite"></ol>
+    <ol id="transcript"></ol>
+    <p id="announce" class="visually-hidden" aria-live="polite"></p>
   </section>
 </main>
 <script nonce="${nonce}">${CONSOLE_SCRIPT}</script>

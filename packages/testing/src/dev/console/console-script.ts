@@ -71,8 +71,8 @@ function input(id, kind, options) {
 }
 
 function labelled(id, text, hint, control) {
-  const error = el('p', { id: id + '-error', className: 'error' });
-  control.setAttribute('aria-describedby', id + '-error' + (hint ? ' ' + id + '-hint' : ''));
+  const error = el('p', { id: id + '-error', className: 'error field-error' });
+  control.setAttribute('aria-describedby', id + '-error');
   return el('div', {}, [
     el('label', { for: id }, [text, hint ? el('span', { id: id + '-hint', className: 'hint', text: ' ' + hint }) : null]),
     control,
@@ -147,11 +147,18 @@ function renderOperation() {
 function renderOperations() {
   const select = $('operation');
   const chosen = select.value;
+  // What was typed survives a reload of the connector when its form still has the field.
+  const typed = {};
+  for (const node of $('operation-fields').querySelectorAll('[name]')) typed[node.name] = node.value;
   select.replaceChildren();
   for (const operation of outline.operations)
     select.append(el('option', { value: operation.name, text: operation.name + ' — ' + operation.method + ' ' + operation.path }));
-  if (outline.operations.some((item) => item.name === chosen)) select.value = chosen;
+  const kept = outline.operations.some((item) => item.name === chosen);
+  if (kept) select.value = chosen;
   renderOperation();
+  if (!kept) return;
+  for (const node of $('operation-fields').querySelectorAll('[name]'))
+    if (typed[node.name] !== undefined && node.type !== 'file') node.value = typed[node.name];
 }
 
 async function loadOutline() {
@@ -164,7 +171,7 @@ async function loadOutline() {
 
 function showFieldErrors(prefix, fields) {
   for (const node of document.querySelectorAll('[aria-invalid]')) node.removeAttribute('aria-invalid');
-  for (const node of document.querySelectorAll('.error')) node.textContent = '';
+  for (const node of document.querySelectorAll('.field-error')) node.textContent = '';
   let first;
   for (const [key, message] of Object.entries(fields || {})) {
     const id = fieldId(prefix, key);
@@ -179,6 +186,7 @@ function showFieldErrors(prefix, fields) {
 
 async function act(button, work) {
   const buttons = document.querySelectorAll('button');
+  const focused = document.activeElement;
   for (const item of buttons) item.disabled = true;
   document.body.setAttribute('aria-busy', 'true');
   try {
@@ -188,6 +196,8 @@ async function act(button, work) {
   } finally {
     for (const item of buttons) item.disabled = false;
     document.body.removeAttribute('aria-busy');
+    // A disabled button loses the keyboard's place: give it back.
+    if (focused === button && document.activeElement !== button && button) button.focus();
   }
 }
 
@@ -304,6 +314,7 @@ function renderEvent(event) {
     ...entry.problems.map((problem) => el('p', { className: 'error', text: '✗ contract: ' + problem })),
   ]);
   list.append(item);
+  $('announce').textContent = entry.request.method + ' ' + entry.request.url.split('?')[0] + ': ' + entry.response.status;
 }
 
 async function poll() {

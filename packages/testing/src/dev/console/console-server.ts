@@ -6,14 +6,16 @@ import { outlineOf } from './connector-outline.js';
 import { refusal } from './console-guard.js';
 import { consolePage } from './console-page.js';
 import type { ConsoleSession } from './console-session.js';
+import { SecretSet } from '../../secrets/secret-forms.js';
 import {
+  placeholderFor,
   savedFiles,
   savedTestSource,
   saveName,
   writeSavedTest,
   type SaveTarget,
 } from './saved-test.js';
-import { callStep, type CallInput } from './scenario.js';
+import { callInput, callStep } from './scenario.js';
 
 // The console's HTTP side: its page and the API the page calls, on 127.0.0.1 behind the guard. Every answer is
 // JSON the page renders; an error answers `{ code, message }` with the message masked, as the transcript is.
@@ -99,14 +101,15 @@ function configOf(host: ConsoleHost, values: unknown): ParameterEntry[] {
     const raw = given[field.key];
     let value = typeof raw === 'string' ? raw : '';
     const preset = host.config.find((entry) => entry.key === field.key);
-    if (value === '' && field.secret && preset !== undefined) value = preset.value;
+    const secret = field.secret || field.secretInside;
+    if (value === '' && secret && preset !== undefined) value = preset.value;
     if (value === '') {
       if (!field.optional) errors[field.key] = 'Required';
       continue;
     }
     const parsed = field.schema.safeParse(value);
     if (!parsed.success) errors[field.key] = parsed.error.issues[0]?.message ?? 'Invalid value';
-    entries.push({ key: field.key, value, sensitive: field.secret || field.secretInside });
+    entries.push({ key: field.key, value, sensitive: secret });
   }
   if (Object.keys(errors).length > 0)
     throw Object.assign(
@@ -119,15 +122,23 @@ function configOf(host: ConsoleHost, values: unknown): ParameterEntry[] {
 async function api(host: ConsoleHost, path: string, request: IncomingMessage): Promise<unknown> {
   const { session } = host;
   if (request.method === 'GET' && path === '/api/outline') {
-    const outline = outlineOf(host.connector());
-    const presets = Object.fromEntries(
-      host.config.filter((entry) => !entry.sensitive).map((entry) => [entry.key, entry.value]),
+    const connector = host.connector();
+    // What is secret is the connector's to say (a field.secret(), a JSON field holding one), not the flag the
+    // dev script gave: a secret given as plain text stays out of the page all the same.
+    const secret = new Set(
+      connector.compiled.configFields
+        .filter((field) => field.secret || field.secretInside)
+        .map((field) => field.key),
     );
-    const kept = host.config.filter((entry) => entry.sensitive).map((entry) => entry.key);
-    return { outline, presets, keptSecrets: kept };
+    const hidden = (entry: ParameterEntry) => entry.sensitive || secret.has(entry.key);
+    const presets = Object.fromEntries(
+      host.config.filter((entry) => !hidden(entry)).map((entry) => [entry.key, entry.value]),
+    );
+    const kept = host.config.filter(hidden).map((entry) => entry.key);
+    return { outline: outlineOf(connector), presets, keptSecrets: kept };
   }
   if (request.method === 'GET' && path === '/api/events') {
-    const after = Number(new URL(request.url ?? '/', 'http://console').searchParams.get('after'));
+    const after = Number(/[?&]after=(\d+)/.exec(request.url ?? '')?.[1] ?? 0);
     return { events: await session.eventsAfter(Number.isFinite(after) ? after : 0, EVENT_WAIT_MS) };
   }
   if (request.method !== 'POST')
@@ -137,7 +148,7 @@ async function api(host: ConsoleHost, path: string, request: IncomingMessage): P
     case '/api/initialize':
       return { entries: await session.initialize(configOf(host, body.config)) };
     case '/api/call': {
-      const input = body as unknown as CallInput;
+      const input = callInput(body);
       const operation = outlineOf(host.connector()).operations.find(
         (candidate) => candidate.name === input.operation,
       );
@@ -179,8 +190,28 @@ async function save(host: ConsoleHost, asked: string | undefined): Promise<unkno
     throw new ConsoleRequestError(409, 'NOTHING_TO_SAVE', 'Initialize and call something first');
   const target = host.save();
   const name = saveName(asked, new Date());
-  const source = savedTestSource(target, name, { config, steps: session.saved });
-  if (session.mask(source) !== source)
+  const fields = host.connector().compiled.configFields;
+  const written = config.map((entry) => {
+    if (!entry.sensitive) return entry;
+    const field = fields.find((each) => each.key === entry.key);
+    const value = placeholderFor(
+      entry.key,
+      entry.value,
+      (candidate) => field?.schema.safeParse(candidate).success ?? true,
+    );
+    if (value === undefined)
+      throw new ConsoleRequestError(
+        409,
+        'NO_PLACEHOLDER',
+        `The ${entry.key} field's schema takes no placeholder the test could send in its place: not saved`,
+      );
+    return { ...entry, value };
+  });
+  const source = savedTestSource(target, name, { config: written, steps: session.saved });
+  // Whatever the simulator masks and whatever the recording scrubs must not be in the test either.
+  const secrets = new SecretSet();
+  for (const secret of session.recorder.knownSecrets()) secrets.add(secret);
+  if (session.mask(source) !== source || secrets.leaksIn(source))
     throw new ConsoleRequestError(500, 'SECRET_IN_TEST', 'The test would hold a secret: not saved');
   const files = savedFiles(target, name);
   if (files.exists)
@@ -206,7 +237,9 @@ export async function startConsoleServer(host: ConsoleHost, port: number): Promi
   const token = randomBytes(24).toString('base64url');
   let listening = 0;
   const server = createServer((request, response) => {
-    const path = new URL(request.url ?? '/', 'http://console').pathname;
+    // The path as sent, up to its query: a request line no URL parser takes (`GET //[`) is refused below,
+    // never thrown where nothing would catch it.
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
     const isPage = request.method === 'GET' && path === '/';
     const refused = refusal(request, { port: listening, token }, isPage ? 'query' : 'header');
     if (refused !== undefined) {
@@ -235,7 +268,16 @@ export async function startConsoleServer(host: ConsoleHost, port: number): Promi
           send(response, error.status, {
             code: error.code,
             message: host.session.mask(error.message),
-            ...(error.fields === undefined ? {} : { fields: error.fields }),
+            ...(error.fields === undefined
+              ? {}
+              : {
+                  fields: Object.fromEntries(
+                    Object.entries(error.fields).map(([key, text]) => [
+                      key,
+                      host.session.mask(text),
+                    ]),
+                  ),
+                }),
           });
         else
           send(response, error instanceof TypeError ? 400 : 500, {

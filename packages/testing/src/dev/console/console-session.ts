@@ -3,6 +3,7 @@ import type { ParameterEntry } from '@connector-sdk/core';
 import type { EndSystemAttempt } from '@connector-sdk/core/http';
 import { CassetteRecorder, readRequest } from '../../cassette/record/cassette-recorder.js';
 import { SecretSet } from '../../secrets/secret-forms.js';
+import { consoleCalls } from './console-calls.js';
 import {
   createPlatformSimulator,
   type PlatformSimulator,
@@ -38,7 +39,7 @@ const MAX_EVENTS = 2_000;
 
 /** @internal */
 export class ConsoleSession {
-  readonly #connectorUrl: string;
+  readonly #connectorUrl: () => string;
   readonly #expireSession:
     ((session: readonly ParameterEntry[]) => void | Promise<void>) | undefined;
   #events: ConsoleEvent[] = [];
@@ -53,13 +54,22 @@ export class ConsoleSession {
   #underway: EndSystemCall[] | undefined;
   #fault: InjectedFault | undefined;
   #recorder = new CassetteRecorder();
-  readonly #sdkSessionId = `sdk-session-${randomUUID()}`;
+  #sdkSessionId = `sdk-session-${randomUUID()}`;
+  #faultAttempt = 0;
+  /** The dev server's own secrets, masked from the start (before any initialize taught the simulator). */
+  readonly #secrets = new SecretSet();
+  /** The system id of the console's platform, which tells its calls from anyone else's. */
+  readonly systemId = `dev-console-${randomUUID().slice(0, 8)}`;
 
   constructor(options: {
-    readonly connectorUrl: string;
+    /** Where the dev server serves the connector, known once it listens. */
+    readonly connectorUrl: () => string;
     readonly expireSession?:
       ((session: readonly ParameterEntry[]) => void | Promise<void>) | undefined;
+    /** Values to mask from the start: the dev server's sensitive configuration. */
+    readonly secrets?: readonly string[];
   }) {
+    for (const secret of options.secrets ?? []) this.#secrets.add(secret);
     this.#connectorUrl = options.connectorUrl;
     this.#expireSession = options.expireSession;
   }
@@ -76,7 +86,7 @@ export class ConsoleSession {
 
   /** Masks every secret the simulated platform knows in a text. */
   mask(text: string): string {
-    return this.#platform?.mask(text) ?? text;
+    return this.#secrets.mask(this.#platform?.mask(text) ?? text);
   }
 
   /** The entries of the scenario's run so far. */
@@ -99,12 +109,14 @@ export class ConsoleSession {
     const ready = () => this.#events.filter((event) => event.seq > seq);
     if (ready().length > 0 || waitMs <= 0) return ready();
     await new Promise<void>((resolve) => {
+      const waiters = this.#waiters;
       const timer = setTimeout(done, waitMs);
       function done() {
         clearTimeout(timer);
+        waiters.delete(done);
         resolve();
       }
-      this.#waiters.add(done);
+      waiters.add(done);
     });
     return ready();
   }
@@ -119,9 +131,9 @@ export class ConsoleSession {
     this.#publish({ type: 'reload', generation, files });
   }
 
-  /** An end-system call the SDK published: shown under the console's call underway, else on its own. */
-  sawEndSystemCall(call: EndSystemCall): void {
-    if (this.#underway !== undefined) this.#underway.push(call);
+  /** An end-system call the SDK published: shown under the console's call it was made in, else on its own. */
+  sawEndSystemCall(call: EndSystemCall, inConsoleCall: boolean): void {
+    if (inConsoleCall && this.#underway !== undefined) this.#underway.push(call);
     else this.#publish({ type: 'end-system', call });
   }
 
@@ -133,6 +145,8 @@ export class ConsoleSession {
   initialize(config: ConsoleConfig): Promise<readonly ConsoleEntry[]> {
     return this.#serial(async () => {
       this.#config = config;
+      // A new sync session; a rerun keeps this one, so its transcript differs only where the connector does.
+      this.#sdkSessionId = `sdk-session-${randomUUID()}`;
       this.#begin();
       return this.#run({ kind: 'initialize' });
     });
@@ -207,7 +221,7 @@ export class ConsoleSession {
    * system's place.
    */
   async tap(attempt: EndSystemAttempt): Promise<Response> {
-    if (this.#underway === undefined) return attempt.send();
+    if (this.#underway === undefined || consoleCalls.getStore() !== true) return attempt.send();
     const recorder = this.#recorder;
     recorder.secrets(() => attempt.secrets.values());
     const request = readRequest(attempt.request.clone());
@@ -221,7 +235,7 @@ export class ConsoleSession {
         method: attempt.request.method,
         url: masked.mask(`${url.origin}${url.pathname}`),
         status: response.status,
-        attempt: 0,
+        attempt: this.#faultAttempt++,
         ms: 0,
       });
     }
@@ -231,6 +245,8 @@ export class ConsoleSession {
 
   #begin(): void {
     const config = this.#config ?? [];
+    // A fault set for the last scenario's next call is not this one's.
+    this.#fault = undefined;
     this.#steps = [];
     this.#saved = [];
     this.#entries = [];
@@ -239,10 +255,10 @@ export class ConsoleSession {
     const secrets = config.filter((entry) => entry.sensitive).map((entry) => entry.value);
     this.#recorder.secrets(() => secrets);
     this.#platform = createPlatformSimulator({
-      target: this.#connectorUrl,
+      target: this.#connectorUrl(),
       config,
-      // The same sync session every run, so a rerun's transcript differs only where the connector does.
       sdkSessionId: this.#sdkSessionId,
+      systemId: this.systemId,
       onEntry: (entry) => this.#entry(entry),
     });
   }
@@ -273,6 +289,7 @@ export class ConsoleSession {
     const shown: ConsoleEntry =
       entry.type === 'wait' ? entry : { ...entry, endSystem: this.#underway ?? [] };
     if (this.#underway !== undefined) this.#underway = [];
+    this.#faultAttempt = 0;
     // A fault answers the first platform exchange only: the platform's retry (after a wait, or with a new
     // session) reaches the end system as it is.
     if (entry.type === 'exchange') this.#fault = undefined;

@@ -1,6 +1,7 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import { performance } from 'node:perf_hooks';
 import { DIAGNOSTICS_CHANNELS, type EndSystemTrace } from '@connector-sdk/core';
+import { consoleCalls } from './console-calls.js';
 
 // The end-system calls the console shows, read from the SDK's `endSystemRequest` diagnostics channel: its
 // contexts already hold no secret (the URL without user info or query and with every secret the request knows
@@ -28,8 +29,10 @@ export interface EndSystemCall {
  * @returns a function that unsubscribes
  * @internal
  */
-export function logEndSystemCalls(onCall: (call: EndSystemCall) => void): () => void {
-  const started = new WeakMap<object, number>();
+export function logEndSystemCalls(
+  onCall: (call: EndSystemCall, inConsoleCall: boolean) => void,
+): () => void {
+  const started = new WeakMap<object, { at: number; inConsoleCall: boolean }>();
   const ended = (
     trace: Pick<EndSystemTrace, 'method' | 'url' | 'query' | 'attempt'> & {
       readonly status?: number | undefined;
@@ -39,17 +42,25 @@ export function logEndSystemCalls(onCall: (call: EndSystemCall) => void): () => 
     const start = started.get(trace);
     if (start === undefined) return;
     started.delete(trace);
-    onCall({
-      method: trace.method,
-      url: trace.query === undefined ? trace.url : `${trace.url}?${trace.query}`,
-      ...(trace.status === undefined ? {} : { status: trace.status }),
-      ...(trace.code === undefined ? {} : { code: trace.code }),
-      attempt: trace.attempt,
-      ms: Math.round(performance.now() - start),
-    });
+    onCall(
+      {
+        method: trace.method,
+        url: trace.query === undefined ? trace.url : `${trace.url}?${trace.query}`,
+        ...(trace.status === undefined ? {} : { status: trace.status }),
+        ...(trace.code === undefined ? {} : { code: trace.code }),
+        attempt: trace.attempt,
+        ms: Math.round(performance.now() - start.at),
+      },
+      start.inConsoleCall,
+    );
   };
   const handlers = {
-    start: (trace: EndSystemTrace & object) => void started.set(trace, performance.now()),
+    // Published in the attempt's own async context: whether it is one of the console's calls is known here.
+    start: (trace: EndSystemTrace & object) =>
+      void started.set(trace, {
+        at: performance.now(),
+        inConsoleCall: consoleCalls.getStore() === true,
+      }),
     end: () => undefined,
     asyncStart: () => undefined,
     asyncEnd: ended,

@@ -42,14 +42,52 @@ export function saveName(asked: string | undefined, now: Date): string {
   return slug === '' ? `console-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}` : slug;
 }
 
-/** The configuration, each sensitive value a placeholder. */
+/** The configuration as the test writes it: sensitive values (placeholders by now) marked so. */
 function configOf(config: readonly ParameterEntry[]): Record<string, unknown> {
   return Object.fromEntries(
     config.map(({ key, value, sensitive }) => [
       key,
-      sensitive ? { value: `replayed-${key}`, sensitive: true } : value,
+      sensitive ? { value, sensitive: true } : value,
     ]),
   );
+}
+
+/** Every string in a JSON value replaced by a placeholder of its own. */
+function replaceStrings(value: unknown, name: string, count: { n: number }): unknown {
+  if (typeof value === 'string') return `${name}-${++count.n}`;
+  if (Array.isArray(value)) return value.map((item) => replaceStrings(item, name, count));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, replaceStrings(item, name, count)]),
+    );
+  return value;
+}
+
+/**
+ * A value for a sensitive field in a saved test, which its field's schema accepts: a replay takes any value in
+ * a secret's place, but initialize checks the field first. Tried in turn: a name (`replayed-password`), for a
+ * JSON field the same JSON with every text replaced, the secret's shape with its letters and digits replaced.
+ *
+ * @returns the placeholder, or `undefined` when the schema takes none of them
+ * @internal
+ */
+export function placeholderFor(
+  key: string,
+  value: string,
+  accepts: (candidate: string) => boolean,
+): string | undefined {
+  const name = `replayed-${key}`;
+  const candidates = [name];
+  try {
+    candidates.push(JSON.stringify(replaceStrings(JSON.parse(value), name, { n: 0 })));
+  } catch {
+    // not JSON
+  }
+  candidates.push(
+    value.replace(/[A-Z]/g, 'X').replace(/[a-z]/g, 'x').replace(/[0-9]/g, '7'),
+    'x'.repeat(value.length),
+  );
+  return candidates.find((candidate) => candidate !== value && accepts(candidate));
 }
 
 function callCode(step: CallStep): string {
@@ -64,9 +102,10 @@ function callCode(step: CallStep): string {
   const args = [fileName, contentType, base64, fields, part].map((arg) => tsLiteral(arg));
   // The body's place marked, then filled with the call that makes the form.
   const mark = 'upload-body-goes-here';
+  // A function, not a text: `$&` and its kind in a file name must stay as they are.
   return `await platform.call(${tsLiteral({ ...request, body: mark }, '    ')})`.replace(
     `'${mark}'`,
-    `upload(${args.join(', ')})`,
+    () => `upload(${args.join(', ')})`,
   );
 }
 
@@ -102,7 +141,10 @@ export function savedTestSource(
     steps,
   }: { readonly config: readonly ParameterEntry[]; readonly steps: readonly SavedStep[] },
 ): string {
-  const from = relative(target.directory, target.connectorModule).replace(/\.[mc]?ts$/, '.js');
+  const from = relative(target.directory, target.connectorModule).replace(
+    /\.([mc]?)ts$/,
+    (_match, kind: string) => `.${kind}js`,
+  );
   const importPath = from.startsWith('.') ? from : `./${from}`;
   const uploads = steps.some(({ step }) => step.kind === 'call' && step.upload !== undefined);
   const [describeName, testName] = SAVED_SECTION.split(' > ');

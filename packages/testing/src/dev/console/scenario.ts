@@ -1,3 +1,5 @@
+import { z } from '@connector-sdk/core';
+import { diffArrays } from 'diff';
 import type { CallRequest } from '../../simulator/simulator-types.js';
 import type { ExchangeEntry, TranscriptEntry } from '../../simulator/transcript.js';
 import type { EndSystemCall } from './end-system-log.js';
@@ -39,11 +41,47 @@ export type FaultStep = { readonly kind: 'expire' } | { readonly kind: 'rate-lim
 /** What the console's operation form sends. */
 export interface CallInput {
   readonly operation: string;
-  readonly params?: Readonly<Record<string, string>>;
-  readonly query?: Readonly<Record<string, string>>;
+  readonly params?: Readonly<Record<string, string>> | undefined;
+  readonly query?: Readonly<Record<string, string>> | undefined;
   /** The body as JSON text; empty for none. */
-  readonly body?: string;
-  readonly upload?: UploadInput;
+  readonly body?: string | undefined;
+  readonly upload?: UploadInput | undefined;
+}
+
+const Texts = z.record(z.string().max(200), z.string().max(100_000));
+
+/** What the page may send for a call: anything else is refused before it becomes a step or a saved test. */
+const CallInputSchema = z.strictObject({
+  operation: z.string().min(1).max(200),
+  params: Texts.optional(),
+  query: Texts.optional(),
+  body: z
+    .string()
+    .max(32 * 1024 * 1024)
+    .optional(),
+  upload: z
+    .strictObject({
+      fileName: z.string().max(1_000),
+      contentType: z.string().max(200),
+      base64: z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'not base64' }),
+      fields: Texts,
+    })
+    .optional(),
+});
+
+/**
+ * The call the page sent, checked.
+ *
+ * @throws TypeError naming what is wrong
+ * @internal
+ */
+export function callInput(value: unknown): CallInput {
+  const parsed = CallInputSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new TypeError(
+    `The call is not valid: ${issue?.path.join('.') || 'it'} ${issue?.message ?? ''}`.trim(),
+  );
 }
 
 /**
@@ -54,10 +92,14 @@ export interface CallInput {
  * @internal
  */
 export function callStep(operation: OutlineOperation, input: CallInput): CallStep {
+  const params = input.params ?? {};
   const path = operation.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
-    const value = input.params?.[name] ?? '';
+    const value = Object.hasOwn(params, name) ? (params[name] ?? '') : '';
     if (value === '') throw new TypeError(`The path parameter ${name} is empty`);
-    return encodeURIComponent(value);
+    // `.` and `..` sent as they are would be a dot segment, another route: the connector gets them as a value.
+    return value === '.' || value === '..'
+      ? value.replace(/\./g, '%2E')
+      : encodeURIComponent(value);
   });
   const query = Object.fromEntries(
     Object.entries(input.query ?? {}).filter(([, value]) => value !== ''),
@@ -150,9 +192,10 @@ export function transcriptChanges(
     const now = is === undefined ? [] : comparableLines(is);
     if (old.join('\n') === now.join('\n')) continue;
     lines.push(`~ exchange ${index + 1}: ${(now[0] ?? old[0] ?? '').slice(2)}`);
-    const shared = new Set(old.filter((line) => now.includes(line)));
-    for (const line of old) if (!shared.has(line)) lines.push(`- ${clip(line)}`);
-    for (const line of now) if (!shared.has(line)) lines.push(`+ ${clip(line)}`);
+    for (const part of diffArrays(old, now)) {
+      if (!part.added && !part.removed) continue;
+      for (const line of part.value) lines.push(`${part.added ? '+' : '-'} ${clip(line)}`);
+    }
   }
   return lines;
 }
