@@ -20,6 +20,8 @@ const pages = [
 
 // An optional marker (Prettier puts a blank line after it), then a ts block.
 const BLOCK = /(?:<!-- snippet: ([^#\s]+)#([\w-]+) -->\n\n?)?```ts\n([\s\S]*?)```/g;
+// Any ts block's code, with or without its marker.
+const BLOCK_CODE = /```ts\n([\s\S]*?)```/g;
 // A json block with a marker naming a .json file; json blocks without one are free text (config shapes, …).
 const JSON_BLOCK = /<!-- snippet: ([^#\s]+\.json) -->\n\n?```json\n([\s\S]*?)```/g;
 
@@ -68,6 +70,24 @@ for (const page of pages) {
     else problems.push(`${page}: the block from ${file} differs from its source (run with --fix)`);
   }
   if (fix && changed !== text) writeFileSync(join(root, page), changed);
+}
+// A block that reads an environment variable the SDK documents under its CONNECTOR_SDK_ name, by another name
+// (REDIS_URL for CONNECTOR_SDK_REDIS_URL): a reader sets the documented one and the code never sees it.
+const documented = new Set(
+  pages.flatMap((page) =>
+    [...readFileSync(join(root, page), 'utf8').matchAll(/CONNECTOR_SDK_[A-Z0-9_]+/g)].map(
+      (m) => m[0],
+    ),
+  ),
+);
+for (const page of pages) {
+  for (const [, code] of readFileSync(join(root, page), 'utf8').matchAll(BLOCK_CODE)) {
+    for (const [, name] of code.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g))
+      if (!name.startsWith('CONNECTOR_SDK_') && documented.has(`CONNECTOR_SDK_${name}`))
+        problems.push(
+          `${page}: a block reads ${name}, which the guides document as CONNECTOR_SDK_${name}`,
+        );
+  }
 }
 if (problems.length > 0) {
   console.error(problems.join('\n'));

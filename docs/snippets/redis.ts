@@ -65,7 +65,8 @@ import { notesConnector } from './connector.js';
 const logger = pino();
 
 // Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store refuses to start without one.
-const store = await connectRedisStore({ url: process.env.REDIS_URL, logger });
+// Without a `url`, the store reads CONNECTOR_SDK_REDIS_URL (see the table below).
+const store = await connectRedisStore({ logger });
 const running = await serve(notesConnector, {
   port: 3000,
   logger,
