@@ -20,6 +20,27 @@ const EXPECTED = [
   { query: 'RATE_LIMITED', within: 3, sections: ['/troubleshooting.html#rate_limited-403'] },
   { query: 'wait header', within: 5, sections: ['/platform-errors.html#the-wait-header'] },
   { query: 'RateLimitedError', within: 3, sections: ['/api/@connector-sdk/core/classes/RateLimitedError.html'] },
+  // What readers type, each with the guide section that answers it.
+  { query: 'cassette', within: 3, sections: ['/testing.html#cassettes-recorded-end-systems'] },
+  {
+    query: 'access key',
+    within: 3,
+    sections: ['/security-model.html#who-may-call-a-connector-networks-and-the-access-key'],
+  },
+  { query: 'egress', within: 3, sections: ['/end-system-client.html#where-it-may-connect-the-egress-policy'] },
+  { query: 'redis cluster', within: 3, sections: ['/deploying.html#redis-topologies-one-node-cluster-sentinel'] },
+  { query: 'opentelemetry', within: 3, sections: ['/observability.html#opentelemetry'] },
+  { query: 'upload a file', within: 3, sections: ['/platform-attachments.html#attachments'] },
+  { query: 'session expired', within: 3, sections: ['/troubleshooting.html#session_expired-401'] },
+  { query: 'rate limit', within: 3, sections: ['/errors-sessions-secrets.html#rate-limits'] },
+  {
+    query: 'checkSession',
+    within: 3,
+    sections: ['/errors-sessions-secrets.html#sessions-that-end-without-a-401-checksession'],
+  },
+  { query: 'record', within: 3, sections: ['/testing.html#cassettes-recorded-end-systems'] },
+  { query: 'scaffold', within: 3, sections: ['/from-scaffold-to-end-system.html'] },
+  { query: 'dev console', within: 3, sections: ['/dev-loop.html'] },
 ];
 
 // MiniSearch is VitePress's dependency, resolved from it as its search box does.
