@@ -1,4 +1,5 @@
-// Fails the docs build on a link that leads nowhere: `pnpm run docs` runs it on the built site (docs-site/).
+// Fails the docs build on a link that leads nowhere, and on a reference page whose URL names its package twice:
+// `pnpm run docs` runs it on the built site (docs-site/).
 // Every local link of every page (guides, landing page, API reference) must reach a page or file of the site,
 // and its #anchor an element of that page; every link into the repository on GitHub (a file the guides link
 // to, a snippet's source) must name a file or folder that exists, with its #anchor a heading of a Markdown file
@@ -81,6 +82,9 @@ const problems = [];
 let checked = 0;
 for (const file of htmlFiles(site)) {
   const page = relative(site, file).split('\\').join('/');
+  // A subpath's reference sits under its package once: `api/@connector-sdk/core/http/`, never the package's
+  // name twice (a module named by its whole import path is placed under its package's folder again).
+  if (/@connector-sdk\/[^/]+\/@connector-sdk\//.test(page)) problems.push(`${page}: the package's name twice in the URL`);
   const base = new URL(page, 'http://site/');
   const html = readFileSync(file, 'utf8');
   for (const [, raw] of html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)) {

@@ -41,6 +41,9 @@ const EXPECTED = [
   { query: 'record', within: 3, sections: ['/testing.html#cassettes-recorded-end-systems'] },
   { query: 'scaffold', within: 3, sections: ['/from-scaffold-to-end-system.html'] },
   { query: 'dev console', within: 3, sections: ['/dev-loop.html'] },
+  // The re-exports of ky the end-system client throws have pages of their own, under the subpath's short URL.
+  { query: 'HTTPError', within: 3, sections: ['/api/@connector-sdk/core/http/variables/HTTPError.html'] },
+  { query: 'TimeoutError', within: 3, sections: ['/api/@connector-sdk/core/http/variables/TimeoutError.html'] },
 ];
 
 // MiniSearch is VitePress's dependency, resolved from it as its search box does.

@@ -18,8 +18,12 @@ const root = resolve(import.meta.dirname, '../..');
 /** Where the repository lives: the `repository` of every packages/*\/package.json, at its main branch. */
 export const REPOSITORY = 'https://github.com/connector-sdk/connector-sdk';
 
-/** Re-exports of other packages' symbols that belong in the reference, with where their own docs are. */
-const EXTERNAL_RE_EXPORTS = { z: 'https://zod.dev/api' };
+/** Re-exports of other packages' symbols that belong in the reference: their package and where its docs are. */
+const EXTERNAL_RE_EXPORTS = {
+  z: { from: 'zod', url: 'https://zod.dev/api' },
+  HTTPError: { from: 'ky', url: 'https://github.com/sindresorhus/ky#httperror' },
+  TimeoutError: { from: 'ky', url: 'https://github.com/sindresorhus/ky#timeouterror' },
+};
 
 /**
  * Exports tagged `@internal` that a public entry point still has, because another of our packages imports them
@@ -188,20 +192,27 @@ function entryModules(context) {
 }
 
 /**
- * `excludeExternals` keeps zod's whole API out of the reference, but it also drops `z`, which core re-exports
- * on purpose (one zod instance for the SDK and the connector's schemas). The re-export gets an entry of its own,
- * with its comment and a link to zod's docs.
+ * `excludeExternals` keeps zod's and ky's whole APIs out of the reference, but it also drops what core re-exports
+ * on purpose: `z` (one zod instance for the SDK and the connector's schemas), and ky's `HTTPError` and
+ * `TimeoutError` (what the end-system client throws). Each re-export gets an entry of its own, with its comment
+ * and a link to its package's docs.
  */
 function addExternalReExports(context) {
   for (const { owner, symbol } of entryModules(context)) {
     for (const exported of context.checker.getExportsOfModule(symbol)) {
-      const url = EXTERNAL_RE_EXPORTS[exported.name];
-      if (url === undefined || owner.getChildByName([exported.name])) continue;
+      const external = Object.hasOwn(EXTERNAL_RE_EXPORTS, exported.name)
+        ? EXTERNAL_RE_EXPORTS[exported.name]
+        : undefined;
+      if (external === undefined || owner.getChildByName([exported.name])) continue;
       const reflection = context
         .withScope(owner)
         .createDeclarationReflection(ReflectionKind.Variable, undefined, exported);
-      const reference = ReferenceType.createBrokenReference(exported.name, context.project, 'zod');
-      reference.externalUrl = url;
+      const reference = ReferenceType.createBrokenReference(
+        exported.name,
+        context.project,
+        external.from,
+      );
+      reference.externalUrl = external.url;
       reflection.type = new QueryType(reference);
       reflection.comment ??= context.getComment(exported, ReflectionKind.Variable);
       context.finalizeDeclarationReflection(reflection);

@@ -7,7 +7,7 @@
  * import { startDevServer } from '@connector-sdk/testing/dev';
  * ```
  *
- * @module @connector-sdk/testing/dev
+ * @module dev
  */
 export {
   startDevServer,

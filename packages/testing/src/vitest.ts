@@ -6,7 +6,7 @@
  * import { describeConformance } from '@connector-sdk/testing/vitest';
  * ```
  *
- * @module @connector-sdk/testing/vitest
+ * @module vitest
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { conformanceChecks } from './conformance/checks/conformance-checks.js';

@@ -11,7 +11,7 @@
  *
  * See the guide, `docs/authentication.md`, for one complete connector per strategy.
  *
- * @module @connector-sdk/core/auth
+ * @module auth
  */
 export type { AuthCredentials, EndSystemAuth } from '../http/end-system-auth.js';
 export { apiKey, basicAuth, bearerToken, type ApiKeyPlace } from './static-auth.js';

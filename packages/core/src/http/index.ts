@@ -7,7 +7,7 @@
  * import { createEndSystemClient } from '@connector-sdk/core/http';
  * ```
  *
- * @module @connector-sdk/core/http
+ * @module http
  */
 export { createEndSystemClient } from './create-end-system-client.js';
 export type {
@@ -31,7 +31,32 @@ export type {
   ResponsePromise,
   SearchParamsInput,
 } from './end-system-client-types.js';
-export { HTTPError, TimeoutError } from 'ky';
+/**
+ * ky's error for an answer outside 2xx (`throwHttpErrors`), thrown by the SDK's end-system client with the
+ * contract error the platform gets attached: `error.response` is the end system's answer, still readable, and
+ * `error.request` what was sent.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.get('issues/1').json();
+ * } catch (error) {
+ *   if (error instanceof HTTPError && error.response.status === 404) return undefined;
+ *   throw error;
+ * }
+ * ```
+ */
+export { HTTPError } from 'ky';
+/**
+ * ky's error for an attempt that took longer than its timeout; the SDK's client answers it to the platform as
+ * `504 END_SYSTEM_TIMEOUT`.
+ *
+ * @example
+ * ```ts
+ * const late = (error: unknown) => error instanceof TimeoutError;
+ * ```
+ */
+export { TimeoutError } from 'ky';
 export {
   tapEndSystem,
   type EndSystemAttempt,

@@ -10,7 +10,7 @@
  *
  * See the guide, `docs/declarative-connectors.md`.
  *
- * @module @connector-sdk/core/rest
+ * @module rest
  */
 export { restApi, type RestApi, type RestApiOptions } from './rest-api.js';
 export type { RestEntity } from './rest-entity.js';
