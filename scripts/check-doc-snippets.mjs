@@ -89,6 +89,24 @@ for (const page of pages) {
         );
   }
 }
+// Where a guide shows how to install an SDK package, it shows it for npm and pnpm, and before the first
+// release: a `::: code-group` with a pnpm tab around every shell block that installs one.
+for (const page of pages.filter((name) => name.startsWith('docs/'))) {
+  const text = readFileSync(join(root, page), 'utf8');
+  const groups = [...text.matchAll(/^::: code-group\n([\s\S]*?)^:::$/gm)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    body: m[1],
+  }));
+  for (const block of text.matchAll(/```(?:sh|bash)[^\n]*\n([\s\S]*?)```/g)) {
+    if (!/\bnpm install\b[^\n]*@connector-sdk\//.test(block[1])) continue;
+    const group = groups.find(({ start, end }) => block.index > start && block.index < end);
+    if (group === undefined || !group.body.includes('```sh [pnpm]'))
+      problems.push(
+        `${page}: an install of an SDK package without its pnpm tab (a ::: code-group):\n${block[1].split('\n')[0]}`,
+      );
+  }
+}
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
