@@ -107,6 +107,15 @@ for (const page of pages.filter((name) => name.startsWith('docs/'))) {
       );
   }
 }
+// The landing page's first commands install the project's packages before they test it: without the install
+// line the scaffolder prints, `npm test` ends in `vitest: not found`.
+for (const file of ['docs/.vitepress/theme/HeroInstall.vue', 'docs/index.md']) {
+  const text = readFileSync(join(root, file), 'utf8');
+  const test = text.indexOf('npm test');
+  const install = text.lastIndexOf('npm install', test);
+  if (test === -1 || install === -1 || install < text.lastIndexOf('cd ../my-connector', test))
+    problems.push(`${file}: the first commands run npm test without installing the project first`);
+}
 if (problems.length > 0) {
   console.error(problems.join('\n'));
   process.exit(1);
