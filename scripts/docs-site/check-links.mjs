@@ -3,7 +3,7 @@
 // Every local link of every page (guides, landing page, API reference) must reach a page or file of the site,
 // and its #anchor an element of that page; every link into the repository on GitHub (a file the guides link
 // to, a snippet's source) must name a file or folder that exists, with its #anchor a heading of a Markdown file
-// or lines the file has; and every entry of llms.txt must be served. VitePress's own check sees neither
+// or lines the file has; every entry of llms.txt must be served, and every relative link of a guide's `.md` copy. VitePress's own check sees neither
 // anchors nor the links this site rewrites to GitHub.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -108,7 +108,7 @@ for (const file of htmlFiles(site)) {
       problems.push(`${page}: ${href}: ${relative(site, target)} has no #${hash}`);
   }
 }
-for (const name of ['llms.txt', 'llms-full.txt']) {
+for (const name of ['llms.txt', 'llms-full.txt', 'llms-small.txt']) {
   const file = join(site, name);
   if (!existsSync(file)) {
     problems.push(`${name} was not generated`);
@@ -118,6 +118,17 @@ for (const name of ['llms.txt', 'llms-full.txt']) {
   for (const [, href] of readFileSync(file, 'utf8').matchAll(/\]\((\/[^)\s]*)\)/g)) {
     checked++;
     if (!siteFile(new URL(href, 'http://site/').pathname)) problems.push(`llms.txt: ${href}: not served`);
+  }
+}
+// The `.md` copy of each guide (what llms.txt lists): a relative link in it must reach a file the site serves.
+for (const entry of readdirSync(site)) {
+  if (!entry.endsWith('.md')) continue;
+  for (const [, target] of readFileSync(join(site, entry), 'utf8').matchAll(
+    /\]\((?!https?:|#|\/|mailto:)([^)\s]+)\)/g,
+  )) {
+    checked++;
+    const path = target.split('#')[0];
+    if (!existsSync(join(site, path))) problems.push(`${entry}: ${target}: not served`);
   }
 }
 

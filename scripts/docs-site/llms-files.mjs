@@ -1,0 +1,66 @@
+// After the site's build (`pnpm run docs`), two things vitepress-plugin-llms does not do:
+// - the `.md` copy of each guide keeps the guide's links to files of the repository (`../examples/minimal/…`,
+//   `../README.md`), which the site does not serve: they are pointed at the repository on GitHub, as the HTML
+//   pages' are (markdown.mjs);
+// - the API reference's index, copied to /api.md, keeps links relative to /api/ and to folders' index.md, whose
+//   copies are their folder's name with .md: they are pointed there;
+// - llms-small.txt, the guides alone in the sidebar's order (llms-full.txt also holds the whole API reference,
+//   over a megabyte), each code block of more than a few lines left as a link to where it lives, so a model
+//   with a small context reads every guide's prose and its short examples.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { GUIDE_GROUPS } from './guides.mjs';
+import { REPOSITORY, repositoryUrl } from './markdown.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+const docs = join(root, 'docs');
+const site = join(root, 'docs-site');
+/** A code block longer than this becomes a link to its guide in llms-small.txt. */
+const SMALL_BLOCK_LINES = 12;
+
+/** A guide's links to files the site does not serve, pointed at GitHub. */
+function linksFixed(text, guide) {
+  return text.replace(/\]\((?!https?:|#|\/|mailto:)([^)\s]+)\)/g, (whole, target) => {
+    const [path, hash = ''] = target.split('#');
+    const absolute = resolve(dirname(join(docs, guide)), path);
+    const inDocs = absolute.startsWith(`${docs}/`) && absolute.endsWith('.md');
+    if (inDocs && existsSync(absolute)) return whole;
+    if (absolute === join(root, 'README.md')) return `](${REPOSITORY}#readme)`;
+    return `](${repositoryUrl(absolute, hash ? `#${hash}` : '')})`;
+  });
+}
+
+const guides = GUIDE_GROUPS.flatMap((group) => group.items).filter((name) =>
+  existsSync(join(site, `${name}.md`)),
+);
+const small = [
+  '# Connector SDK: the guides',
+  '',
+  '> The guides of the Connector SDK in reading order, without the API reference (see llms-full.txt) and with',
+  `> long code blocks left as links. The repository: ${REPOSITORY}.`,
+  '',
+];
+for (const name of guides) {
+  const copy = join(site, `${name}.md`);
+  const fixed = linksFixed(readFileSync(copy, 'utf8'), `${name}.md`);
+  writeFileSync(copy, fixed);
+  const body = fixed.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/```[^\n]*\n([\s\S]*?)```/g, (block, code) =>
+    code.split('\n').length > SMALL_BLOCK_LINES
+      ? `(A code block of ${code.split('\n').length - 1} lines: see /${name}.md.)`
+      : block,
+  );
+  small.push(body.trim(), '');
+}
+writeFileSync(join(site, 'llms-small.txt'), `${small.join('\n')}\n`);
+// The API reference's index is copied to /api.md, its links still relative to /api/.
+const apiIndex = join(site, 'api.md');
+if (existsSync(apiIndex))
+  writeFileSync(
+    apiIndex,
+    readFileSync(apiIndex, 'utf8').replace(
+      /\]\((?!https?:|#|\/)([^)\s]+?)(\/index)?\.md\)/g,
+      '](api/$1.md)',
+    ),
+  );
+const size = Math.round(Buffer.byteLength(small.join('\n')) / 1024);
+console.log(`docs: ${guides.length} guides' .md copies link to the repository; llms-small.txt ${size} KB`);
