@@ -1,6 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { isAbsolute, join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,8 +10,11 @@ import {
   type NodeHandler,
   type RequestListenerOptions,
 } from '@connector-sdk/node';
+import { toEntries } from '../simulator/platform-simulator.js';
 import type { ConfigInput } from '../simulator/simulator-types.js';
+import { listenOnLoopback } from './loopback.js';
 import { importConnector } from './reload/connector-module.js';
+import { secretConfigKeys } from './console/connector-outline.js';
 import { startConsoleServer } from './console/console-server.js';
 import { consoleCalls } from './console/console-calls.js';
 import { ConsoleSession } from './console/console-session.js';
@@ -56,7 +58,7 @@ export interface DevServerOptions {
   /** Makes the end system end a session (the console's "Expire session"); without it, the console answers
    * the next call's end-system requests with a 401 in the end system's place. */
   readonly expireSession?: (session: readonly ParameterEntry[]) => void | Promise<void>;
-  /** Where the terminal lines go. @default `console.log` */
+  /** Where the terminal lines go. @default standard output, a line each */
   readonly print?: (line: string) => void;
 }
 
@@ -84,26 +86,6 @@ export interface DevServer {
   reload(): Promise<ReloadOutcome>;
   /** Stops serving and watching. */
   close(): Promise<void>;
-}
-
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function entriesOf(config: ConfigInput | undefined): ParameterEntry[] {
-  if (config === undefined) return [];
-  if (Array.isArray(config)) return [...(config as readonly ParameterEntry[])];
-  return Object.entries(config).map(([key, value]) =>
-    typeof value === 'string'
-      ? { key, value, sensitive: false }
-      : { key, value: value.value, sensitive: value.sensitive },
-  );
 }
 
 /**
@@ -144,7 +126,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const modulePath = realpathSync(fileURLToPath(moduleUrl));
   const root = projectRoot(modulePath);
   const print = options.print ?? ((line: string) => void process.stdout.write(`${line}\n`));
-  const config = entriesOf(options.config);
+  const config = options.config === undefined ? [] : toEntries(options.config);
   const handlerOptions: RequestListenerOptions = {
     ...options.handlerOptions,
     // Loopback names always, and the author's besides (a tunnel's): a page elsewhere could point a name of its
@@ -167,11 +149,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let handle: NodeHandler = createNodeHandler(loaded.connector, handlerOptions);
   const current = (): Connector => loaded.connector;
 
-  const secretKeys = new Set(
-    loaded.connector.compiled.configFields
-      .filter((field) => field.secret || field.secretInside)
-      .map((field) => field.key),
-  );
+  const secretKeys = secretConfigKeys(loaded.connector);
   let url = '';
   const session = new ConsoleSession({
     connectorUrl: () => url,
@@ -188,7 +166,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     if (ours) consoleCalls.run(true, () => void handle(request, response));
     else void handle(request, response);
   });
-  const port = await listen(server, options.port ?? Number(process.env.PORT ?? 3000));
+  const port = await listenOnLoopback(server, options.port ?? Number(process.env.PORT ?? 3000));
   url = `http://127.0.0.1:${port}`;
   const untrace = logEndSystemCalls((call, inConsoleCall) =>
     session.sawEndSystemCall(call, inConsoleCall),

@@ -49,7 +49,12 @@ const CALL: ExchangeStep = { step: 'call', kind: 'call' };
 const CLEANUP: ExchangeStep = { step: 'cleanup', kind: 'call' };
 const DISCOVER: ExchangeStep = { step: 'discover', kind: 'call' };
 
-function toEntries(config: ConfigInput): ParameterEntry[] {
+/**
+ * A configuration as the contract's entries: a record's plain strings are not sensitive.
+ *
+ * @internal
+ */
+export function toEntries(config: ConfigInput): ParameterEntry[] {
   if (Array.isArray(config)) return [...(config as readonly ParameterEntry[])];
   return Object.entries(config as Exclude<ConfigInput, readonly ParameterEntry[]>).map(
     ([key, value]) =>

@@ -38,6 +38,20 @@ export interface ConnectorOutline {
   readonly operations: readonly OutlineOperation[];
 }
 
+/**
+ * The keys of the connector's secret configuration fields (a `field.secret()`, a JSON field holding one): what
+ * is secret is the connector's to say, whatever flag a caller gave a value.
+ *
+ * @internal
+ */
+export function secretConfigKeys(connector: Connector): Set<string> {
+  return new Set(
+    connector.compiled.configFields
+      .filter((field) => field.secret || field.secretInside)
+      .map((field) => field.key),
+  );
+}
+
 /** A schema as JSON Schema for a form, or `undefined` when it has none that can be drawn. */
 function jsonSchema(schema: z.ZodType | undefined): unknown {
   if (schema === undefined) return undefined;

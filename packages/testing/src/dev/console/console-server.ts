@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Connector, ParameterEntry } from '@connector-sdk/core';
-import { outlineOf } from './connector-outline.js';
+import { outlineOf, secretConfigKeys } from './connector-outline.js';
 import { refusal } from './console-guard.js';
 import { consolePage } from './console-page.js';
+import { listenOnLoopback } from '../loopback.js';
 import type { ConsoleSession } from './console-session.js';
 import { SecretSet } from '../../secrets/secret-forms.js';
 import {
@@ -123,13 +123,8 @@ async function api(host: ConsoleHost, path: string, request: IncomingMessage): P
   const { session } = host;
   if (request.method === 'GET' && path === '/api/outline') {
     const connector = host.connector();
-    // What is secret is the connector's to say (a field.secret(), a JSON field holding one), not the flag the
-    // dev script gave: a secret given as plain text stays out of the page all the same.
-    const secret = new Set(
-      connector.compiled.configFields
-        .filter((field) => field.secret || field.secretInside)
-        .map((field) => field.key),
-    );
+    // A secret the dev script gave as plain text stays out of the page all the same.
+    const secret = secretConfigKeys(connector);
     const hidden = (entry: ParameterEntry) => entry.sensitive || secret.has(entry.key);
     const presets = Object.fromEntries(
       host.config.filter((entry) => !hidden(entry)).map((entry) => [entry.key, entry.value]),
@@ -287,13 +282,6 @@ export async function startConsoleServer(host: ConsoleHost, port: number): Promi
       },
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  listening = (server.address() as AddressInfo).port;
+  listening = await listenOnLoopback(server, port);
   return { server, url: `http://127.0.0.1:${listening}/?token=${token}` };
 }

@@ -22,7 +22,7 @@ import { callRequestOf, type ConsoleEntry, type FaultStep, type ScenarioStep } f
 // system's place. Actions run one at a time, in order.
 
 /** A fault the console makes the end system answer the next platform call with. */
-export type InjectedFault = 'expire' | 'rate-limit';
+export type InjectedFault = FaultStep['kind'];
 
 /** What the console's page receives, numbered so it can ask for what it has not seen. */
 export type ConsoleEvent = { readonly seq: number } & (
@@ -74,11 +74,6 @@ export class ConsoleSession {
     this.#expireSession = options.expireSession;
   }
 
-  /** The steps of the scenario since the last initialize. */
-  get steps(): readonly ScenarioStep[] {
-    return this.#steps;
-  }
-
   /** The steps with their answers, for a saved test. */
   get saved(): readonly SavedStep[] {
     return this.#saved;
@@ -87,11 +82,6 @@ export class ConsoleSession {
   /** Masks every secret the simulated platform knows in a text. */
   mask(text: string): string {
     return this.#secrets.mask(this.#platform?.mask(text) ?? text);
-  }
-
-  /** The entries of the scenario's run so far. */
-  get entries(): readonly ConsoleEntry[] {
-    return this.#entries;
   }
 
   /** The configuration of the last initialize. */

@@ -150,7 +150,8 @@ export function savedTestSource(
   const [describeName, testName] = SAVED_SECTION.split(' > ');
   return `// Saved by the dev console: a session's platform calls, replayed offline from ${name}.cassette.json (its
 // end-system calls, secrets replaced by placeholders). Run it with the project's tests; delete both files when
-// it has served. Sensitive configuration values are placeholders: a replay accepts any value in their place.
+// it has served. Sensitive configuration values are placeholders their fields accept, which a replay takes in
+// the secrets' place.
 import { createPlatformSimulator } from '@connector-sdk/testing';
 import { useCassette } from '@connector-sdk/testing/vitest';
 import { describe, expect, it } from 'vitest';
