@@ -1,8 +1,8 @@
 // Keeps the code in the guides honest: every ```ts block in README.md, docs/*.md and the package and example
 // READMEs must be preceded by `<!-- snippet: path#region -->` and equal that region of a file the typecheck
-// covers (docs/snippets/, examples/). A ```json block preceded by `<!-- snippet: path.json -->` must equal that
-// whole file (wire examples a test sends, such as docs/snippets/search-queries/). `--fix` rewrites the blocks
-// from their sources.
+// covers (docs/snippets/, examples/), and hold no line wider than 80 characters. A ```json block preceded by
+// `<!-- snippet: path.json -->` must equal that whole file (wire examples a test sends, such as
+// docs/snippets/search-queries/). `--fix` rewrites the blocks from their sources.
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { region } from './snippet-region.mjs';
@@ -20,6 +20,8 @@ const pages = [
 
 // An optional marker (Prettier puts a blank line after it), then a ts block.
 const BLOCK = /(?:<!-- snippet: ([^#\s]+)#([\w-]+) -->\n\n?)?```ts\n([\s\S]*?)```/g;
+/** The widest line a TypeScript block may show. */
+const MAX_WIDTH = 80;
 // Any ts block's code, with or without its marker.
 const BLOCK_CODE = /```ts\n([\s\S]*?)```/g;
 // A json block with a marker naming a .json file; json blocks without one are free text (config shapes, …).
@@ -42,6 +44,13 @@ for (const page of pages) {
       problems.push(`${page}: ${error.message}`);
       continue;
     }
+    // The column holds about 83 characters at 1280 px: a wider line scrolls the block sideways. Snippet
+    // sources are formatted at 80 (.prettierrc.json); comments and strings Prettier cannot break are wrapped by hand.
+    for (const line of source.split('\n'))
+      if (line.length > MAX_WIDTH)
+        problems.push(
+          `${page}: ${file}#${name} has a line of ${line.length} characters (at most ${MAX_WIDTH}):\n${line}`,
+        );
     if (code.trimEnd() === source.trimEnd()) continue;
     if (fix)
       changed = changed.replace(

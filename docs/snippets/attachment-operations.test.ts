@@ -3,14 +3,21 @@
 // content, a delete, and the 400s of an upload without its name.
 import { createPlatformSimulator } from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeTracker, trackerConfig, type FakeTracker } from './fake-tracker.js';
+import {
+  startFakeTracker,
+  trackerConfig,
+  type FakeTracker,
+} from './fake-tracker.js';
 import { trackerConnector } from './platform-operations.js';
 
 let fake: FakeTracker;
 let platform: ReturnType<typeof createPlatformSimulator>;
 beforeAll(async () => {
   fake = await startFakeTracker();
-  platform = createPlatformSimulator({ target: trackerConnector, config: trackerConfig(fake) });
+  platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: trackerConfig(fake),
+  });
 });
 afterAll(() => fake.close());
 
@@ -28,7 +35,11 @@ it('uploads a file with its comment, reads it back, replaces and deletes it', as
 
   const form = new FormData();
   form.append('fileName', 'trace.bin');
-  form.append('file', new Blob([bytes], { type: 'application/x-trace' }), 'trace.bin');
+  form.append(
+    'file',
+    new Blob([bytes], { type: 'application/x-trace' }),
+    'trace.bin',
+  );
   form.append('fileComment', 'from the nightly run');
   const uploaded = await platform.callOperation('createAttachment', {
     params,
@@ -48,14 +59,18 @@ it('uploads a file with its comment, reads it back, replaces and deletes it', as
     params,
     query: { ...scope, startIndex: '0', maxResults: '10' },
   });
-  expect(JSON.stringify(comments.answer)).toContain('trace.bin: from the nightly run');
+  expect(JSON.stringify(comments.answer)).toContain(
+    'trace.bin: from the nightly run',
+  );
 
   const content = await platform.callOperation('attachmentContent', {
     params: { entityTypeId: 'issue' },
     query: { ...scope, contentUri },
   });
   expect(content.status).toBe(200);
-  expect(Buffer.from(content.answer as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+  expect(
+    Buffer.from(content.answer as Uint8Array).equals(Buffer.from(bytes)),
+  ).toBe(true);
 
   const replacement = new FormData();
   replacement.append('fileName', 'trace-2.bin');
@@ -65,7 +80,10 @@ it('uploads a file with its comment, reads it back, replaces and deletes it', as
     query: { ...scope, attachmentId: contentUri },
     body: replacement,
   });
-  expect(updated.answer).toMatchObject({ attachmentId: contentUri, contentLength: 9 });
+  expect(updated.answer).toMatchObject({
+    attachmentId: contentUri,
+    contentLength: 9,
+  });
 
   const deleted = await platform.callOperation('deleteAttachment', {
     params,
@@ -98,12 +116,19 @@ it('answers an attachment under the names the issue type declares, its date in t
   });
   const declared = (
     type.answer as {
-      attachments?: { createUpdateDateFormat?: string; fieldNameInfo?: Record<string, string> };
+      attachments?: {
+        createUpdateDateFormat?: string;
+        fieldNameInfo?: Record<string, string>;
+      };
     }
   ).attachments;
   const names = declared?.fieldNameInfo ?? {};
   expect(Object.keys(names)).toEqual(
-    expect.arrayContaining(['idFieldName', 'contentUriFieldName', 'fileNameFieldName']),
+    expect.arrayContaining([
+      'idFieldName',
+      'contentUriFieldName',
+      'fileNameFieldName',
+    ]),
   );
 
   const created = await platform.callOperation('createEntity', {
@@ -115,13 +140,18 @@ it('answers an attachment under the names the issue type declares, its date in t
   form.append('fileName', 'named.txt');
   form.append('file', new Blob(['named']), 'named.txt');
   const uploaded = await platform.callOperation('createAttachment', {
-    params: { entityTypeId: 'issue', entityId: String(created.answer.fields.id) },
+    params: {
+      entityTypeId: 'issue',
+      entityId: String(created.answer.fields.id),
+    },
     query: scope,
     body: form,
   });
   // Every part the platform reads is under a declared name, and the parts it needs are there.
   const answered = uploaded.answer as Record<string, unknown>;
-  expect(Object.values(names)).toEqual(expect.arrayContaining(Object.keys(answered)));
+  expect(Object.values(names)).toEqual(
+    expect.arrayContaining(Object.keys(answered)),
+  );
   expect(answered[names.fileNameFieldName ?? '']).toBe('named.txt');
   const dated = answered[names.createdOrUpdatedDateFieldName ?? ''];
   expect(dated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4}$/);
@@ -129,7 +159,10 @@ it('answers an attachment under the names the issue type declares, its date in t
 
   const content = await platform.callOperation('attachmentContent', {
     params: { entityTypeId: 'issue' },
-    query: { ...scope, contentUri: String(answered[names.contentUriFieldName ?? '']) },
+    query: {
+      ...scope,
+      contentUri: String(answered[names.contentUriFieldName ?? '']),
+    },
   });
   expect(Buffer.from(content.answer as Uint8Array).toString()).toBe('named');
 });

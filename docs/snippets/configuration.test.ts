@@ -9,15 +9,23 @@ const connector = defineConnector({
   name: 'acme',
   version: '1.0.0',
   config: {
-    url: field.url(), //                                  https://acme.example
+    url: field.url(), // https://acme.example
     username: field.string({ maxLength: 64 }),
-    password: field.secret(), //                           never echoed, always redacted
-    project: field.string({ pattern: /^[A-Z]+$/, patternDescription: 'upper-case letters' }),
-    port: field.port().optional(), //                       empty counts as absent
+    // never echoed, always redacted
+    password: field.secret(),
+    project: field.string({
+      pattern: /^[A-Z]+$/,
+      patternDescription: 'upper-case letters',
+    }),
+    // empty counts as absent
+    port: field.port().optional(),
     timeoutSeconds: field.integer({ min: 1, max: 300 }).default(30),
-    verbose: field.boolean().default(false), //            true/false, 1/0, yes/no, on/off
+    // true/false, 1/0, yes/no, on/off
+    verbose: field.boolean().default(false),
     edition: field.enum(['cloud', 'server']),
-    options: field.json(z.object({ labels: z.array(z.string()).max(10) })).optional(),
+    options: field
+      .json(z.object({ labels: z.array(z.string()).max(10) }))
+      .optional(),
     region: z
       .string()
       .trim()

@@ -9,15 +9,24 @@ it.each([
   [
     'end-system-client.md',
     endSystemClientGuide,
-    { url: 'https://acme.example', apiToken: { value: 'tok-1', sensitive: true } },
+    {
+      url: 'https://acme.example',
+      apiToken: { value: 'tok-1', sensitive: true },
+    },
   ],
   [
     'platform-operations.md',
     platformOperationsGuide,
-    { url: 'https://tracker.example', token: { value: 'tok-1', sensitive: true } },
+    {
+      url: 'https://tracker.example',
+      token: { value: 'tok-1', sensitive: true },
+    },
   ],
-] as const)('the connector of %s initializes', async (_page, connector, config) => {
-  const platform = createPlatformSimulator({ target: connector, config });
-  const answer = await platform.initialize();
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-});
+] as const)(
+  'the connector of %s initializes',
+  async (_page, connector, config) => {
+    const platform = createPlatformSimulator({ target: connector, config });
+    const answer = await platform.initialize();
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  },
+);

@@ -13,18 +13,24 @@ export const exportsConnector = defineConnector({
   }),
   operations: ({ platform }) => ({
     // #region stall-timeout
-    attachmentContent: platform.attachmentContent(async ({ query, session, signal, log }) => {
-      const acme = createEndSystemClient({
-        baseUrl: session['X-Acme-Url'],
-        headers: { Authorization: session.Authorization },
-        signal, // the platform hanging up ends the download
-        log,
-        stallTimeoutMs: 60_000, // this end system pauses up to a minute while it prepares an export
-      });
-      const response = await acme.get(`exports/${encodeURIComponent(query.contentUri)}`);
-      // Taken as a stream: no total bound but the platform's request, stallTimeoutMs between chunks.
-      return response.body ?? new Uint8Array(0);
-    }),
+    attachmentContent: platform.attachmentContent(
+      async ({ query, session, signal, log }) => {
+        const acme = createEndSystemClient({
+          baseUrl: session['X-Acme-Url'],
+          headers: { Authorization: session.Authorization },
+          signal, // the platform hanging up ends the download
+          log,
+          // this end system pauses up to a minute while it prepares an export
+          stallTimeoutMs: 60_000,
+        });
+        const response = await acme.get(
+          `exports/${encodeURIComponent(query.contentUri)}`,
+        );
+        // Taken as a stream: no total bound but the platform's request,
+        // stallTimeoutMs between chunks.
+        return response.body ?? new Uint8Array(0);
+      },
+    ),
     // #endregion stall-timeout
   }),
 });

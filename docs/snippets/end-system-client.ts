@@ -22,9 +22,10 @@ export const connector = defineConnector({
         baseUrl: session['X-Acme-Url'],
         headers: { Authorization: session.Authorization },
         signal, // a platform disconnect cancels the call
-        log, //    one line per call, secrets redacted
+        log, // one line per call, secrets redacted
       });
-      return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json(); // paths are relative to baseUrl
+      // paths are relative to baseUrl
+      return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json();
     }),
   }),
 });
@@ -42,10 +43,15 @@ export function guideClients(baseUrl: string, log: Logger): void {
     baseUrl,
     errors: {
       rules: [
-        { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' },
         {
           status: 400,
-          body: (body) => isLocked(body), // isLocked: yours, reads the end system's answer
+          body: { error: { type: 'TOKEN_EXPIRED' } },
+          code: 'SESSION_EXPIRED',
+        },
+        {
+          status: 400,
+          // isLocked: yours, reads the end system's answer
+          body: (body) => isLocked(body),
           code: 'FORBIDDEN',
           message: 'The issue is locked',
         },
@@ -55,25 +61,32 @@ export function guideClients(baseUrl: string, log: Logger): void {
         message: (body as Fault).fault?.text,
       }),
     },
-    sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT', // expiry inside a 200
+    // expiry inside a 200
+    sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT',
   });
   // #endregion rules
 
   // #region egress
-  // The operator opens the networks its end systems live on for every client, in the handler:
-  //   serve(connector, { egress: { allow: ['jira.corp.example', '*.svc.cluster.local', '10.20.0.0/16'] } })
-  // or CONNECTOR_SDK_EGRESS_ALLOW="jira.corp.example,10.20.0.0/16". A client can refuse more for itself:
+  // The operator opens the networks its end systems live on for every client,
+  // in the handler: serve(connector, { egress: { allow: ['jira.corp.example',
+  // '*.svc.cluster.local', '10.20.0.0/16'] } }) or
+  // CONNECTOR_SDK_EGRESS_ALLOW="jira.corp.example,10.20.0.0/16". A client can
+  // refuse more for itself:
   createEndSystemClient({
     baseUrl,
-    log, // the request's logger carries the operator's policy, as it carries the request's secrets
+    // the request's logger carries the operator's policy, as it carries the
+    // request's secrets
+    log,
     egress: { refuse: ['203.0.113.0/24'] }, // more ranges, as addresses or CIDR
   });
   // #endregion egress
 
   // #region tls
-  // Read when the connector starts, not per request, and given to every client of this end system.
+  // Read when the connector starts, not per request, and given to every client
+  // of this end system.
   const acmeTls = {
-    ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8'), // trusted besides Node's default roots
+    // trusted besides Node's default roots
+    ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8'),
     // Only for an end system that asks for a client certificate (mutual TLS):
     cert: readFileSync('/etc/connector/client.pem', 'utf8'),
     key: readFileSync('/run/secrets/client-key.pem', 'utf8'),
@@ -82,22 +95,34 @@ export function guideClients(baseUrl: string, log: Logger): void {
   // #endregion tls
 
   // #region ky
-  // The client is a ky instance: ky's options, hooks and shortcuts work as its documentation says.
-  const acme = createEndSystemClient({ baseUrl, log, signal: AbortSignal.timeout(60_000) });
+  // The client is a ky instance: ky's options, hooks and shortcuts work as its
+  // documentation says.
+  const acme = createEndSystemClient({
+    baseUrl,
+    log,
+    signal: AbortSignal.timeout(60_000),
+  });
   const issues = acme.extend({
     hooks: {
-      beforeRequest: [(request) => request.headers.set('X-Acme-Tenant', 'sync')], // after the SDK's own
+      beforeRequest: [
+        (request) => request.headers.set('X-Acme-Tenant', 'sync'),
+      ], // after the SDK's own
     },
   });
-  void issues.get('rest/issues', { searchParams: { state: 'open', limit: 50 } }).json();
-  void acme.post('rest/issues', { json: { summary: 'New' }, retry: { limit: 0 } }).json();
+  void issues
+    .get('rest/issues', { searchParams: { state: 'open', limit: 50 } })
+    .json();
+  void acme
+    .post('rest/issues', { json: { summary: 'New' }, retry: { limit: 0 } })
+    .json();
   // #endregion ky
 
   // #region proxy
   createEndSystemClient({
     baseUrl,
-    // The deployment's proxy, from its environment, never from a configuration field:
-    // http://user:password@proxy.internal:3128 (percent-encoded), or https://… with tls.ca for its certificate.
+    // The deployment's proxy, from its environment, never from a configuration
+    // field: http://user:password@proxy.internal:3128 (percent-encoded), or
+    // https://… with tls.ca for its certificate.
     proxy: process.env.CONNECTOR_PROXY,
   });
   // #endregion proxy

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { ERROR_STATUS } from '@connector-sdk/core';
 import { expect, it } from 'vitest';
 
-const guide = readFileSync(new URL('../errors-sessions-secrets.md', import.meta.url), 'utf8');
+const guide = readFileSync(
+  new URL('../errors-sessions-secrets.md', import.meta.url),
+  'utf8',
+);
 
 it.each(Object.entries(ERROR_STATUS))(
   'errors-sessions-secrets.md lists %s with %i',

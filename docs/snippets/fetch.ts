@@ -7,7 +7,8 @@ import { notesConnector } from './connector.js';
 
 const handler = createFetchHandler(notesConnector, { logger: pino() });
 
-// In a Hono app; on Node, c.env carries the raw request target for the path rule (below).
+// In a Hono app; on Node, c.env carries the raw request target for the path
+// rule (below).
 const app = new Hono();
 app.all('/sdk/*', (c) => handler(c.req.raw, c.env));
 serve({ fetch: app.fetch, port: 3000, hostname: '127.0.0.1' });

@@ -4,17 +4,27 @@
 // runs them over real HTTP.
 import { readFileSync } from 'node:fs';
 import { defineConnector, field, secret } from '@connector-sdk/core';
-import { createEndSystemClient, type EndSystemClientOptions } from '@connector-sdk/core/http';
+import {
+  createEndSystemClient,
+  type EndSystemClientOptions,
+} from '@connector-sdk/core/http';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import { pino } from 'pino';
 
 // #region reach
-/** How this deployment reaches its end systems: read once, when the process starts. */
+/**
+ * How this deployment reaches its end systems: read once, when the process
+ * starts.
+ */
 export function endSystemReach(env: NodeJS.ProcessEnv = process.env) {
   return {
-    // A private CA of on-premises end systems, trusted besides Node's default roots (PEM, mounted as a file).
-    tls: env.END_SYSTEM_CA_FILE ? { ca: readFileSync(env.END_SYSTEM_CA_FILE, 'utf8') } : undefined,
-    // The company's outbound proxy, credentials included: http://user:password@proxy.internal:3128
+    // A private CA of on-premises end systems, trusted besides Node's default
+    // roots (PEM, mounted as a file).
+    tls: env.END_SYSTEM_CA_FILE
+      ? { ca: readFileSync(env.END_SYSTEM_CA_FILE, 'utf8') }
+      : undefined,
+    // The company's outbound proxy, credentials included:
+    // http://user:password@proxy.internal:3128
     proxy: env.END_SYSTEM_PROXY || undefined,
   } satisfies Partial<EndSystemClientOptions>;
 }
@@ -38,7 +48,9 @@ export function acmeConnector(reach = endSystemReach()) {
           headers: { Authorization: session.Authorization },
           signal,
           log,
-          ...reach, // tls and proxy, the same objects for every client: one connection pool
+          // tls and proxy, the same objects for every client: one connection
+          // pool
+          ...reach,
         })
           .get(`rest/issues/${encodeURIComponent(params.id)}`)
           .json(),
@@ -55,7 +67,10 @@ export async function main(): Promise<ConnectorServer> {
   const host = process.env.HOST ?? '127.0.0.1';
   const port = Number(process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    logger.fatal({ PORT: process.env.PORT }, 'PORT must be a port number (0 to 65535)');
+    logger.fatal(
+      { PORT: process.env.PORT },
+      'PORT must be a port number (0 to 65535)',
+    );
     process.exit(1);
   }
 
@@ -63,8 +78,9 @@ export async function main(): Promise<ConnectorServer> {
     host,
     port,
     logger,
-    // Behind a load balancer: longer than its idle timeout (60 s on AWS ALB), so that it, not Node, closes
-    // idle connections. Leave it out (5 s) when the platform calls the connector directly.
+    // Behind a load balancer: longer than its idle timeout (60 s on AWS ALB),
+    // so that it, not Node, closes idle connections. Leave it out (5 s) when
+    // the platform calls the connector directly.
     keepAliveTimeoutMs: 65_000,
   }).catch((error: unknown) => {
     logger.fatal({ err: error, host, port }, 'could not listen');
@@ -83,11 +99,18 @@ export async function main(): Promise<ConnectorServer> {
 }
 
 /** A connector behind a reverse proxy that passes the path on unchanged. */
-export async function serveMounted(host = '0.0.0.0', port = 3000): Promise<ConnectorServer> {
+export async function serveMounted(
+  host = '0.0.0.0',
+  port = 3000,
+): Promise<ConnectorServer> {
   // #region mounted
-  // The proxy passes /acme/sdk/api/1.0/… on as it is: the prefix is the part before /1.0 of the path the
-  // connector receives, so that is what it is told.
-  const running = await serve(acmeConnector(), { host, port, prefix: '/acme/sdk/api' });
+  // The proxy passes /acme/sdk/api/1.0/… on as it is: the prefix is the part
+  // before /1.0 of the path the connector receives, so that is what it is told.
+  const running = await serve(acmeConnector(), {
+    host,
+    port,
+    prefix: '/acme/sdk/api',
+  });
   // #endregion mounted
   return running;
 }

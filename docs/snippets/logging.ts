@@ -5,12 +5,22 @@ import { notesConnector } from './connector.js';
 // #region adapter
 import type { Logger } from '@connector-sdk/core';
 
-/** Any logger that takes a message and a context object, such as winston's or a platform's own. */
+/**
+ * Any logger that takes a message and a context object, such as winston's or a
+ * platform's own.
+ */
 interface MessageFirstLogger {
-  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, context: object): void;
+  log(
+    level: 'debug' | 'info' | 'warn' | 'error',
+    message: string,
+    context: object,
+  ): void;
 }
 
-/** The SDK's logger contract over it: fields first, then the message, as pino takes them. */
+/**
+ * The SDK's logger contract over it: fields first, then the message, as pino
+ * takes them.
+ */
 function toSdkLogger(target: MessageFirstLogger): Logger {
   const method =
     (level: 'debug' | 'info' | 'warn' | 'error') =>
@@ -26,7 +36,9 @@ function toSdkLogger(target: MessageFirstLogger): Logger {
 // #endregion adapter
 
 /** Lines as a test sees them, through the adapter. */
-export function capturingHandler(lines: { level: string; message: string; context: object }[]) {
+export function capturingHandler(
+  lines: { level: string; message: string; context: object }[],
+) {
   return createHandler(notesConnector, {
     logger: toSdkLogger({
       log: (level, message, context) => lines.push({ level, message, context }),

@@ -6,6 +6,12 @@ import pino from 'pino';
 import { notesConnector } from './connector.js';
 
 // Your certificate and key (placeholders: use your own paths).
-const tls = { cert: readFileSync('tls/cert.pem'), key: readFileSync('tls/key.pem') };
-createServer(tls, createRequestListener(notesConnector, { logger: pino() })).listen(8443);
+const tls = {
+  cert: readFileSync('tls/cert.pem'),
+  key: readFileSync('tls/key.pem'),
+};
+createServer(
+  tls,
+  createRequestListener(notesConnector, { logger: pino() }),
+).listen(8443);
 // #endregion snippet

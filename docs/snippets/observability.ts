@@ -8,7 +8,10 @@ import {
   type RequestTrace,
 } from '@connector-sdk/core';
 
-/** Requests seen, by `operation status code`, with their total duration in milliseconds. */
+/**
+ * Requests seen, by `operation status code`, with their total duration in
+ * milliseconds.
+ */
 export const requests = new Map<string, { count: number; totalMs: number }>();
 const started = new WeakMap<object, number>();
 
@@ -17,16 +20,21 @@ tracingChannel<unknown, RequestTrace>(DIAGNOSTICS_CHANNELS.request).subscribe({
   end: () => {},
   asyncStart: () => {},
   asyncEnd: (trace) => {
-    const key = `${trace.operation ?? 'unrouted'} ${trace.status} ${trace.code ?? 'OK'}`;
+    const route = trace.operation ?? 'unrouted';
+    const key = `${route} ${trace.status} ${trace.code ?? 'OK'}`;
     const entry = requests.get(key) ?? { count: 0, totalMs: 0 };
     entry.count++;
-    entry.totalMs += performance.now() - (started.get(trace) ?? performance.now());
+    entry.totalMs +=
+      performance.now() - (started.get(trace) ?? performance.now());
     requests.set(key, entry);
   },
   error: () => {},
 });
 
-/** Rate-limit refusals, by system id: an initialize's is whatever its caller sent, so it is not kept. */
+/**
+ * Rate-limit refusals, by system id: an initialize's is whatever its caller
+ * sent, so it is not kept.
+ */
 export const refusals = new Map<string, number>();
 subscribe(DIAGNOSTICS_CHANNELS.rateLimited, (message) => {
   const { operation, systemId } = message as RateLimitRefusal;

@@ -5,9 +5,12 @@ import { instrumentConnectorSdk } from '@connector-sdk/opentelemetry';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 
-// Traces go where the standard OTEL_* variables say (OTLP to localhost:4318 by default);
-// Prometheus scrapes the metrics on port 9464.
-const sdk = new NodeSDK({ serviceName: 'acme-connector', metricReader: new PrometheusExporter() });
+// Traces go where the standard OTEL_* variables say (OTLP to localhost:4318 by
+// default); Prometheus scrapes the metrics on port 9464.
+const sdk = new NodeSDK({
+  serviceName: 'acme-connector',
+  metricReader: new PrometheusExporter(),
+});
 sdk.start();
 // After start(): it reads the providers the Node SDK registered.
 const instrumentation = instrumentConnectorSdk();

@@ -2,13 +2,22 @@
 // path parameters, a route that wins over another, input schemas, repeated query keys, an answer without a
 // body, and a list read one end-system page per call. The tests in operations.test.ts serve it on 127.0.0.1 and
 // drive it through the platform simulator against a fake of the API.
-import { defineConnector, field, secret, z, type Logger } from '@connector-sdk/core';
+import {
+  defineConnector,
+  field,
+  secret,
+  z,
+  type Logger,
+} from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 import type { RequestListenerOptions } from '@connector-sdk/node';
 
 /** What an operation passes on to reach Acme: the session, the platform's disconnect, the request's log. */
 interface AcmeCall {
-  readonly session: { readonly Authorization: string; readonly 'X-Acme-Url': string };
+  readonly session: {
+    readonly Authorization: string;
+    readonly 'X-Acme-Url': string;
+  };
   readonly signal: AbortSignal;
   readonly log: Logger;
 }
@@ -21,11 +30,18 @@ const acme = (call: AcmeCall) =>
     log: call.log,
   });
 
-const Issue = z.object({ id: z.string(), summary: z.string(), labels: z.array(z.string()) });
+const Issue = z.object({
+  id: z.string(),
+  summary: z.string(),
+  labels: z.array(z.string()),
+});
 type Issue = z.infer<typeof Issue>;
 
 // #region repeated-keys
-/** `?label=a` arrives as a string, `?label=a&label=b` as an array: read either as an array. */
+/**
+ * `?label=a` arrives as a string, `?label=a&label=b` as an array: read either
+ * as an array.
+ */
 const oneOrMany = z
   .union([z.string(), z.array(z.string()).max(20)])
   .transform((value) => (typeof value === 'string' ? [value] : value));
@@ -34,12 +50,16 @@ const oneOrMany = z
 // #region page-query
 const IssueListQuery = z.object({
   label: oneOrMany.optional(),
-  // Acme's own cursor, passed back as it was answered. It is the caller's input: a value, never a URL to fetch.
+  // Acme's own cursor, passed back as it was answered. It is the caller's
+  // input: a value, never a URL to fetch.
   cursor: z.string().max(200).optional(),
   // The page size is bounded here, so no call holds more than 100 issues.
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
-const IssuePage = z.object({ issues: z.array(Issue), nextCursor: z.string().optional() });
+const IssuePage = z.object({
+  issues: z.array(Issue),
+  nextCursor: z.string().optional(),
+});
 // #endregion page-query
 
 export const connector = defineConnector({
@@ -53,7 +73,8 @@ export const connector = defineConnector({
   }),
   operations: ({ get, put, post, delete: remove }) => ({
     // #region routes
-    // GET {base}/issues/search?q=…: two literal segments, so it wins over /issues/:id below.
+    // GET {base}/issues/search?q=…: two literal segments, so it wins over
+    // /issues/:id below.
     searchIssues: get(
       '/issues/search',
       { query: z.object({ q: z.string().min(1).max(200) }) },
@@ -71,7 +92,10 @@ export const connector = defineConnector({
     // PUT with a JSON body, validated before the handler runs.
     updateIssue: put(
       '/issues/:id',
-      { body: z.object({ summary: z.string().trim().min(1).max(500) }), answer: Issue },
+      {
+        body: z.object({ summary: z.string().trim().min(1).max(500) }),
+        answer: Issue,
+      },
       ({ params, body, ...call }) =>
         acme(call)
           .put(`issues/${encodeURIComponent(params.id)}`, { json: body })
@@ -82,7 +106,10 @@ export const connector = defineConnector({
       '/issues/:id/labels',
       { body: z.object({ label: z.string().min(1).max(50) }), status: 204 },
       async ({ params, body, ...call }) => {
-        await acme(call).post(`issues/${encodeURIComponent(params.id)}/labels`, { json: body });
+        await acme(call).post(
+          `issues/${encodeURIComponent(params.id)}/labels`,
+          { json: body },
+        );
       },
     ),
     // Returns nothing: answered 200 with {}.
@@ -91,15 +118,21 @@ export const connector = defineConnector({
     }),
     // #endregion routes
     // #region page-operation
-    // GET {base}/issues?label=bug&label=ui&limit=20&cursor=…: one Acme page per call.
+    // GET {base}/issues?label=bug&label=ui&limit=20&cursor=…: one Acme page per
+    // call.
     listIssues: get(
       '/issues',
       { query: IssueListQuery, answer: IssuePage },
       async ({ query, ...call }) => {
-        const searchParams: [string, string][] = [['limit', String(query.limit)]];
-        if (query.cursor !== undefined) searchParams.push(['after', query.cursor]);
-        for (const label of query.label ?? []) searchParams.push(['label', label]);
-        // One request, at most `limit` issues (Acme honours it); no `next` on the last page.
+        const searchParams: [string, string][] = [
+          ['limit', String(query.limit)],
+        ];
+        if (query.cursor !== undefined)
+          searchParams.push(['after', query.cursor]);
+        for (const label of query.label ?? [])
+          searchParams.push(['label', label]);
+        // One request, at most `limit` issues (Acme honours it); no `next` on
+        // the last page.
         const page = await acme(call)
           .get('issues', { searchParams })
           .json<{ items: Issue[]; next?: string }>();
@@ -111,10 +144,16 @@ export const connector = defineConnector({
 });
 
 // #region limits
-/** For a connector whose operations take large JSON documents: give it to serve() or any other binding. */
+/**
+ * For a connector whose operations take large JSON documents: give it to
+ * serve() or any other binding.
+ */
 export const largeDocuments: RequestListenerOptions = {
-  bodyLimit: 8 * 1_048_576, //     JSON bodies up to 8 MiB (default 1 MiB), else 413 PAYLOAD_TOO_LARGE
-  bodyTimeoutMs: 60_000, //         and a minute to arrive (default 30 s), else 408 REQUEST_TIMEOUT
-  maxBodyBytesInFlight: 256 * 1_048_576, // bodies being read at once (default 64 MiB), else 503
+  // JSON bodies up to 8 MiB (default 1 MiB), else 413 PAYLOAD_TOO_LARGE
+  bodyLimit: 8 * 1_048_576,
+  // and a minute to arrive (default 30 s), else 408 REQUEST_TIMEOUT
+  bodyTimeoutMs: 60_000,
+  // bodies being read at once (default 64 MiB), else 503
+  maxBodyBytesInFlight: 256 * 1_048_576,
 };
 // #endregion limits

@@ -8,7 +8,11 @@ const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
 interface PasteList {
-  readonly pasteable: readonly { snippet: string; as: string; install?: string[] }[];
+  readonly pasteable: readonly {
+    snippet: string;
+    as: string;
+    install?: string[];
+  }[];
   readonly notPasteable: Readonly<Record<string, string>>;
 }
 const list = JSON.parse(read('docs/snippets/pasteable.json')) as PasteList;
@@ -18,8 +22,12 @@ const pages = [
   ...readdirSync(new URL('docs/', root))
     .filter((file) => file.endsWith('.md'))
     .map((file) => `docs/${file}`),
-  ...readdirSync(new URL('packages/', root)).map((name) => `packages/${name}/README.md`),
-  ...readdirSync(new URL('examples/', root)).map((name) => `examples/${name}/README.md`),
+  ...readdirSync(new URL('packages/', root)).map(
+    (name) => `packages/${name}/README.md`,
+  ),
+  ...readdirSync(new URL('examples/', root)).map(
+    (name) => `examples/${name}/README.md`,
+  ),
 ];
 /** Every ts block the pages show, by its marker, with its code. */
 const shown = new Map<string, string>();
@@ -33,7 +41,8 @@ for (const page of pages)
 const DEFINES_OR_SERVES =
   /\b(?:defineConnector|serve|createRequestListener|connectorMiddleware|createFetchHandler)\(/;
 
-const withoutComments = (code: string) => code.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+const withoutComments = (code: string) =>
+  code.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
 
 it('lists every block shown that defines or serves a connector', () => {
   const listed = new Set([
@@ -42,7 +51,8 @@ it('lists every block shown that defines or serves a connector', () => {
   ]);
   const missing = [...shown]
     .filter(
-      ([marker, code]) => DEFINES_OR_SERVES.test(withoutComments(code)) && !listed.has(marker),
+      ([marker, code]) =>
+        DEFINES_OR_SERVES.test(withoutComments(code)) && !listed.has(marker),
     )
     .map(([marker]) => marker);
   expect(missing, 'add them to docs/snippets/pasteable.json').toEqual([]);
@@ -54,5 +64,7 @@ it('names only blocks a page shows, each pasteable block as a file of the projec
     ...Object.keys(list.notPasteable),
   ];
   expect(entries.filter((marker) => !shown.has(marker))).toEqual([]);
-  expect(list.pasteable.filter(({ as }) => !/^(?:src|test)\/[\w./-]+\.ts$/.test(as))).toEqual([]);
+  expect(
+    list.pasteable.filter(({ as }) => !/^(?:src|test)\/[\w./-]+\.ts$/.test(as)),
+  ).toEqual([]);
 });

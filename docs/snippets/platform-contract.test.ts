@@ -49,7 +49,9 @@ const configOf = (url: string) => ({
 
 /** What `…` stands for in the guide: anything, as few characters as will do. */
 function pattern(text: string): RegExp {
-  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('…', '[\\s\\S]*?');
+  const escaped = text
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replaceAll('…', '[\\s\\S]*?');
   return new RegExp(`^${escaped}$`);
 }
 
@@ -96,7 +98,10 @@ describe("the guide's HTTP exchanges", () => {
   /** What the guide does before an exchange that needs the end system in a given state. */
   const setups: Record<string, () => void> = {
     'end-system-rate-limit': () =>
-      fake.inject({ kind: 'rate-limit', retryAfterSeconds: 30 }, { path: '/records/1', times: 1 }),
+      fake.inject(
+        { kind: 'rate-limit', retryAfterSeconds: 30 },
+        { path: '/records/1', times: 1 },
+      ),
   };
 
   function keepSession(text: string) {
@@ -108,7 +113,11 @@ describe("the guide's HTTP exchanges", () => {
   async function initializeAgain() {
     const response = await fetch(
       `${running.url}/sdk/api/1.0/initialize/sync-42?systemId=system-1`,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, body: initializeBody },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: initializeBody,
+      },
     );
     expect(response.status).toBe(200);
     keepSession(await response.text());
@@ -132,13 +141,16 @@ describe("the guide's HTTP exchanges", () => {
   for (const { name, request, response: expected } of exchanges) {
     it(`answers the ${name} exchange as shown`, async () => {
       const [method = '', target = ''] = request.start.split(' ');
-      const usesSession = request.headers.some((header) => header.value.includes('…'));
+      const usesSession = request.headers.some((header) =>
+        header.value.includes('…'),
+      );
       const sessionLine = request.headers.some((header) => header.name === '…');
       if ((usesSession || sessionLine) && loggedOut) await initializeAgain();
       const headers: Record<string, string> = {};
       for (const { name: header, value } of request.headers) {
         if (header === '…') {
-          for (const entry of session.values()) headers[entry.key] = entry.value;
+          for (const entry of session.values())
+            headers[entry.key] = entry.value;
         } else if (value.includes('…')) {
           const entry = session.get(header.toLowerCase());
           expect(entry, `the session has no ${header}`).toBeDefined();
@@ -163,27 +175,37 @@ describe("the guide's HTTP exchanges", () => {
       expect(`${response.status} ${response.statusText}`, text).toBe(
         `${status} ${reason.join(' ')}`,
       );
-      const shown = new Set(expected.headers.map((header) => header.name.toLowerCase()));
+      const shown = new Set(
+        expected.headers.map((header) => header.name.toLowerCase()),
+      );
       for (const { name: header, value } of expected.headers)
         expect(response.headers.get(header), header).toMatch(pattern(value));
       // Only what the server adds on its own is left out of the guide.
-      const unshown = [...response.headers.keys()].filter((header) => !shown.has(header));
+      const unshown = [...response.headers.keys()].filter(
+        (header) => !shown.has(header),
+      );
       expect(unshown.sort()).toEqual(
-        ['connection', 'content-length', 'date', 'keep-alive'].filter((header) =>
-          response.headers.has(header),
+        ['connection', 'content-length', 'date', 'keep-alive'].filter(
+          (header) => response.headers.has(header),
         ),
       );
       expect(text).toMatch(pattern(expected.body ?? ''));
 
-      if (response.status === 200 && target.includes('/initialize/')) keepSession(text);
-      if (response.status === 200 && target.includes('/cleanup/')) loggedOut = true;
+      if (response.status === 200 && target.includes('/initialize/'))
+        keepSession(text);
+      if (response.status === 200 && target.includes('/cleanup/'))
+        loggedOut = true;
     });
   }
 
   it('reads the initialize body as JSON whatever its content type', async () => {
     const response = await fetch(
       `${running.url}/sdk/api/1.0/initialize/sync-44?systemId=system-1`,
-      { method: 'POST', headers: { 'content-type': 'text/plain' }, body: initializeBody },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: initializeBody,
+      },
     );
     expect(response.status).toBe(200);
   });
@@ -220,20 +242,33 @@ describe("the guide's tables", () => {
     const named = (text: string) =>
       rows
         .filter((row) => row.includes(text))
-        .flatMap((row) => [...(row.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1]))
+        .flatMap((row) =>
+          [...(row.split('|')[1] ?? '').matchAll(/`(\w+)`/g)].map((m) => m[1]),
+        )
         .sort();
     const where = (test: (entry: Record<string, unknown>) => boolean) =>
       Object.entries(PLATFORM_OPERATIONS)
         .filter(([, entry]) => test(entry as Record<string, unknown>))
         .map(([name]) => name)
         .sort();
-    expect(named('204, no body')).toEqual(where((entry) => entry.status === 204));
-    expect(named('base64')).toEqual(where((entry) => entry.answerAs === 'base64'));
-    expect(named('a string')).toEqual(where((entry) => entry.answerAs === 'text'));
-    expect(named('multipart/form-data')).toEqual(where((entry) => entry.upload !== undefined));
+    expect(named('204, no body')).toEqual(
+      where((entry) => entry.status === 204),
+    );
+    expect(named('base64')).toEqual(
+      where((entry) => entry.answerAs === 'base64'),
+    );
+    expect(named('a string')).toEqual(
+      where((entry) => entry.answerAs === 'text'),
+    );
+    expect(named('multipart/form-data')).toEqual(
+      where((entry) => entry.upload !== undefined),
+    );
     expect(named('200 `{}`')).toEqual(
       where(
-        (entry) => entry.answer === undefined && entry.status === undefined && !('upload' in entry),
+        (entry) =>
+          entry.answer === undefined &&
+          entry.status === undefined &&
+          !('upload' in entry),
       ),
     );
   });
@@ -241,26 +276,39 @@ describe("the guide's tables", () => {
 
 describe('the wait header', () => {
   /** The guide's wait header, for the checks of what happens when a tool is told otherwise. */
-  const told = { retryAfterHeader: 'X-Wait-Ms', retryAfterUnit: 'milliseconds' } as const;
+  const told = {
+    retryAfterHeader: 'X-Wait-Ms',
+    retryAfterUnit: 'milliseconds',
+  } as const;
 
   it('is read by the simulator and the conformance kit told the same', async () => {
     const config = configOf(fake.url);
     // #region wait-header
     // Where the platform reads the wait of a rate-limit 403, and in what unit.
-    const wait = { retryAfterHeader: 'X-Wait-Ms', retryAfterUnit: 'milliseconds' } as const;
+    const wait = {
+      retryAfterHeader: 'X-Wait-Ms',
+      retryAfterUnit: 'milliseconds',
+    } as const;
 
     // The connector announces its waits there…
     const running = await serve(recordsConnector, {
       port: 0,
-      egress: { allow: ['127.0.0.1'] }, // the kit's fake end system runs on this machine
+      // the kit's fake end system runs on this machine
+      egress: { allow: ['127.0.0.1'] },
       rateLimit: { limit: 2, windowMs: 60_000 },
       ...wait,
     });
-    // …and everything that plays the platform reads them there: the simulator (its waits take no time
-    // on a manual clock),
+    // …and everything that plays the platform reads them there: the simulator
+    // (its waits take no time on a manual clock),
     const clock = createManualClock();
-    const platform = createPlatformSimulator({ target: running.url, config, clock, ...wait });
-    // and the conformance kit, which serves the connector itself: give it the connector's options too.
+    const platform = createPlatformSimulator({
+      target: running.url,
+      config,
+      clock,
+      ...wait,
+    });
+    // and the conformance kit, which serves the connector itself: give it the
+    // connector's options too.
     const results = await runConformance(
       { target: recordsConnector, config, handlerOptions: wait, ...wait },
       { only: ['rate-limit'] }, // the check of the wait header
@@ -297,11 +345,17 @@ describe('the wait header', () => {
     });
     try {
       const config = configOf(fake.url);
-      const untold = createPlatformSimulator({ target: running.url, config, systemId: 'a' });
+      const untold = createPlatformSimulator({
+        target: running.url,
+        config,
+        systemId: 'a',
+      });
       await untold.initialize();
       const missed = untold.call({ path: '/records/1' });
       await expect(missed).rejects.toThrow(ContractViolationError);
-      await expect(missed).rejects.toThrow('a rate-limit 403 has no Retry-After header');
+      await expect(missed).rejects.toThrow(
+        'a rate-limit 403 has no Retry-After header',
+      );
 
       const inSeconds = createPlatformSimulator({
         target: running.url,
@@ -322,7 +376,11 @@ describe('the wait header', () => {
 
   it('fails the conformance check when the kit is told another name', async () => {
     const results = await runConformance(
-      { target: recordsConnector, config: configOf(fake.url), handlerOptions: told },
+      {
+        target: recordsConnector,
+        config: configOf(fake.url),
+        handlerOptions: told,
+      },
       { only: ['rate-limit'] },
     );
     expect(results).toMatchObject([
@@ -374,7 +432,9 @@ describe('the wait header', () => {
     try {
       const untold = await simulate([]);
       expect(untold.status).toBe(1);
-      expect(untold.output).toContain('a rate-limit 403 has no Retry-After header');
+      expect(untold.output).toContain(
+        'a rate-limit 403 has no Retry-After header',
+      );
       // Told, it reads the wait in milliseconds: the minute of the window, over the 1 s it was allowed to wait.
       const told = await simulate([
         '--retry-after-header',
@@ -385,7 +445,9 @@ describe('the wait header', () => {
         '1000',
       ]);
       expect(told.status).toBe(1);
-      expect(told.output).toMatch(/asked to wait 60000 ms, longer than maxWaitMs \(1000 ms\)/);
+      expect(told.output).toMatch(
+        /asked to wait 60000 ms, longer than maxWaitMs \(1000 ms\)/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,21 +2,41 @@
 // login, records). platform-contract.test.ts sends the guide's HTTP examples to it and checks its answers.
 
 // #region connector
-import { defineConnector, field, secret, z, type Logger } from '@connector-sdk/core';
+import {
+  defineConnector,
+  field,
+  secret,
+  z,
+  type Logger,
+} from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
 export const recordsConnector = defineConnector({
   name: 'records',
   version: '1.0.0',
   // The keys of the initialize body's entries.
-  config: { url: field.url(), username: field.string(), password: field.secret() },
-  // The entries initialize answers, which come back as headers on every later call.
+  config: {
+    url: field.url(),
+    username: field.string(),
+    password: field.secret(),
+  },
+  // The entries initialize answers, which come back as headers on every later
+  // call.
   session: { Authorization: field.secret(), 'X-Records-Url': field.url() },
   async initialize({ config, signal, log }) {
-    const { token } = await createEndSystemClient({ baseUrl: config.url, signal, log })
-      .post('auth/login', { json: { username: config.username, password: config.password } })
+    const { token } = await createEndSystemClient({
+      baseUrl: config.url,
+      signal,
+      log,
+    })
+      .post('auth/login', {
+        json: { username: config.username, password: config.password },
+      })
       .json<{ token: string }>();
-    return { Authorization: secret(`Bearer ${token}`), 'X-Records-Url': config.url };
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Records-Url': config.url,
+    };
   },
   operations: ({ get, put }) => ({
     getRecord: get('/records/:id', ({ session, params, signal, log }) =>
@@ -24,7 +44,8 @@ export const recordsConnector = defineConnector({
         .get(`records/${encodeURIComponent(params.id)}`)
         .json(),
     ),
-    // A path parameter, a query parameter and a JSON body, each validated before the handler runs.
+    // A path parameter, a query parameter and a JSON body, each validated
+    // before the handler runs.
     updateRecord: put(
       '/records/:id',
       {
@@ -37,7 +58,9 @@ export const recordsConnector = defineConnector({
           .json<Record<string, unknown>>();
         // ?fields=id,title answers only those fields, in that order.
         const keep = query.fields?.split(',').filter((name) => name in record);
-        return keep === undefined ? record : Object.fromEntries(keep.map((k) => [k, record[k]]));
+        return keep === undefined
+          ? record
+          : Object.fromEntries(keep.map((k) => [k, record[k]]));
       },
     ),
   }),
@@ -46,13 +69,16 @@ export const recordsConnector = defineConnector({
   },
 });
 
-/** The end system, called with the session's token, for one platform request (its signal and logger). */
+/**
+ * The end system, called with the session's token, for one platform request
+ * (its signal and logger).
+ */
 function records({ session, signal, log }: RecordsCall) {
   return createEndSystemClient({
     baseUrl: session['X-Records-Url'],
     headers: { Authorization: session.Authorization },
     signal, // a platform disconnect cancels the call
-    log, //    one line per call, secrets redacted, the operator's egress policy
+    log, // one line per call, secrets redacted, the operator's egress policy
   });
 }
 

@@ -2,19 +2,29 @@
 // REST API, through the platform simulator, with answers checked against the catalog's shapes.
 import { createPlatformSimulator } from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { projects, startFakeTracker, trackerConfig, type FakeTracker } from './fake-tracker.js';
+import {
+  projects,
+  startFakeTracker,
+  trackerConfig,
+  type FakeTracker,
+} from './fake-tracker.js';
 import { trackerConnector } from './platform-operations.js';
 
 let fake: FakeTracker;
 let platform: ReturnType<typeof createPlatformSimulator>;
 beforeAll(async () => {
   fake = await startFakeTracker();
-  platform = createPlatformSimulator({ target: trackerConnector, config: trackerConfig(fake) });
+  platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: trackerConfig(fake),
+  });
 });
 afterAll(() => fake.close());
 
 it('serves the platform operations of the guide, from configuration info to search', async () => {
-  expect((await platform.call({ path: '/server-info' })).body).toMatchObject({ maxResults: 100 });
+  expect((await platform.call({ path: '/server-info' })).body).toMatchObject({
+    maxResults: 100,
+  });
   const window = await platform.call({
     path: '/projects',
     query: { startIndex: '45', maxResults: '10' },
@@ -27,7 +37,9 @@ it('serves the platform operations of the guide, from configuration info to sear
     query: { projectId: 'P1' },
     body: { fields: { summary: 'Printer on fire' } },
   });
-  expect(created.body).toMatchObject({ fields: { id: 'I-1', summary: 'Printer on fire' } });
+  expect(created.body).toMatchObject({
+    fields: { id: 'I-1', summary: 'Printer on fire' },
+  });
   await platform.call({
     method: 'POST',
     path: '/entities/issue',
@@ -62,7 +74,9 @@ it('serves the platform operations of the guide, from configuration info to sear
       },
     ],
   });
-  expect(await search({ field: 'summary', condition: '=', value: 'x' })).toMatchObject({
+  expect(
+    await search({ field: 'summary', condition: '=', value: 'x' }),
+  ).toMatchObject({
     status: 400,
     code: 'VALIDATION_FAILED',
   });
@@ -86,9 +100,14 @@ it('serves the platform operations of the guide, from configuration info to sear
 it('the guide lists every platform operation with its method and path', async () => {
   const { PLATFORM_OPERATIONS } = await import('@connector-sdk/core');
   const { readFileSync } = await import('node:fs');
-  const guide = readFileSync(new URL('../platform-operations.md', import.meta.url), 'utf8');
+  const guide = readFileSync(
+    new URL('../platform-operations.md', import.meta.url),
+    'utf8',
+  );
   for (const [name, { method, path }] of Object.entries(PLATFORM_OPERATIONS)) {
-    const row = guide.split('\n').find((line) => line.startsWith(`| \`platform.${name}\``));
+    const row = guide
+      .split('\n')
+      .find((line) => line.startsWith(`| \`platform.${name}\``));
     expect(row, name).toContain(`\`${method} ${path}\``);
   }
 });

@@ -16,12 +16,23 @@ import { attachmentOperations } from './attachment-operations.js';
 import { optionalOperations } from './platform-optional-operations.js';
 import { MAX_RESULTS, TIME_ZONE, tracker, type Issue } from './tracker-api.js';
 
-/** The platform's field ids → the tracker's search parameters: only these fields can be searched. */
-const SEARCHABLE: Record<string, string> = { updated: 'updatedAfter', id: 'ids' };
+/**
+ * The platform's field ids → the tracker's search parameters: only these fields
+ * can be searched.
+ */
+const SEARCHABLE: Record<string, string> = {
+  updated: 'updatedAfter',
+  id: 'ids',
+};
 
-const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({ fields: { ...issue } });
+const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({
+  fields: { ...issue },
+});
 
-/** What the user fills in: the connector reads it, and the platform's form shows it (describeConfig). */
+/**
+ * What the user fills in: the connector reads it, and the platform's form shows
+ * it (describeConfig).
+ */
 const config = { url: field.url(), token: field.secret() };
 
 export const trackerConnector = defineConnector({
@@ -38,21 +49,33 @@ export const trackerConnector = defineConnector({
     // #region configuration-info
     connectorMetadata: platform.connectorMetadata(() => ({
       enableFeatures: ['CRITERIA'],
-      // platform.users below finds users by user name and by email too, not only by display name.
-      additionalMetadata: { userSearchOnUserNameSupported: true, userSearchOnEmailSupported: true },
-      // One entry per config field, its type and required flag from the declaration: they cannot disagree.
+      // platform.users below finds users by user name and by email too, not
+      // only by display name.
+      additionalMetadata: {
+        userSearchOnUserNameSupported: true,
+        userSearchOnEmailSupported: true,
+      },
+      // One entry per config field, its type and required flag from the
+      // declaration: they cannot disagree.
       fields: describeConfig(config, {
         url: { displayName: 'Tracker URL' },
-        token: { displayName: 'API token', tooltip: 'Settings → API tokens in the tracker' },
+        token: {
+          displayName: 'API token',
+          tooltip: 'Settings → API tokens in the tracker',
+        },
       }),
     })),
     serverInfo: platform.serverInfo(() => ({
       timeZone: TIME_ZONE,
       maxResults: MAX_RESULTS,
-      integrationUserInfo: { fieldInternalName: 'url', userDataType: 'USERNAME_AS_USER' },
+      integrationUserInfo: {
+        fieldInternalName: 'url',
+        userDataType: 'USERNAME_AS_USER',
+      },
     })),
     projects: platform.projects(({ query, ...call }) =>
-      // The tracker pages by page number; the platform asks for a window: readWindow reads exactly it.
+      // The tracker pages by page number; the platform asks for a window:
+      // readWindow reads exactly it.
       readWindow(
         query,
         {
@@ -66,7 +89,12 @@ export const trackerConnector = defineConnector({
       ),
     ),
     entityTypes: platform.entityTypes(() => [
-      { id: 'issue', name: 'Issue', direction: 'BOTH', pollerType: 'CURRENT_STATE' },
+      {
+        id: 'issue',
+        name: 'Issue',
+        direction: 'BOTH',
+        pollerType: 'CURRENT_STATE',
+      },
     ]),
     // #endregion configuration-info
 
@@ -79,55 +107,73 @@ export const trackerConnector = defineConnector({
       ),
     ),
     createEntity: platform.createEntity(async ({ body, ...call }) =>
-      asEntity(await tracker(call).post('issues', { json: body.fields }).json<Issue>()),
+      asEntity(
+        await tracker(call).post('issues', { json: body.fields }).json<Issue>(),
+      ),
     ),
     updateEntity: platform.updateEntity(async ({ params, body, ...call }) =>
       asEntity(
         await tracker(call)
-          .patch(`issues/${encodeURIComponent(params.entityId)}`, { json: body.fields })
+          .patch(`issues/${encodeURIComponent(params.entityId)}`, {
+            json: body.fields,
+          })
           .json<Issue>(),
       ),
     ),
     deleteEntity: platform.deleteEntity(async ({ params, ...call }) => {
-      await tracker(call).delete(`issues/${encodeURIComponent(params.entityId)}`);
+      await tracker(call).delete(
+        `issues/${encodeURIComponent(params.entityId)}`,
+      );
     }),
     // #endregion entities
 
     // #region search
-    searchEntities: platform.searchEntities(async ({ body, query, ...call }) => {
-      // The platform's query tree → the tracker's search parameters. The tracker can only AND them.
-      const filters = foldSearchQuery<Record<string, string>>(body.query, {
-        compare: (fieldId, comparison, value) => {
-          const parameter = SEARCHABLE[fieldId];
-          if (parameter === undefined || (comparison !== 'GREATER_THAN' && comparison !== 'EQUALS'))
-            throw new ValidationError(`The tracker cannot search on ${fieldId} ${comparison}`);
-          return { [parameter]: String(value) };
-        },
-        in: (fieldId, values) => {
-          if (fieldId !== 'id')
-            throw new ValidationError(`The tracker cannot search on ${fieldId} IN`);
-          return { ids: values.join(',') };
-        },
-        and: (parts) => Object.assign({}, ...parts) as Record<string, string>,
-        not: () => {
-          throw new ValidationError('The tracker cannot search with NOT');
-        },
-        native: () => {
-          throw new ValidationError('The tracker has no native query language');
-        },
-      });
-      const issues = await readWindow(
-        query,
-        {
-          offset: (offset, limit) =>
-            tracker(call)
-              .get('issues', { searchParams: { ...filters, offset, limit } })
-              .json<Issue[]>(),
-        },
-        { maxResults: MAX_RESULTS },
-      );
-      return { nextPageLinkSupported: false, entities: issues.map(asEntity) };
-    }),
+    searchEntities: platform.searchEntities(
+      async ({ body, query, ...call }) => {
+        // The platform's query tree → the tracker's search parameters. The
+        // tracker can only AND them.
+        const filters = foldSearchQuery<Record<string, string>>(body.query, {
+          compare: (fieldId, comparison, value) => {
+            const parameter = SEARCHABLE[fieldId];
+            if (
+              parameter === undefined ||
+              (comparison !== 'GREATER_THAN' && comparison !== 'EQUALS')
+            )
+              throw new ValidationError(
+                `The tracker cannot search on ${fieldId} ${comparison}`,
+              );
+            return { [parameter]: String(value) };
+          },
+          in: (fieldId, values) => {
+            if (fieldId !== 'id')
+              throw new ValidationError(
+                `The tracker cannot search on ${fieldId} IN`,
+              );
+            return { ids: values.join(',') };
+          },
+          and: (parts) => Object.assign({}, ...parts) as Record<string, string>,
+          not: () => {
+            throw new ValidationError('The tracker cannot search with NOT');
+          },
+          native: () => {
+            throw new ValidationError(
+              'The tracker has no native query language',
+            );
+          },
+        });
+        const issues = await readWindow(
+          query,
+          {
+            offset: (offset, limit) =>
+              tracker(call)
+                .get('issues', { searchParams: { ...filters, offset, limit } })
+                .json<Issue[]>(),
+          },
+          { maxResults: MAX_RESULTS },
+        );
+        return { nextPageLinkSupported: false, entities: issues.map(asEntity) };
+      },
+    ),
     // #endregion search
 
     // Sub-steps, users, comments, links and history, when the tracker has them.

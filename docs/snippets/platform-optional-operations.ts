@@ -21,7 +21,10 @@ import {
 import { ATTACHMENT } from './attachment-operations.js';
 
 // #region comment-fields
-/** The names the issue type declares for a comment's parts: the platform sends and reads comments under them. */
+/**
+ * The names the issue type declares for a comment's parts: the platform sends
+ * and reads comments under them.
+ */
 const COMMENT = {
   idFieldName: 'commentId',
   bodyFieldName: 'body',
@@ -29,7 +32,10 @@ const COMMENT = {
   createdDateFieldName: 'createdDate',
 } as const;
 
-/** A tracker comment as the platform reads it: under the declared names, its date in the declared pattern. */
+/**
+ * A tracker comment as the platform reads it: under the declared names, its
+ * date in the declared pattern.
+ */
 const asComment = (comment: TrackerComment) => ({
   [COMMENT.idFieldName]: comment.id,
   [COMMENT.bodyFieldName]: comment.text,
@@ -41,33 +47,49 @@ const asComment = (comment: TrackerComment) => ({
   ),
 });
 
-/** A date the platform sent in the declared pattern, as the tracker's ISO text; a 400 naming it otherwise. */
+/**
+ * A date the platform sent in the declared pattern, as the tracker's ISO text;
+ * a 400 naming it otherwise.
+ */
 function platformDate(text: string, parameter: string): string {
   try {
     return parseJavaDate(text, DATE_FORMAT, TIME_ZONE).toISOString();
   } catch (error) {
-    throw new ValidationError(`'${parameter}' must follow the pattern ${DATE_FORMAT}`, {
-      cause: error,
-    });
+    throw new ValidationError(
+      `'${parameter}' must follow the pattern ${DATE_FORMAT}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 // #endregion comment-fields
 
 // #region read-history
-/** The platform's order: oldest first by revision time, then entity id, then revision id. */
+/**
+ * The platform's order: oldest first by revision time, then entity id, then
+ * revision id.
+ */
 const oldestFirst = (a: TrackerChange, b: TrackerChange) =>
   Date.parse(a.at) - Date.parse(b.at) ||
   (a.issue < b.issue ? -1 : a.issue > b.issue ? 1 : 0) ||
   a.number - b.number;
 
-/** A tracker change as one revision of the platform's history, its time in the declared pattern. */
+/**
+ * A tracker change as one revision of the platform's history, its time in the
+ * declared pattern.
+ */
 const asRevision = (
   change: TrackerChange,
 ): PlatformAnswer<'entityHistory'>['revisions'][number] => ({
   entityId: change.issue,
   revisionId: String(change.number),
   updatedBy: change.by,
-  revisionDateTime: formatJavaDate(Date.parse(change.at), DATE_FORMAT, TIME_ZONE),
+  revisionDateTime: formatJavaDate(
+    Date.parse(change.at),
+    DATE_FORMAT,
+    TIME_ZONE,
+  ),
   revisionType: change.kind === 'created' ? 'CREATE' : 'UPDATE',
   fieldsChangedInRevision: Object.fromEntries(
     Object.entries(change.fields ?? {}).map(([id, [oldValue, newValue]]) => [
@@ -80,10 +102,16 @@ const asRevision = (
   }),
 });
 
-/** What a history handler receives: the four history operations take the same query. */
+/**
+ * What a history handler receives: the four history operations take the same
+ * query.
+ */
 type HistoryCall = PlatformContext<TrackerSession, 'entityHistory'>;
 
-/** One kind of the tracker's changes as the platform's history: its filters, its order, the window asked for. */
+/**
+ * One kind of the tracker's changes as the platform's history: its filters, its
+ * order, the window asked for.
+ */
 async function readHistory(
   kind: 'fields' | 'comments',
   { query, ...call }: HistoryCall,
@@ -94,16 +122,24 @@ async function readHistory(
         kind,
         issue: query.entityId,
         since: platformDate(query.since, 'since'),
-        until: query.maxTime === undefined ? undefined : platformDate(query.maxTime, 'maxTime'),
+        until:
+          query.maxTime === undefined
+            ? undefined
+            : platformDate(query.maxTime, 'maxTime'),
       },
     })
     .json<TrackerChange[]>();
-  // The tracker lists changes issue by issue; the platform wants them oldest first, without its own.
+  // The tracker lists changes issue by issue; the platform wants them oldest
+  // first, without its own.
   const ordered = changes
     .filter((change) => change.by !== query.notUpdatedByUser)
     .sort(oldestFirst);
   if (query.orderByDirection === 'DESC') ordered.reverse();
-  const window = await readWindow(query, { all: () => ordered }, { maxResults: MAX_RESULTS });
+  const window = await readWindow(
+    query,
+    { all: () => ordered },
+    { maxResults: MAX_RESULTS },
+  );
   return { nextPageLinkSupported: false, revisions: window.map(asRevision) };
 }
 // #endregion read-history
@@ -122,26 +158,36 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
     entityType: platform.entityType(() => ({
       id: 'issue',
       name: 'Issue',
-      // The tracker changes a status alone: the platform asks for the sub-steps of every update.
+      // The tracker changes a status alone: the platform asks for the sub-steps
+      // of every update.
       multiStepUpdate: 'DYNAMIC_SUB_STEPS',
       // The platform recovers from history: entity history becomes required.
       recovery: { type: 'HISTORY_BASED' },
       history: {
         type: 'FIELD_BASED',
         revisionDateFormat: DATE_FORMAT,
-        // Revision ids are the tracker's change numbers: the platform orders them as numbers.
+        // Revision ids are the tracker's change numbers: the platform orders
+        // them as numbers.
         isRevisionIdNumeric: true,
         revisionUserDataType: 'USERNAME_AS_USER',
         separateHistoryApis: ['COMMENTS'],
       },
       comments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: COMMENT },
-      // The names an attachment's parts travel under (see Attachments), its dates in the same pattern.
-      attachments: { createUpdateDateFormat: DATE_FORMAT, fieldNameInfo: ATTACHMENT },
+      // The names an attachment's parts travel under (see Attachments), its
+      // dates in the same pattern.
+      attachments: {
+        createUpdateDateFormat: DATE_FORMAT,
+        fieldNameInfo: ATTACHMENT,
+      },
       links: {
         linkTypes: [{ linkType: 'blocks', reverseLinkType: 'is blocked by' }],
         rank: {
           rankType: 'FLAT_SINGLE',
-          supportedRankOperations: ['MOVE_BEFORE', 'MOVE_AFTER', 'LAST_IN_LIST'],
+          supportedRankOperations: [
+            'MOVE_BEFORE',
+            'MOVE_AFTER',
+            'LAST_IN_LIST',
+          ],
         },
       },
       fields: [
@@ -160,7 +206,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
 
     // #region sub-steps
     subStepsForUpdate: platform.subStepsForUpdate(({ body }) => {
-      // The tracker's workflow: edit the other fields first, then change the status on its own.
+      // The tracker's workflow: edit the other fields first, then change the
+      // status on its own.
       const { status, ...others } = body.fields;
       const steps: PlatformAnswer<'subStepsForUpdate'> = [];
       if (Object.keys(others).length > 0) steps.push({ fields: others });
@@ -171,8 +218,9 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
 
     // #region users
     users: platform.users(async ({ query, ...call }) => {
-      // Exactly one of the three arrives (the catalog answers 400 to none or two). The platform wants exact
-      // matches and the tracker searches free text: search, then keep the exact ones.
+      // Exactly one of the three arrives (the catalog answers 400 to none or
+      // two). The platform wants exact matches and the tracker searches free
+      // text: search, then keep the exact ones.
       const by =
         query.email !== undefined
           ? 'email'
@@ -198,7 +246,9 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
     addComment: platform.addComment(async ({ params, body, ...call }) => {
       const text = body[COMMENT.bodyFieldName];
       if (typeof text !== 'string' || text.trim() === '')
-        throw new ValidationError(`A comment needs its text in '${COMMENT.bodyFieldName}'`);
+        throw new ValidationError(
+          `A comment needs its text in '${COMMENT.bodyFieldName}'`,
+        );
       const comment = await tracker(call)
         .post(`${issuePath(params.entityId)}/comments`, { json: { text } })
         .json<TrackerComment>();
@@ -210,7 +260,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
       };
     }),
     getComments: platform.getComments(async ({ params, query, ...call }) => {
-      // afterTime: a date in the declared pattern, or "null" (null here) for every comment.
+      // afterTime: a date in the declared pattern, or "null" (null here) for
+      // every comment.
       const after =
         typeof query.afterTime === 'string'
           ? platformDate(query.afterTime, 'afterTime')
@@ -227,14 +278,18 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
         },
         { maxResults: MAX_RESULTS },
       );
-      return { nextPageLinkSupported: false, comments: comments.map(asComment) };
+      return {
+        nextPageLinkSupported: false,
+        comments: comments.map(asComment),
+      };
     }),
     // #endregion comments
 
     // #region links
     createLinks: platform.createLinks(async ({ params, body, ...call }) => {
       for (const link of body.links) {
-        // BACKWARD is the reverse type ("is blocked by"): the tracker keeps it on the other issue.
+        // BACKWARD is the reverse type ("is blocked by"): the tracker keeps it
+        // on the other issue.
         const [from, to] =
           body.linkTypeDirection === 'BACKWARD'
             ? [link.linkedEntityId, params.entityId]
@@ -244,7 +299,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
         });
       }
       if (body.rankInfo !== undefined) {
-        // Rank: move this issue before or after its sibling, or to the end of the list.
+        // Rank: move this issue before or after its sibling, or to the end of
+        // the list.
         const { rankOperation, siblingEntity } = body.rankInfo;
         if (rankOperation === 'MOVE_BULK_AFTER')
           throw new ValidationError('The tracker moves one issue at a time');
@@ -254,7 +310,9 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
             : rankOperation === 'MOVE_AFTER'
               ? { after: siblingEntity.internalId }
               : {};
-        await tracker(call).post('rank', { json: { issue: params.entityId, ...where } });
+        await tracker(call).post('rank', {
+          json: { issue: params.entityId, ...where },
+        });
       }
       return body.links.map((link) => ({ linkType: body.linkType, ...link }));
     }),
@@ -271,7 +329,8 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
       // Nothing to answer: the catalog answers the platform 204.
     }),
     siblingsByRank: platform.siblingsByRank(async ({ query, ...call }) => {
-      // A flat rank: one list per project, so the platform sends no parent, and the issue is in it.
+      // A flat rank: one list per project, so the platform sends no parent, and
+      // the issue is in it.
       const ranked = await tracker(call)
         .get('rank', { searchParams: { project: query.projectId } })
         .json<string[]>();
@@ -284,9 +343,14 @@ export function optionalOperations(platform: PlatformBuilders<TrackerSession>) {
     // #endregion links
 
     // #region history
-    entityHistory: platform.entityHistory((call) => readHistory('fields', call)),
-    // Declared in separateHistoryApis: comment changes come from here, not from entity history.
-    commentHistory: platform.commentHistory((call) => readHistory('comments', call)),
+    entityHistory: platform.entityHistory((call) =>
+      readHistory('fields', call),
+    ),
+    // Declared in separateHistoryApis: comment changes come from here, not from
+    // entity history.
+    commentHistory: platform.commentHistory((call) =>
+      readHistory('comments', call),
+    ),
     // #endregion history
   };
 }

@@ -2,14 +2,22 @@
 // the platform simulator: issues change between the platform's windows, and the walk neither skips nor repeats.
 import { createPlatformSimulator } from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TOKEN, startFakeTracker, trackerConfig, type FakeTracker } from './fake-tracker.js';
+import {
+  TOKEN,
+  startFakeTracker,
+  trackerConfig,
+  type FakeTracker,
+} from './fake-tracker.js';
 import { pollingConnector } from './polling.js';
 
 let fake: FakeTracker;
 let platform: ReturnType<typeof createPlatformSimulator>;
 beforeAll(async () => {
   fake = await startFakeTracker();
-  platform = createPlatformSimulator({ target: pollingConnector, config: trackerConfig(fake) });
+  platform = createPlatformSimulator({
+    target: pollingConnector,
+    config: trackerConfig(fake),
+  });
 });
 afterAll(() => fake.close());
 
@@ -17,7 +25,10 @@ afterAll(() => fake.close());
 async function createIssue(summary: string): Promise<void> {
   const response = await fetch(`${fake.url}/issues`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      'content-type': 'application/json',
+    },
     body: JSON.stringify({ summary }),
   });
   expect(response.status).toBe(201);
@@ -46,7 +57,11 @@ const pollWindow = (since: string, until: string, nextPageLink?: string) =>
   });
 
 /** Walks a poll as the platform does, calling `between` after each window; answers `id@updated` per window. */
-async function walk(since: string, until: string, between: (window: number) => void = () => {}) {
+async function walk(
+  since: string,
+  until: string,
+  between: (window: number) => void = () => {},
+) {
   const windows: string[][] = [];
   let link: string | undefined;
   do {
@@ -59,7 +74,9 @@ async function walk(since: string, until: string, between: (window: number) => v
     };
     expect(answer.nextPageLinkSupported).toBe(true);
     windows.push(
-      answer.entities.map(({ fields }) => `${fields.id}@${fields.updated.slice(11, 19)}`),
+      answer.entities.map(
+        ({ fields }) => `${fields.id}@${fields.updated.slice(11, 19)}`,
+      ),
     );
     link = answer.nextPageLink;
     between(windows.length);
@@ -69,7 +86,8 @@ async function walk(since: string, until: string, between: (window: number) => v
 
 it('walks the issues updated since the last poll without skipping one that another moved past', async () => {
   // I-1 … I-5, updated 09:01 … 09:05 (the fake's clock moves a minute per change).
-  for (const summary of ['one', 'two', 'three', 'four', 'five']) await createIssue(summary);
+  for (const summary of ['one', 'two', 'three', 'four', 'five'])
+    await createIssue(summary);
   const windows = await walk(
     '2026-11-25T09:00:00.000+0000',
     '2026-11-25T10:00:00.000+0000',
@@ -92,17 +110,31 @@ it('answers an update stamped in the second of the poll time, which the overlap 
   fake.freeze('2026-11-25T09:10:00.000Z');
   fake.edit('I-2', { summary: 'two, edited' }, 'bob');
   fake.freeze(undefined);
-  const windows = await walk('2026-11-25T09:10:00.400+0000', '2026-11-25T10:00:00.000+0000');
+  const windows = await walk(
+    '2026-11-25T09:10:00.400+0000',
+    '2026-11-25T10:00:00.000+0000',
+  );
   expect(windows.flat()).toEqual(['I-2@09:10:00']);
 });
 
 it('refuses a link it did not answer, or one sent with another poll, with a 400', async () => {
-  const first = await pollWindow('2026-11-25T09:00:00.000+0000', '2026-11-25T10:00:00.000+0000');
+  const first = await pollWindow(
+    '2026-11-25T09:00:00.000+0000',
+    '2026-11-25T10:00:00.000+0000',
+  );
   const link = (first.body as { nextPageLink: string }).nextPageLink;
   expect(
-    await pollWindow('2026-11-25T09:00:00.000+0000', '2026-11-25T10:00:00.000+0000', 'x'),
+    await pollWindow(
+      '2026-11-25T09:00:00.000+0000',
+      '2026-11-25T10:00:00.000+0000',
+      'x',
+    ),
   ).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
   expect(
-    await pollWindow('2026-11-25T09:30:00.000+0000', '2026-11-25T10:00:00.000+0000', link),
+    await pollWindow(
+      '2026-11-25T09:30:00.000+0000',
+      '2026-11-25T10:00:00.000+0000',
+      link,
+    ),
   ).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
 });

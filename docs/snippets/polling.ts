@@ -12,15 +12,31 @@ import {
   type PlatformAnswer,
   type SearchQuery,
 } from '@connector-sdk/core';
-import { DATE_FORMAT, MAX_RESULTS, TIME_ZONE, tracker, type Issue } from './tracker-api.js';
+import {
+  DATE_FORMAT,
+  MAX_RESULTS,
+  TIME_ZONE,
+  tracker,
+  type Issue,
+} from './tracker-api.js';
 
-const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({ fields: { ...issue } });
+const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({
+  fields: { ...issue },
+});
 
 // #region updated-between
-/** The times of the platform's poll (`updated >= since AND updated <= maxTime`) in epoch ms. */
-function updatedBetween(query: SearchQuery): { since?: number; until?: number } {
+/**
+ * The times of the platform's poll (`updated >= since AND updated <= maxTime`)
+ * in epoch ms.
+ */
+function updatedBetween(query: SearchQuery): {
+  since?: number;
+  until?: number;
+} {
   const refuse = () => {
-    throw new ValidationError('The tracker polls on updated only: updated > a time, < a time, AND');
+    throw new ValidationError(
+      'The tracker polls on updated only: updated > a time, < a time, AND',
+    );
   };
   return foldSearchQuery<{ since?: number; until?: number }>(query, {
     compare: (field, comparison, value) => {
@@ -29,14 +45,18 @@ function updatedBetween(query: SearchQuery): { since?: number; until?: number } 
       try {
         time = parseJavaDate(value, DATE_FORMAT, TIME_ZONE).getTime();
       } catch (error) {
-        throw new ValidationError(`'updated' must follow ${DATE_FORMAT}`, { cause: error });
+        throw new ValidationError(`'updated' must follow ${DATE_FORMAT}`, {
+          cause: error,
+        });
       }
       if (comparison === 'GREATER_THAN' || comparison === 'GREATER_THAN_EQUALS')
         return { since: time };
-      if (comparison === 'LESS_THAN' || comparison === 'LESS_THAN_EQUALS') return { until: time };
+      if (comparison === 'LESS_THAN' || comparison === 'LESS_THAN_EQUALS')
+        return { until: time };
       return refuse();
     },
-    and: (parts) => Object.assign({}, ...parts) as { since?: number; until?: number },
+    and: (parts) =>
+      Object.assign({}, ...parts) as { since?: number; until?: number },
     in: refuse,
     not: refuse,
     native: refuse,
@@ -55,34 +75,38 @@ export const pollingConnector = defineConnector({
   }),
   operations: ({ platform }) => ({
     // #region poll
-    searchEntities: platform.searchEntities(async ({ body, query, ...call }) => {
-      const { since = 0, until } = updatedBetween(body.query);
-      const { items, ...paging } = await pollWindow(
-        { ...query, since, until },
-        {
-          // The tracker lists issues updated at or after a time, oldest update first, by offset.
-          offset: (from, offset, limit) =>
-            tracker(call)
-              .get('issues', {
-                searchParams: {
-                  updatedSince: new Date(from).toISOString(),
-                  sort: 'updated',
-                  offset,
-                  limit,
-                },
-              })
-              .json<Issue[]>(),
-        },
-        {
-          updated: (issue) => Date.parse(issue.updated),
-          id: (issue) => issue.id,
-          // The tracker stamps updates to the second: read one second before the poll time (the default).
-          overlapMs: 1_000,
-          maxResults: MAX_RESULTS,
-        },
-      );
-      return { ...paging, entities: items.map(asEntity) };
-    }),
+    searchEntities: platform.searchEntities(
+      async ({ body, query, ...call }) => {
+        const { since = 0, until } = updatedBetween(body.query);
+        const { items, ...paging } = await pollWindow(
+          { ...query, since, until },
+          {
+            // The tracker lists issues updated at or after a time, oldest
+            // update first, by offset.
+            offset: (from, offset, limit) =>
+              tracker(call)
+                .get('issues', {
+                  searchParams: {
+                    updatedSince: new Date(from).toISOString(),
+                    sort: 'updated',
+                    offset,
+                    limit,
+                  },
+                })
+                .json<Issue[]>(),
+          },
+          {
+            updated: (issue) => Date.parse(issue.updated),
+            id: (issue) => issue.id,
+            // The tracker stamps updates to the second: read one second before
+            // the poll time (the default).
+            overlapMs: 1_000,
+            maxResults: MAX_RESULTS,
+          },
+        );
+        return { ...paging, entities: items.map(asEntity) };
+      },
+    ),
     // #endregion poll
   }),
 });

@@ -6,16 +6,26 @@ import { serve } from '@connector-sdk/node';
 const connector = defineConnector({
   name: 'acme-tracker',
   version: '1.0.0',
-  config: { url: field.url(), username: field.string(), password: field.secret() },
+  config: {
+    url: field.url(),
+    username: field.string(),
+    password: field.secret(),
+  },
   session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
   async initialize({ config }) {
     const token = await login(config); // your end-system call
-    return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Acme-Url': config.url,
+    };
   },
   operations: ({ get }) => ({
-    getIssue: get('/issues/:id', ({ session, params }) => fetchIssue(session, params.id)), // yours too
+    getIssue: get('/issues/:id', ({ session, params }) =>
+      fetchIssue(session, params.id),
+    ), // yours too
   }),
 });
 
-await serve(connector, { port: 3000 }); // POST /sdk/api/1.0/initialize/{sdkSessionId}?systemId=…
+// POST /sdk/api/1.0/initialize/{sdkSessionId}?systemId=…
+await serve(connector, { port: 3000 });
 // #endregion quick-start

@@ -1,6 +1,8 @@
 import { defineConnector, field, secret, z } from '@connector-sdk/core';
 
-declare function loadFields(session: Record<string, unknown>): Promise<string[]>;
+declare function loadFields(
+  session: Record<string, unknown>,
+): Promise<string[]>;
 declare function login(config: {
   url: string;
   apiKey: string;
@@ -15,7 +17,8 @@ export const cached = defineConnector({
   initialize: ({ config }) => ({ 'X-Acme-Url': config.url }),
   // #region caches
   operations: ({ get }) => ({
-    // One end-system call per system every 10 minutes, whichever instance serves the request.
+    // One end-system call per system every 10 minutes, whichever instance
+    // serves the request.
     getFields: get('/fields', ({ session, systemCache }) =>
       // loadFields: your end-system call
       systemCache.getOrSet('fields', () => loadFields(session), {
@@ -39,7 +42,8 @@ export const keptInSession = defineConnector({
   session: {
     'X-Acme-Url': field.url(),
     Authorization: field.secret(),
-    // Cleanup needs it, so it lives in the session, not in a cache that may have dropped it.
+    // Cleanup needs it, so it lives in the session, not in a cache that may
+    // have dropped it.
     'X-Refresh-Token': field.secret(),
   },
   async initialize({ config }) {
@@ -64,14 +68,16 @@ import { notesConnector } from './connector.js';
 
 const logger = pino();
 
-// Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store refuses to start without one.
-// Without a `url`, the store reads CONNECTOR_SDK_REDIS_URL (see the table below).
+// Every instance runs with the same CONNECTOR_SDK_SESSION_KEY: a shared store
+// refuses to start without one. Without a `url`, the store reads
+// CONNECTOR_SDK_REDIS_URL (see the table below).
 const store = await connectRedisStore({ logger });
 const running = await serve(notesConnector, {
   port: 3000,
   logger,
   store, // caches and the rate limit, shared by every instance
-  rateLimit: { limit: 600, windowMs: 60_000 }, // 600 calls a minute per system, in total
+  // 600 calls a minute per system, in total
+  rateLimit: { limit: 600, windowMs: 60_000 },
 });
 process.once('SIGTERM', async () => {
   await running.close();

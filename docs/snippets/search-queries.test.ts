@@ -27,9 +27,17 @@ const platform = createPlatformSimulator({ target: connector, config: {} });
 
 const at = '2026-11-01T08:00:00.000+0000';
 /** Each example: the tree `body.query` holds, and what the guide's translation makes of it. */
-const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: unknown }> = {
+const EXPECTED: Record<
+  string,
+  { query: SearchQuery; tracker: string; orderBy?: unknown }
+> = {
   'compare.json': {
-    query: { kind: 'compare', field: 'updated', comparison: 'GREATER_THAN_EQUALS', value: at },
+    query: {
+      kind: 'compare',
+      field: 'updated',
+      comparison: 'GREATER_THAN_EQUALS',
+      value: at,
+    },
     tracker: `updated >= "${at}"`,
   },
   'in.json': {
@@ -40,8 +48,18 @@ const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: 
     query: {
       kind: 'and',
       criteria: [
-        { kind: 'compare', field: 'createdBy', comparison: 'EQUALS', value: 'integration.user' },
-        { kind: 'compare', field: 'created', comparison: 'GREATER_THAN', value: at },
+        {
+          kind: 'compare',
+          field: 'createdBy',
+          comparison: 'EQUALS',
+          value: 'integration.user',
+        },
+        {
+          kind: 'compare',
+          field: 'created',
+          comparison: 'GREATER_THAN',
+          value: at,
+        },
       ],
     },
     tracker: `(reporter = "integration.user") and (created > "${at}")`,
@@ -53,7 +71,14 @@ const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: 
   'not.json': {
     query: {
       kind: 'not',
-      criteria: [{ kind: 'compare', field: 'status', comparison: 'EQUALS', value: 'closed' }],
+      criteria: [
+        {
+          kind: 'compare',
+          field: 'status',
+          comparison: 'EQUALS',
+          value: 'closed',
+        },
+      ],
     },
     tracker: 'not ((status = "closed"))',
   },
@@ -61,7 +86,12 @@ const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: 
     query: {
       kind: 'and',
       criteria: [
-        { kind: 'compare', field: 'updated', comparison: 'GREATER_THAN', value: at },
+        {
+          kind: 'compare',
+          field: 'updated',
+          comparison: 'GREATER_THAN',
+          value: at,
+        },
         { kind: 'native', query: 'status = Resolved and team = Marvels' },
       ],
     },
@@ -72,13 +102,19 @@ const EXPECTED: Record<string, { query: SearchQuery; tracker: string; orderBy?: 
 it('has one example per kind of node, each shown in the search guide', () => {
   const files = readdirSync(examples).sort();
   expect(files).toEqual(Object.keys(EXPECTED).sort());
-  const guide = readFileSync(new URL('../platform-search.md', import.meta.url), 'utf8');
+  const guide = readFileSync(
+    new URL('../platform-search.md', import.meta.url),
+    'utf8',
+  );
   for (const file of files)
-    expect(guide).toContain(`<!-- snippet: docs/snippets/search-queries/${file} -->`);
+    expect(guide).toContain(
+      `<!-- snippet: docs/snippets/search-queries/${file} -->`,
+    );
   const kinds = new Set<string>();
   const visit = (query: SearchQuery): void => {
     kinds.add(query.kind);
-    if (query.kind === 'and' || query.kind === 'not') query.criteria.forEach(visit);
+    if (query.kind === 'and' || query.kind === 'not')
+      query.criteria.forEach(visit);
   };
   for (const { query } of Object.values(EXPECTED)) visit(query);
   expect([...kinds].sort()).toEqual(['and', 'compare', 'in', 'native', 'not']);
@@ -87,7 +123,9 @@ it('has one example per kind of node, each shown in the search guide', () => {
 it.each(Object.entries(EXPECTED))(
   '%s arrives as the guide says, through the platform simulator',
   async (file, expected) => {
-    const body: unknown = JSON.parse(readFileSync(new URL(file, examples), 'utf8'));
+    const body: unknown = JSON.parse(
+      readFileSync(new URL(file, examples), 'utf8'),
+    );
     received.length = 0;
     const answer = await platform.call({
       method: 'POST',
@@ -97,7 +135,10 @@ it.each(Object.entries(EXPECTED))(
     });
     expect(answer.status).toBe(200);
     expect(received).toEqual([
-      { query: expected.query, ...(expected.orderBy ? { orderBy: expected.orderBy } : {}) },
+      {
+        query: expected.query,
+        ...(expected.orderBy ? { orderBy: expected.orderBy } : {}),
+      },
     ]);
     expect(toTrackerQuery(expected.query)).toBe(expected.tracker);
   },
@@ -115,7 +156,10 @@ it('answers 400 naming the part of a query the platform does not send', async ()
 });
 
 it('declares native criteria on the entity type the platform reads', async () => {
-  const answer = await platform.call({ path: '/entity-types/issue', query: { projectId: 'P1' } });
+  const answer = await platform.call({
+    path: '/entity-types/issue',
+    query: { projectId: 'P1' },
+  });
   expect(answer.body).toMatchObject({
     searchEntityInfo: { isCriteriaInSystemNativeFormat: true },
   });

@@ -11,12 +11,16 @@ import {
 } from '@connector-sdk/core';
 
 // #region native-criteria
-/** The issue type, as `platform.entityType` answers it: the user writes criteria in the tracker's language. */
+/**
+ * The issue type, as `platform.entityType` answers it: the user writes criteria
+ * in the tracker's language.
+ */
 export const issueType: PlatformAnswer<'entityType'> = {
   id: 'issue',
   name: 'Issue',
   searchEntityInfo: {
-    // The platform then sends the user's criteria as they wrote them, under the field OH_NATIVE_QUERY.
+    // The platform then sends the user's criteria as they wrote them, under the
+    // field OH_NATIVE_QUERY.
     isCriteriaInSystemNativeFormat: true,
     // The pattern of the dates in search values.
     dateTimeFormat: "yyyy-MM-dd'T'HH:mm:ss.SSSZ",
@@ -35,7 +39,10 @@ export const issueType: PlatformAnswer<'entityType'> = {
 // #endregion native-criteria
 
 // #region native-fold
-/** The tracker's name of each field the platform may search on; any other is a 400. */
+/**
+ * The tracker's name of each field the platform may search on; any other is a
+ * 400.
+ */
 const COLUMNS: Readonly<Record<string, string>> = {
   id: 'key',
   status: 'status',
@@ -53,10 +60,14 @@ const OPERATORS: Readonly<Record<SearchComparison, string>> = {
 };
 function column(field: string): string {
   const name = Object.hasOwn(COLUMNS, field) ? COLUMNS[field] : undefined;
-  if (name === undefined) throw new ValidationError(`The tracker cannot search on ${field}`);
+  if (name === undefined)
+    throw new ValidationError(`The tracker cannot search on ${field}`);
   return name;
 }
-/** A value as a quoted string of the tracker's language (its escapes are JSON's). */
+/**
+ * A value as a quoted string of the tracker's language (its escapes are
+ * JSON's).
+ */
 const quoted = (value: SearchValue) => JSON.stringify(String(value));
 
 /** The platform's query as a query of the tracker's language. */
@@ -64,11 +75,12 @@ export const toTrackerQuery = (query: SearchQuery): string =>
   foldSearchQuery(query, {
     compare: (field, comparison, value) =>
       `${column(field)} ${OPERATORS[comparison]} ${quoted(value)}`,
-    in: (field, values) => `${column(field)} in (${values.map(quoted).join(', ')})`,
+    in: (field, values) =>
+      `${column(field)} in (${values.map(quoted).join(', ')})`,
     and: (parts) => parts.map((part) => `(${part})`).join(' and '),
     not: (parts) => `not (${parts.map((part) => `(${part})`).join(' and ')})`,
-    // The user's own criteria, already in the tracker's language: passed on as they are (inside an AND, which
-    // puts each part in parentheses).
+    // The user's own criteria, already in the tracker's language: passed on as
+    // they are (inside an AND, which puts each part in parentheses).
     native: (native) => native,
   });
 // #endregion native-fold

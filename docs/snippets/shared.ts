@@ -8,4 +8,7 @@ export interface AcmeConfig {
 }
 
 export declare function login(config: AcmeConfig): Promise<string>;
-export declare function fetchIssue(session: Record<string, unknown>, id: string): Promise<unknown>;
+export declare function fetchIssue(
+  session: Record<string, unknown>,
+  id: string,
+): Promise<unknown>;

@@ -17,7 +17,8 @@ it('lists every ConformanceOptions field in docs/testing.md', () => {
     if (top) {
       names.push(top[1] as string);
       parent = /[{&]\s*$/.test(line) ? top[1] : undefined;
-    } else if (nested && parent !== undefined) names.push(`${parent}.${nested[1]}`);
+    } else if (nested && parent !== undefined)
+      names.push(`${parent}.${nested[1]}`);
   }
   expect(names).toContain('platform.operations');
   const guide = read('docs/testing.md');

@@ -4,7 +4,9 @@ import type { ParameterEntry } from '@connector-sdk/core';
 import { describeConformance } from '@connector-sdk/testing/vitest';
 import { notesConnector as connector } from '../../examples/minimal/src/connector.js';
 
-declare function revokeAtNotes(session: readonly ParameterEntry[]): Promise<void>;
+declare function revokeAtNotes(
+  session: readonly ParameterEntry[],
+): Promise<void>;
 
 // #region real-end-system
 import { describe } from 'vitest';
@@ -18,8 +20,13 @@ describe.skipIf(notesUrl === undefined)('against the real notes API', () => {
       username: process.env.NOTES_USER ?? '',
       password: { value: process.env.NOTES_PASSWORD ?? '', sensitive: true },
     },
-    operation: { method: 'POST', path: '/notes', body: { text: 'From the conformance kit' } },
-    expireSession: (session) => revokeAtNotes(session), // your end system's logout or revoke call
+    operation: {
+      method: 'POST',
+      path: '/notes',
+      body: { text: 'From the conformance kit' },
+    },
+    // your end system's logout or revoke call
+    expireSession: (session) => revokeAtNotes(session),
   }));
 });
 // #endregion real-end-system

@@ -9,15 +9,23 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordsConnector } from './platform-contract.js';
 
-const guide = readFileSync(new URL('../troubleshooting.md', import.meta.url), 'utf8');
+const guide = readFileSync(
+  new URL('../troubleshooting.md', import.meta.url),
+  'utf8',
+);
 const headings = guide.split('\n').filter((line) => line.startsWith('### '));
 
 it('has one section for each code of ERROR_STATUS, and none for a code it does not have', () => {
-  const codes = headings.map((line) => /^### `([A-Z_]+)` \((\d{3})\)$/.exec(line)?.slice(1));
+  const codes = headings.map((line) =>
+    /^### `([A-Z_]+)` \((\d{3})\)$/.exec(line)?.slice(1),
+  );
   expect(codes.every((code) => code !== undefined)).toBe(true);
   expect(Object.fromEntries(codes as [string, string][])).toEqual(
     Object.fromEntries(
-      Object.entries(ERROR_STATUS).map(([code, status]) => [code, String(status)]),
+      Object.entries(ERROR_STATUS).map(([code, status]) => [
+        code,
+        String(status),
+      ]),
     ),
   );
 });
@@ -37,9 +45,15 @@ describe('the 401 codes, as the guide tells them apart', () => {
   });
 
   it('answers a login the end system refuses with 401 AUTHENTICATION_FAILED, not SESSION_EXPIRED', async () => {
-    const platform = createPlatformSimulator({ target: recordsConnector, config: config('wrong') });
+    const platform = createPlatformSimulator({
+      target: recordsConnector,
+      config: config('wrong'),
+    });
     const answer = await platform.initialize();
-    expect([answer.status, answer.code]).toEqual([401, 'AUTHENTICATION_FAILED']);
+    expect([answer.status, answer.code]).toEqual([
+      401,
+      'AUTHENTICATION_FAILED',
+    ]);
     expect(guide).toMatch(
       /`AUTHENTICATION_FAILED` \(401\)\n\n- \*\*Cause:\*\* the end system refused/,
     );
@@ -57,6 +71,8 @@ describe('the 401 codes, as the guide tells them apart', () => {
       (entry) => entry.type === 'exchange' && entry.step === 'call',
     );
     expect(refused?.type === 'exchange' && refused.response.status).toBe(401);
-    expect(refused?.type === 'exchange' && refused.response.body).toContain('"TOKEN_EXPIRED"');
+    expect(refused?.type === 'exchange' && refused.response.body).toContain(
+      '"TOKEN_EXPIRED"',
+    );
   });
 });

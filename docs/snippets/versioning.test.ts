@@ -18,7 +18,10 @@ import { describe, expect, it } from 'vitest';
 import { release100, release110, release120 } from './versioning.js';
 
 const sessionKey = 'one-key-for-every-instance-of-acme-0123456789';
-const config = { url: 'https://acme.example', token: { value: 'tok-123456', sensitive: true } };
+const config = {
+  url: 'https://acme.example',
+  token: { value: 'tok-123456', sensitive: true },
+};
 
 /** One address in front of instances that run different releases: `serve` picks the one the next call reaches. */
 function rollingDeploy(releases: Record<string, Connector>) {
@@ -29,7 +32,8 @@ function rollingDeploy(releases: Record<string, Connector>) {
     ]),
   );
   let serving: ConnectorHandler | undefined;
-  const target: ConnectorHandler = (request) => (serving as ConnectorHandler)(request);
+  const target: ConnectorHandler = (request) =>
+    (serving as ConnectorHandler)(request);
   return {
     target,
     serve(name: string) {
@@ -39,7 +43,11 @@ function rollingDeploy(releases: Record<string, Connector>) {
 }
 
 describe('adding a session field in two steps', () => {
-  const deploy = rollingDeploy({ '1.0.0': release100, '1.1.0': release110, '1.2.0': release120 });
+  const deploy = rollingDeploy({
+    '1.0.0': release100,
+    '1.1.0': release110,
+    '1.2.0': release120,
+  });
   const where = { method: 'GET', path: '/where', withSession: true } as const;
 
   it("1.1.0 reads 1.0.0's sessions, and 1.0.0 reads 1.1.0's", async () => {
@@ -57,7 +65,9 @@ describe('adding a session field in two steps', () => {
       config: { ...config, region: 'us' },
     });
     await usPlatform.initialize();
-    expect((await usPlatform.request(where)).body).toMatchObject({ region: 'us' });
+    expect((await usPlatform.request(where)).body).toMatchObject({
+      region: 'us',
+    });
     deploy.serve('1.0.0');
     expect(await usPlatform.request(where)).toMatchObject({ status: 200 });
   });
@@ -77,13 +87,11 @@ describe('adding a session field in two steps', () => {
     });
     const retried = await platform.call({ path: '/where' });
     expect(retried).toMatchObject({ status: 200, body: { region: 'eu' } });
-    expect(platform.transcript.map((entry) => entry.type === 'exchange' && entry.step)).toEqual([
-      'initialize',
-      'request',
-      'call',
-      'initialize',
-      'call',
-    ]);
+    expect(
+      platform.transcript.map(
+        (entry) => entry.type === 'exchange' && entry.step,
+      ),
+    ).toEqual(['initialize', 'request', 'call', 'initialize', 'call']);
   });
 });
 
@@ -100,11 +108,16 @@ describe('the table of session changes', () => {
       config: { url: field.url(), token: field.secret() },
       session: options.session,
       initialize: () => options.values as never,
-      operations: ({ get }) => ({ where: get('/where', ({ session }) => session) }),
+      operations: ({ get }) => ({
+        where: get('/where', ({ session }) => session),
+      }),
     });
   const before = acme({
     session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
-    values: { Authorization: 'Bearer tok-123456', 'X-Acme-Url': 'http://acme.example/' },
+    values: {
+      Authorization: 'Bearer tok-123456',
+      'X-Acme-Url': 'http://acme.example/',
+    },
   });
   const withRegion = (region: z.ZodType) =>
     acme({
@@ -121,14 +134,25 @@ describe('the table of session changes', () => {
     });
 
   /** The status and code of a call with a session one release made, answered by another. */
-  async function replay(made: Connector, answered: Connector, key = sessionKey) {
+  async function replay(
+    made: Connector,
+    answered: Connector,
+    key = sessionKey,
+  ) {
     const maker = createHandler(made, { sessionKey });
     const answerer = createHandler(answered, { sessionKey: key });
     let handler = maker;
-    const platform = createPlatformSimulator({ target: (request) => handler(request), config });
+    const platform = createPlatformSimulator({
+      target: (request) => handler(request),
+      config,
+    });
     await platform.initialize();
     handler = answerer;
-    const answer = await platform.request({ method: 'GET', path: '/where', withSession: true });
+    const answer = await platform.request({
+      method: 'GET',
+      path: '/where',
+      withSession: true,
+    });
     return `${answer.status}${answer.code === undefined ? '' : ` ${answer.code}`}`;
   }
 
@@ -166,7 +190,10 @@ describe('the table of session changes', () => {
           Authorization: field.secret(),
           'X-Acme-Url': field.url({ protocols: ['https:'] }),
         },
-        values: { Authorization: 'Bearer tok-123456', 'X-Acme-Url': 'https://acme.example/' },
+        values: {
+          Authorization: 'Bearer tok-123456',
+          'X-Acme-Url': 'https://acme.example/',
+        },
       }),
       oldOnNew: '401 SESSION_INVALID',
       newOnOld: '200',
@@ -175,7 +202,10 @@ describe('the table of session changes', () => {
       change: "a header name's case changed",
       after: acme({
         session: { authorization: field.secret(), 'x-acme-url': field.url() },
-        values: { authorization: 'Bearer tok-123456', 'x-acme-url': 'http://acme.example/' },
+        values: {
+          authorization: 'Bearer tok-123456',
+          'x-acme-url': 'http://acme.example/',
+        },
       }),
       oldOnNew: '200',
       newOnOld: '200',
@@ -185,7 +215,10 @@ describe('the table of session changes', () => {
       after: acme({
         version: '2.0.0',
         session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
-        values: { Authorization: 'Bearer tok-123456', 'X-Acme-Url': 'http://acme.example/' },
+        values: {
+          Authorization: 'Bearer tok-123456',
+          'X-Acme-Url': 'http://acme.example/',
+        },
       }),
       oldOnNew: '200',
       newOnOld: '200',
@@ -195,7 +228,10 @@ describe('the table of session changes', () => {
       after: acme({
         name: 'acme',
         session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
-        values: { Authorization: 'Bearer tok-123456', 'X-Acme-Url': 'http://acme.example/' },
+        values: {
+          Authorization: 'Bearer tok-123456',
+          'X-Acme-Url': 'http://acme.example/',
+        },
       }),
       oldOnNew: '401 SESSION_INVALID',
       newOnOld: '401 SESSION_INVALID',
@@ -212,9 +248,14 @@ describe('the table of session changes', () => {
 
   it('a declared header the session did not carry is a 401, even for an optional field', async () => {
     let handler = createHandler(before, { sessionKey });
-    const platform = createPlatformSimulator({ target: (request) => handler(request), config });
+    const platform = createPlatformSimulator({
+      target: (request) => handler(request),
+      config,
+    });
     await platform.initialize();
-    handler = createHandler(withRegion(field.enum(['eu', 'us']).optional()), { sessionKey });
+    handler = createHandler(withRegion(field.enum(['eu', 'us']).optional()), {
+      sessionKey,
+    });
     const answer = await platform.request({
       method: 'GET',
       path: '/where',
@@ -231,23 +272,30 @@ describe('the table of session changes', () => {
   });
 
   it('another session key: every session is a 401', async () => {
-    expect(await replay(before, before, 'another-key-for-the-new-instances-0123456789')).toBe(
-      '401 SESSION_INVALID',
-    );
+    expect(
+      await replay(
+        before,
+        before,
+        'another-key-for-the-new-instances-0123456789',
+      ),
+    ).toBe('401 SESSION_INVALID');
   });
 });
 
 describe('version', () => {
   it('is answered by discover as it is, and compared with nothing', async () => {
-    const build = defineConnector({ ...release100.adapter, version: 'build 2026-06-01 (a1b2c3)' });
+    const build = defineConnector({
+      ...release100.adapter,
+      version: 'build 2026-06-01 (a1b2c3)',
+    });
     const platform = createPlatformSimulator({ target: build, config });
     expect((await platform.discover()).body).toEqual({
       connectorName: 'acme-tracker',
       connectorVersion: 'build 2026-06-01 (a1b2c3)',
     });
-    expect(() => defineConnector({ ...release100.adapter, version: ' ' })).toThrow(
-      'A connector needs a version',
-    );
+    expect(() =>
+      defineConnector({ ...release100.adapter, version: ' ' }),
+    ).toThrow('A connector needs a version');
   });
 
   it('is not the API version in the path: that is 1.0, else 404 UNSUPPORTED_VERSION', async () => {
@@ -266,12 +314,25 @@ describe('configuration and cached values across releases', () => {
   it('a new required configuration field refuses the configurations saved before it', async () => {
     const required = defineConnector({
       ...release100.adapter,
-      config: { url: field.url(), token: field.secret(), region: field.enum(['eu', 'us']) },
+      config: {
+        url: field.url(),
+        token: field.secret(),
+        region: field.enum(['eu', 'us']),
+      },
     });
-    const refused = await createPlatformSimulator({ target: required, config }).initialize();
-    expect(refused).toMatchObject({ status: 400, code: 'INVALID_CONFIGURATION' });
+    const refused = await createPlatformSimulator({
+      target: required,
+      config,
+    }).initialize();
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'INVALID_CONFIGURATION',
+    });
     expect(refused.text).toContain("'region' is required");
-    const defaulted = await createPlatformSimulator({ target: release110, config }).initialize();
+    const defaulted = await createPlatformSimulator({
+      target: release110,
+      config,
+    }).initialize();
     expect(defaulted.status).toBe(200);
   });
 
@@ -299,10 +360,17 @@ describe('configuration and cached values across releases', () => {
       new: createHandler(cacheUser('new'), { sessionKey, store }),
     };
     let handler = deploy.old;
-    const platform = createPlatformSimulator({ target: (r) => handler(r), config: {} });
-    expect((await platform.call({ path: '/fields' })).body).toEqual(['summary']);
+    const platform = createPlatformSimulator({
+      target: (r) => handler(r),
+      config: {},
+    });
+    expect((await platform.call({ path: '/fields' })).body).toEqual([
+      'summary',
+    ]);
     handler = deploy.new;
-    expect((await platform.call({ path: '/fields' })).body).toEqual([{ id: 'summary' }]);
+    expect((await platform.call({ path: '/fields' })).body).toEqual([
+      { id: 'summary' },
+    ]);
   });
 });
 
@@ -310,13 +378,17 @@ describe('releases', () => {
   const root = new URL('../../', import.meta.url);
   const manifests = readdirSync(new URL('packages/', root)).map(
     (name) =>
-      JSON.parse(readFileSync(new URL(`packages/${name}/package.json`, root), 'utf8')) as {
+      JSON.parse(
+        readFileSync(new URL(`packages/${name}/package.json`, root), 'utf8'),
+      ) as {
         name: string;
         version: string;
         private?: boolean;
       },
   );
-  const changesets = JSON.parse(readFileSync(new URL('.changeset/config.json', root), 'utf8')) as {
+  const changesets = JSON.parse(
+    readFileSync(new URL('.changeset/config.json', root), 'utf8'),
+  ) as {
     fixed: string[][];
   };
 

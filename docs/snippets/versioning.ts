@@ -14,19 +14,24 @@ export const release100 = defineConnector({
     'X-Acme-Url': config.url,
   }),
   operations: ({ get }) => ({
-    where: get('/where', ({ session }) => ({ url: session['X-Acme-Url'], region: 'eu' })),
+    where: get('/where', ({ session }) => ({
+      url: session['X-Acme-Url'],
+      region: 'eu',
+    })),
   }),
 });
 // #endregion before
 
 // #region step-1
 export const release110 = defineConnector({
-  name: 'acme-tracker', // never changes: the name is part of every session's MAC
+  // never changes: the name is part of every session's MAC
+  name: 'acme-tracker',
   version: '1.1.0',
   config: {
     url: field.url(),
     token: field.secret(),
-    // New, with a default: configurations saved before this release still initialize.
+    // New, with a default: configurations saved before this release still
+    // initialize.
     region: field.enum(['eu', 'us']).default('eu'),
   },
   session: {
@@ -43,7 +48,8 @@ export const release110 = defineConnector({
   operations: ({ get }) => ({
     where: get('/where', ({ session }) => ({
       url: session['X-Acme-Url'],
-      region: session['X-Acme-Region'] ?? 'eu', // what 1.0.0 did, for its sessions
+      // what 1.0.0 did, for its sessions
+      region: session['X-Acme-Region'] ?? 'eu',
     })),
   }),
 });
@@ -61,7 +67,8 @@ export const release120 = defineConnector({
   session: {
     Authorization: field.secret(),
     'X-Acme-Url': field.url(),
-    // Required, once no instance runs 1.0.0 and the sessions it made have expired.
+    // Required, once no instance runs 1.0.0 and the sessions it made have
+    // expired.
     'X-Acme-Region': field.enum(['eu', 'us']),
   },
   // #endregion step-2

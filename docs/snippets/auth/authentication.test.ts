@@ -36,8 +36,13 @@ const redmine = createServer((request, response) => {
     response.writeHead(status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(body));
   };
-  if (request.url === '/my/account.json' && request.headers.authorization === basic)
-    return answer(200, { user: { login: 'ada', api_key: 'redmine-api-key-0123456789' } });
+  if (
+    request.url === '/my/account.json' &&
+    request.headers.authorization === basic
+  )
+    return answer(200, {
+      user: { login: 'ada', api_key: 'redmine-api-key-0123456789' },
+    });
   if (
     request.url === '/users/current.json' &&
     request.headers['x-redmine-api-key'] === 'redmine-api-key-0123456789' &&
@@ -48,7 +53,10 @@ const redmine = createServer((request, response) => {
 });
 
 beforeAll(async () => {
-  [server, couch] = await Promise.all([startAuthorizationServer(), startCookieServer()]);
+  [server, couch] = await Promise.all([
+    startAuthorizationServer(),
+    startCookieServer(),
+  ]);
   api = await startResourceServer({
     introspectionEndpoint: server.introspectionEndpoint,
     client: server.clients.resourceServer,
@@ -98,8 +106,13 @@ describe('the authentication guide’s connectors', () => {
       },
       body: new URLSearchParams({ grant_type: 'client_credentials' }),
     });
-    const { access_token: token } = (await answer.json()) as { access_token: string };
-    const me = await lifeOf(tokenConnector, { url: api.url, token: secretOf(token) });
+    const { access_token: token } = (await answer.json()) as {
+      access_token: string;
+    };
+    const me = await lifeOf(tokenConnector, {
+      url: api.url,
+      token: secretOf(token),
+    });
     expect(me).toEqual({ sub: clientId });
   });
 
@@ -115,7 +128,9 @@ describe('the authentication guide’s connectors', () => {
       password: secretOf(server.user.password),
     });
     expect(me).toEqual({ sub: server.user.sub });
-    expect(server.calls().some((call) => call.endpoint === 'revocation')).toBe(true);
+    expect(server.calls().some((call) => call.endpoint === 'revocation')).toBe(
+      true,
+    );
   });
 
   it('client credentials, with a secret and with a private key', async () => {

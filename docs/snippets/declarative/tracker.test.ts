@@ -1,9 +1,16 @@
 // The declared tracker connector (tracker.ts) against the fake tracker: the conformance kit's platform checks,
 // its round trip included (an issue created, changed, found by "updated since", a file attached and read back
 // byte for byte, a comment, its history), and the operations the guide shows, as the platform calls them.
-import { createPlatformSimulator, runConformance } from '@connector-sdk/testing';
+import {
+  createPlatformSimulator,
+  runConformance,
+} from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFakeTracker, trackerConfig, type FakeTracker } from '../fake-tracker.js';
+import {
+  startFakeTracker,
+  trackerConfig,
+  type FakeTracker,
+} from '../fake-tracker.js';
 import { declaredTrackerConnector } from './tracker.js';
 
 let fake: FakeTracker;
@@ -43,7 +50,9 @@ it('passes the conformance kit, its platform checks and round trip included', as
     (result) => result.status === 'failed' && !ON_THE_KITS_CLOCK.has(result.id),
   );
   expect(failed).toEqual([]);
-  const ran = results.filter((result) => result.status === 'passed').map((result) => result.id);
+  const ran = results
+    .filter((result) => result.status === 'passed')
+    .map((result) => result.id);
   expect(ran).toEqual(
     expect.arrayContaining([
       'platform.paging',

@@ -1,7 +1,13 @@
 // The connector of docs/platform-operations.md declared (docs/declarative-connectors.md): the same issue tracker
 // (fake-tracker.ts serves it), its projects paged by page number, issues searched and polled, their comments,
 // history and attachments, and its users, each a declaration instead of a handler.
-import { defineConnector, describeConfig, field, secret, z } from '@connector-sdk/core';
+import {
+  defineConnector,
+  describeConfig,
+  field,
+  secret,
+  z,
+} from '@connector-sdk/core';
 import { bearerToken } from '@connector-sdk/core/auth';
 import { convert, restApi } from '@connector-sdk/core/rest';
 import { DATE_FORMAT } from '../tracker-api.js';
@@ -13,7 +19,8 @@ interface Session {
 
 const tracker = restApi<Session>({
   baseUrl: ({ session }) => session['X-Tracker-Url'],
-  auth: ({ session }) => bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
+  auth: ({ session }) =>
+    bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
 });
 
 const Issue = z.object({
@@ -37,11 +44,24 @@ const Change = z.object({
   fields: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional(),
   comment: Comment.optional(),
 });
-const File = z.object({ id: z.string(), name: z.string(), type: z.string(), size: z.number() });
-const User = z.object({ id: z.string(), login: z.string(), email: z.string(), name: z.string() });
+const File = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number(),
+});
+const User = z.object({
+  id: z.string(),
+  login: z.string(),
+  email: z.string(),
+  name: z.string(),
+});
 
 // #region comments
-/** An issue's comments, under the names the platform reads them by, their dates in the declared pattern. */
+/**
+ * An issue's comments, under the names the platform reads them by, their dates
+ * in the declared pattern.
+ */
 const comments = tracker.comments(Comment, {
   fields: {
     id: { from: 'id' },
@@ -49,14 +69,22 @@ const comments = tracker.comments(Comment, {
     author: { from: 'author' },
     createdDate: { from: 'created', as: convert.date(DATE_FORMAT) },
   },
-  roles: { id: 'id', body: 'body', createdBy: 'author', createdDate: 'createdDate' },
+  roles: {
+    id: 'id',
+    body: 'body',
+    createdBy: 'author',
+    createdDate: 'createdDate',
+  },
   list: 'issues/{id}/comments',
   add: 'issues/{id}/comments',
 });
 // #endregion comments
 
 // #region history
-/** The tracker's feed of changes (issue by issue), as the platform's history: the layer orders it. */
+/**
+ * The tracker's feed of changes (issue by issue), as the platform's history:
+ * the layer orders it.
+ */
 const history = tracker.history(Change, {
   list: { path: 'changes', query: { kind: 'fields' } },
   filters: { since: 'since', until: 'until', entityId: 'issue' },
@@ -79,15 +107,21 @@ const history = tracker.history(Change, {
 // #endregion history
 
 // #region attachments
-/** An issue's files: uploaded as multipart with their length, read back from under the API only. */
+/**
+ * An issue's files: uploaded as multipart with their length, read back from
+ * under the API only.
+ */
 const files = tracker.attachments(File, {
   fields: {
     id: { from: 'id' },
     fileName: { from: 'name' },
     contentType: { from: 'type' },
     size: { from: 'size' },
-    // Where its content is, under the API's base URL: the platform hands it back to read the file.
-    contentUri: { read: (file) => `attachments/${encodeURIComponent(file.id)}/content` },
+    // Where its content is, under the API's base URL: the platform hands it
+    // back to read the file.
+    contentUri: {
+      read: (file) => `attachments/${encodeURIComponent(file.id)}/content`,
+    },
   },
   roles: { id: 'id', contentUri: 'contentUri' },
   upload: { path: 'issues/{id}/attachments', file: 'file' },
@@ -103,7 +137,12 @@ const issues = tracker.entity(Issue, {
     id: { from: 'id', name: 'Id', readOnly: true },
     summary: { from: 'summary', name: 'Summary', required: true },
     status: { from: 'status', name: 'Status', type: 'LOOKUP' },
-    updated: { from: 'updated', name: 'Updated', readOnly: true, as: convert.date(DATE_FORMAT) },
+    updated: {
+      from: 'updated',
+      name: 'Updated',
+      readOnly: true,
+      as: convert.date(DATE_FORMAT),
+    },
   },
   updated: 'updated',
   get: 'issues/{id}',
@@ -112,9 +151,13 @@ const issues = tracker.entity(Issue, {
   update: 'issues/{id}',
   delete: 'issues/{id}',
   search: {
-    by: { updated: { GREATER_THAN: 'updatedSince' }, id: { EQUALS: 'ids', IN: 'ids' } },
+    by: {
+      updated: { GREATER_THAN: 'updatedSince' },
+      id: { EQUALS: 'ids', IN: 'ids' },
+    },
     orderBy: ['CREATED_UPDATED_TIME', 'ENTITY_ID'],
-    // The poll: issues updated at or after a time, oldest first (`sort=updated`), a page at a time.
+    // The poll: issues updated at or after a time, oldest first
+    // (`sort=updated`), a page at a time.
     poll: { since: 'updatedSince' },
     request: {
       path: 'issues',
@@ -145,11 +188,17 @@ export const declaredTrackerConnector = defineConnector({
       connectorMetadata: {
         fields: describeConfig(config, {
           url: { displayName: 'Tracker URL' },
-          token: { displayName: 'API token', tooltip: 'Settings → API tokens in the tracker' },
+          token: {
+            displayName: 'API token',
+            tooltip: 'Settings → API tokens in the tracker',
+          },
         }),
       },
       serverInfo: {
-        integrationUserInfo: { fieldInternalName: 'url', userDataType: 'USERNAME_AS_USER' },
+        integrationUserInfo: {
+          fieldInternalName: 'url',
+          userDataType: 'USERNAME_AS_USER',
+        },
       },
       // The tracker pages its projects by page number, 50 a page, from 0.
       projects: {
@@ -158,7 +207,8 @@ export const declaredTrackerConnector = defineConnector({
         map: { id: 'id', name: 'name' },
       },
       entities: { issue: issues },
-      // The tracker searches users loosely (`?q=`, any part of any name): the layer keeps exact matches.
+      // The tracker searches users loosely (`?q=`, any part of any name): the
+      // layer keeps exact matches.
       users: tracker.users(User, {
         fields: {
           id: { from: 'id' },

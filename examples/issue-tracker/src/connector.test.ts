@@ -1,4 +1,7 @@
-import { createManualClock, createPlatformSimulator } from '@connector-sdk/testing';
+import {
+  createManualClock,
+  createPlatformSimulator,
+} from '@connector-sdk/testing';
 import { describeConformance } from '@connector-sdk/testing/vitest';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { trackerConnector } from './connector.js';
@@ -8,9 +11,16 @@ import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
 const clock = createManualClock(Date.now());
 let tracker: RunningTracker;
 beforeAll(async () => {
-  tracker = await startTracker({ rateLimit: { limit: 3, windowMs: 60_000 }, now: clock.now });
+  tracker = await startTracker({
+    rateLimit: { limit: 3, windowMs: 60_000 },
+    now: clock.now,
+  });
   // Some history for the kit's history-order check, which the tracker's changelog lists newest first.
-  const first = tracker.store.createIssue('DEMO', { summary: 'Seeded' }, 'bob').id;
+  const first = tracker.store.createIssue(
+    'DEMO',
+    { summary: 'Seeded' },
+    'bob',
+  ).id;
   tracker.store.createIssue('DEMO', { summary: 'Seeded too' }, 'bob');
   tracker.store.updateIssue(first, { status: 'closed' }, 'bob');
 });
@@ -27,25 +37,47 @@ describeConformance(() => ({
   target: trackerConnector,
   config: config(),
   invalidConfig: { ...config(), options: '{"defaultProject": 42}' },
-  wrongCredentials: { ...config(), password: { value: 'not-wonderland', sensitive: true } },
+  wrongCredentials: {
+    ...config(),
+    password: { value: 'not-wonderland', sensitive: true },
+  },
   operation: { path: '/projects/DEMO/issues' },
   expireSession: () => tracker.store.expireTokens(),
   clock,
-  platform: { roundTrip: { create: { summary: 'Round trip' }, update: { summary: 'Changed' } } },
+  platform: {
+    roundTrip: {
+      create: { summary: 'Round trip' },
+      update: { summary: 'Changed' },
+    },
+  },
 }));
 
 it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup logs out', async () => {
-  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: config(),
+    clock,
+  });
   const create = (summary: string) =>
-    platform.call({ method: 'POST', path: '/projects/DEMO/issues', body: { summary } });
+    platform.call({
+      method: 'POST',
+      path: '/projects/DEMO/issues',
+      body: { summary },
+    });
 
   const created = await create('First');
   expect(created.body).toMatchObject({ summary: 'First', status: 'open' });
   const id = (created.body as { id: string }).id;
-  expect(platform.session?.find((entry) => entry.key === 'X-Tracker-Project')?.value).toBe('DEMO');
+  expect(
+    platform.session?.find((entry) => entry.key === 'X-Tracker-Project')?.value,
+  ).toBe('DEMO');
 
   await platform.call({ path: `/issues/${id}` });
-  await platform.call({ method: 'POST', path: `/issues/${id}/comments`, body: { text: 'Hello' } });
+  await platform.call({
+    method: 'POST',
+    path: `/issues/${id}/comments`,
+    body: { text: 'Hello' },
+  });
   // The fourth call of this token is over the tracker's limit: 403 + Retry-After; the platform waits, resumes.
   const sleepsBefore = clock.sleeps.length;
   const limited = await platform.call({ path: `/issues/${id}` });
@@ -55,10 +87,14 @@ it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup 
   tracker.store.expireTokens();
   const afterExpiry = await platform.call({ path: `/issues/${id}` });
   expect(afterExpiry.status).toBe(200);
-  expect(afterExpiry.body).toMatchObject({ comments: [{ author: 'alice', text: 'Hello' }] });
+  expect(afterExpiry.body).toMatchObject({
+    comments: [{ author: 'alice', text: 'Hello' }],
+  });
 
   expect((await create('  ')).code).toBe('INVALID_INPUT');
-  expect((await platform.call({ path: '/issues/DEMO-404' })).code).toBe('ISSUE_NOT_FOUND');
+  expect((await platform.call({ path: '/issues/DEMO-404' })).code).toBe(
+    'ISSUE_NOT_FOUND',
+  );
   const liveBefore = tracker.store.liveTokens;
   expect((await platform.cleanup()).status).toBe(200);
   expect(tracker.store.liveTokens).toBe(liveBefore - 1);
@@ -66,7 +102,11 @@ it('walks the lifecycle: rate limit → wait, expiry → re-initialize, cleanup 
 });
 
 it('serves issues as the platform entities: create, get, update, search, comments, delete', async () => {
-  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: config(),
+    clock,
+  });
   const inDemo = { projectId: 'DEMO' };
   const created = await platform.call({
     method: 'POST',
@@ -74,11 +114,20 @@ it('serves issues as the platform entities: create, get, update, search, comment
     query: inDemo,
     body: { fields: { summary: 'Sync me' } },
   });
-  expect(created.body).toMatchObject({ fields: { summary: 'Sync me', status: 'open' } });
-  const { id, updated } = (created.body as { fields: { id: string; updated: string } }).fields;
+  expect(created.body).toMatchObject({
+    fields: { summary: 'Sync me', status: 'open' },
+  });
+  const { id, updated } = (
+    created.body as { fields: { id: string; updated: string } }
+  ).fields;
   const get = () =>
-    platform.call({ path: `/entities/${id}`, query: { entityTypeId: 'issue', projectId: 'DEMO' } });
-  expect((await get()).body).toMatchObject({ fields: { id, summary: 'Sync me' } });
+    platform.call({
+      path: `/entities/${id}`,
+      query: { entityTypeId: 'issue', projectId: 'DEMO' },
+    });
+  expect((await get()).body).toMatchObject({
+    fields: { id, summary: 'Sync me' },
+  });
 
   const changed = await platform.call({
     method: 'PUT',
@@ -103,13 +152,19 @@ it('serves issues as the platform entities: create, get, update, search, comment
       { field: 'id', condition: 'IN', values: [id, 'DEMO-999'] },
     ],
   });
-  expect(found.body).toMatchObject({ entities: [{ fields: { id, summary: 'Synced' } }] });
+  expect(found.body).toMatchObject({
+    entities: [{ fields: { id, summary: 'Synced' } }],
+  });
   // Between the last poll and now, as the platform polls.
   const between = await search({
     condition: 'AND',
     criterias: [
       { field: 'updated', condition: '>', value: updated },
-      { field: 'updated', condition: '<=', value: new Date(clock.now() + 60_000).toISOString() },
+      {
+        field: 'updated',
+        condition: '<=',
+        value: new Date(clock.now() + 60_000).toISOString(),
+      },
     ],
   });
   expect(between.body).toMatchObject({ entities: [{ fields: { id } }] });
@@ -122,7 +177,9 @@ it('serves issues as the platform entities: create, get, update, search, comment
       ],
     }),
   ).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-  expect(await search({ field: 'summary', condition: '=', value: 'x' })).toMatchObject({
+  expect(
+    await search({ field: 'summary', condition: '=', value: 'x' }),
+  ).toMatchObject({
     status: 400,
     code: 'VALIDATION_FAILED',
   });
@@ -163,7 +220,11 @@ it('serves issues as the platform entities: create, get, update, search, comment
 });
 
 it('pages a search as the platform does, window by window', async () => {
-  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: config(),
+    clock,
+  });
   const since = new Date(clock.now() - 1).toISOString();
   const made: string[] = [];
   for (const summary of ['One', 'Two', 'Three', 'Four', 'Five']) {
@@ -183,5 +244,7 @@ it('pages a search as the platform does, window by window', async () => {
     },
     { pageSize: 2 },
   );
-  expect(changed.map((entity) => (entity as { fields: { id: string } }).fields.id)).toEqual(made);
+  expect(
+    changed.map((entity) => (entity as { fields: { id: string } }).fields.id),
+  ).toEqual(made);
 });

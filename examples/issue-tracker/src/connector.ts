@@ -1,4 +1,10 @@
-import { defineConnector, describeConfig, field, secret, z } from '@connector-sdk/core';
+import {
+  defineConnector,
+  describeConfig,
+  field,
+  secret,
+  z,
+} from '@connector-sdk/core';
 import { issues, tracker } from './tracker-api.js';
 import { trackerClient } from './tracker-client.js';
 import { trackerConfig } from './tracker-config.js';
@@ -24,7 +30,9 @@ export const trackerConnector = defineConnector({
 
   async initialize({ config, signal, log }) {
     const { token } = await trackerClient({ url: config.url, signal, log })
-      .post('session', { json: { login: config.username, password: config.password } })
+      .post('session', {
+        json: { login: config.username, password: config.password },
+      })
       .json<{ token: string }>();
     return {
       Authorization: secret(`Bearer ${token}`),
@@ -35,23 +43,31 @@ export const trackerConnector = defineConnector({
 
   operations: ({ get, post, platform }) => ({
     // #region declared
-    // The platform's documented operations, from the declarations: configuration info, issues as entities,
-    // their comments and history.
+    // The platform's documented operations, from the declarations:
+    // configuration info, issues as entities, their comments and history.
     ...tracker.operations(platform, {
-      // From the same declaration as the connector's config: the two cannot disagree.
+      // From the same declaration as the connector's config: the two cannot
+      // disagree.
       connectorMetadata: {
         fields: describeConfig(trackerConfig, {
           url: {
             displayName: 'Tracker URL',
-            tooltip: 'The address of the tracker, such as https://tracker.example',
+            tooltip:
+              'The address of the tracker, such as https://tracker.example',
           },
           username: { displayName: 'User' },
           password: { displayName: 'Password' },
-          options: { displayName: 'Options', tooltip: 'JSON, such as {"defaultProject":"DEMO"}' },
+          options: {
+            displayName: 'Options',
+            tooltip: 'JSON, such as {"defaultProject":"DEMO"}',
+          },
         }),
       },
       serverInfo: {
-        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+        integrationUserInfo: {
+          fieldInternalName: 'username',
+          userDataType: 'USERNAME_AS_USER',
+        },
       },
       projects: { path: 'projects', map: { id: 'key', name: 'name' } },
       entities: { issue: issues },
@@ -72,7 +88,8 @@ export const trackerConnector = defineConnector({
         tracker
           .client(call)
           .get(`projects/${encodeURIComponent(params.project)}/issues`, {
-            searchParams: query.status === undefined ? {} : { status: query.status },
+            searchParams:
+              query.status === undefined ? {} : { status: query.status },
           })
           .json(),
     ),
@@ -88,7 +105,9 @@ export const trackerConnector = defineConnector({
       ({ params, body, ...call }) =>
         tracker
           .client(call)
-          .post(`projects/${encodeURIComponent(params.project)}/issues`, { json: body })
+          .post(`projects/${encodeURIComponent(params.project)}/issues`, {
+            json: body,
+          })
           .json(),
     ),
     commentOnIssue: post(
@@ -97,7 +116,9 @@ export const trackerConnector = defineConnector({
       ({ params, body, ...call }) =>
         tracker
           .client(call)
-          .post(`issues/${encodeURIComponent(params.id)}/comments`, { json: body })
+          .post(`issues/${encodeURIComponent(params.id)}/comments`, {
+            json: body,
+          })
           .json(),
     ),
   }),
@@ -107,6 +128,8 @@ export const trackerConnector = defineConnector({
     await tracker
       .client(call)
       .delete('session')
-      .catch((error: unknown) => call.log.warn({ err: error }, 'logout failed'));
+      .catch((error: unknown) =>
+        call.log.warn({ err: error }, 'logout failed'),
+      );
   },
 });

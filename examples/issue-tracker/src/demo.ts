@@ -10,7 +10,10 @@ import {
 import { closeOnSignal, printHowToCall, startSample } from './start-sample.js';
 
 // Four calls per token every three seconds, so the walk-through meets the tracker's rate limit.
-const sample = await startSample({ rateLimit: { limit: 4, windowMs: 3000 } }, true);
+const sample = await startSample(
+  { rateLimit: { limit: 4, windowMs: 3000 } },
+  true,
+);
 const platform = createPlatformSimulator({
   target: sample.connector.url,
   config: {
@@ -24,25 +27,40 @@ const platform = createPlatformSimulator({
 });
 
 const surprises: string[] = [];
-async function step(title: string, expected: number, run: () => Promise<{ status: number }>) {
+async function step(
+  title: string,
+  expected: number,
+  run: () => Promise<{ status: number }>,
+) {
   console.log(`\n## ${title}`);
   const { status } = await run();
-  if (status !== expected) surprises.push(`${title}: answered ${status}, expected ${expected}`);
+  if (status !== expected)
+    surprises.push(`${title}: answered ${status}, expected ${expected}`);
 }
 const call = (request: CallRequest) => () => platform.call(request);
 
 try {
   await step('discover', 200, () => platform.discover());
-  await step('initialize: log in, answer the session', 200, () => platform.initialize());
+  await step('initialize: log in, answer the session', 200, () =>
+    platform.initialize(),
+  );
   await step(
     'create an issue',
     200,
-    call({ method: 'POST', path: '/projects/DEMO/issues', body: { summary: 'Printer on fire' } }),
+    call({
+      method: 'POST',
+      path: '/projects/DEMO/issues',
+      body: { summary: 'Printer on fire' },
+    }),
   );
   await step(
     'comment on it',
     200,
-    call({ method: 'POST', path: '/issues/DEMO-1/comments', body: { text: 'Extinguisher found' } }),
+    call({
+      method: 'POST',
+      path: '/issues/DEMO-1/comments',
+      body: { text: 'Extinguisher found' },
+    }),
   );
   await step(
     'list open issues',
@@ -64,7 +82,11 @@ try {
   await step(
     'a validation error: an empty summary',
     400,
-    call({ method: 'POST', path: '/projects/DEMO/issues', body: { summary: ' ' } }),
+    call({
+      method: 'POST',
+      path: '/projects/DEMO/issues',
+      body: { summary: ' ' },
+    }),
   );
   await step('an unknown issue', 404, call({ path: '/issues/DEMO-99' }));
   await step('cleanup: log out', 200, () => platform.cleanup());

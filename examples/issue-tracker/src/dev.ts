@@ -27,11 +27,16 @@ const dev = await startDevServer({
     egress: { allow: [new URL(tracker.url).hostname] },
   },
 });
-console.log(`The sample tracker runs at ${tracker.url} (user alice). Stop with Ctrl+C.`);
+console.log(
+  `The sample tracker runs at ${tracker.url} (user alice). Stop with Ctrl+C.`,
+);
 if (telemetry) printWhereToLook(telemetry);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(
     signal,
-    () => void Promise.all([dev.close(), tracker.close()]).then(() => process.exit(0)),
+    () =>
+      void Promise.all([dev.close(), tracker.close()]).then(() =>
+        process.exit(0),
+      ),
   );

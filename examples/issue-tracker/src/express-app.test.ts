@@ -54,7 +54,10 @@ it('serves the connector under /connectors/tracker/1.0', async () => {
     path: '/projects/DEMO/issues',
     body: { summary: 'Mounted in Express' },
   });
-  expect(created.body).toMatchObject({ id: 'DEMO-1', summary: 'Mounted in Express' });
+  expect(created.body).toMatchObject({
+    id: 'DEMO-1',
+    summary: 'Mounted in Express',
+  });
   expect((await platform.cleanup()).status).toBe(200);
 });
 
@@ -63,7 +66,10 @@ describeConformance(
     target: url,
     prefix: '/connectors/tracker',
     config: config(),
-    wrongCredentials: { ...config(), password: { value: 'wrong', sensitive: true } },
+    wrongCredentials: {
+      ...config(),
+      password: { value: 'wrong', sensitive: true },
+    },
     operation: { path: '/projects/DEMO/issues' },
   }),
   'the connector in Express keeps the contract',

@@ -18,6 +18,9 @@ export function createApp(logger: Logger): Express {
   app.post('/echo', (req, res) => {
     res.json(req.body);
   });
-  app.use('/connectors/tracker', connectorMiddleware(trackerConnector, { logger }));
+  app.use(
+    '/connectors/tracker',
+    connectorMiddleware(trackerConnector, { logger }),
+  );
   return app;
 }

@@ -1,5 +1,9 @@
 import { formatJavaDate } from '@connector-sdk/core';
-import { createManualClock, createPlatformSimulator, runConformance } from '@connector-sdk/testing';
+import {
+  createManualClock,
+  createPlatformSimulator,
+  runConformance,
+} from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { trackerConnector } from './connector.js';
 import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
@@ -21,20 +25,31 @@ const config = () => ({
   username: 'alice',
   password: { value: 'wonderland', sensitive: true },
 });
-const scope = { params: { entityTypeId: 'issue' }, query: { projectId: 'DEMO' } };
+const scope = {
+  params: { entityTypeId: 'issue' },
+  query: { projectId: 'DEMO' },
+};
 /** The clock at a minute of the test's day. */
 const setClock = (time: string) =>
   clock.advance(Date.parse(`2026-12-01T${time}:00.000Z`) - clock.now());
 
 it('answers the history of issues oldest first, with the fields changed, filtered as the platform asks', async () => {
-  const platform = createPlatformSimulator({ target: trackerConnector, config: config(), clock });
+  const platform = createPlatformSimulator({
+    target: trackerConnector,
+    config: config(),
+    clock,
+  });
   // The pattern and time zone the platform writes and reads history dates in, from what the connector declares.
   const { answer: type } = await platform.callOperation('entityType', scope);
   const pattern = type.history?.revisionDateFormat ?? '';
   expect(pattern).toBe("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
   const { answer: info } = await platform.callOperation('serverInfo', {});
   const at = (time: string) =>
-    formatJavaDate(Date.parse(`2026-12-01T${time}:00.000Z`), pattern, info.timeZone);
+    formatJavaDate(
+      Date.parse(`2026-12-01T${time}:00.000Z`),
+      pattern,
+      info.timeZone,
+    );
 
   const create = async (summary: string) => {
     const { answer } = await platform.callOperation('createEntity', {
@@ -54,7 +69,10 @@ it('answers the history of issues oldest first, with the fields changed, filtere
   setClock('10:01');
   const paper = await create('Paper jam');
   setClock('10:02');
-  await update(printer, { summary: 'Printer on fire, 3rd floor', description: 'Smoke' });
+  await update(printer, {
+    summary: 'Printer on fire, 3rd floor',
+    description: 'Smoke',
+  });
   setClock('10:03');
   // Bob changes an issue in the tracker itself, not through the connector.
   tracker.store.updateIssue(paper, { status: 'closed' }, 'bob');
@@ -76,7 +94,14 @@ it('answers the history of issues oldest first, with the fields changed, filtere
     ) as Promise<Record<string, unknown>[]>;
   const all = await history();
   // The tracker lists its changelog newest first; the platform reads it oldest first, window by window.
-  expect(all.map((r) => [r.revisionDateTime, r.entityId, r.revisionId, r.revisionType])).toEqual([
+  expect(
+    all.map((r) => [
+      r.revisionDateTime,
+      r.entityId,
+      r.revisionId,
+      r.revisionType,
+    ]),
+  ).toEqual([
     ['2026-12-01T10:00:00.000+0000', printer, '1', 'CREATE'],
     ['2026-12-01T10:01:00.000+0000', paper, '1', 'CREATE'],
     ['2026-12-01T10:02:00.000+0000', printer, '2', 'UPDATE'],
@@ -94,26 +119,38 @@ it('answers the history of issues oldest first, with the fields changed, filtere
     revisionDateTime: at('10:02'),
     revisionType: 'UPDATE',
     fieldsChangedInRevision: {
-      summary: { oldValue: 'Printer on fire', newValue: 'Printer on fire, 3rd floor' },
+      summary: {
+        oldValue: 'Printer on fire',
+        newValue: 'Printer on fire, 3rd floor',
+      },
       description: { oldValue: '', newValue: 'Smoke' },
     },
   });
   expect(all[3]).toMatchObject({
     updatedBy: 'bob',
-    fieldsChangedInRevision: { status: { oldValue: 'open', newValue: 'closed' } },
+    fieldsChangedInRevision: {
+      status: { oldValue: 'open', newValue: 'closed' },
+    },
   });
 
   const ids = (revisions: Record<string, unknown>[]) =>
     revisions.map((r) => `${String(r.entityId)}/${String(r.revisionId)}`);
   // since and maxTime: a revision at either time is in the answer.
   expect(ids(await history({ since: at('10:01') }))).toEqual(ids(all.slice(1)));
-  expect(ids(await history({ since: at('10:01'), maxTime: at('10:02') }))).toEqual(
-    ids(all.slice(1, 3)),
-  );
-  expect(ids(await history({ entityId: paper }))).toEqual([`${paper}/1`, `${paper}/2`]);
+  expect(
+    ids(await history({ since: at('10:01'), maxTime: at('10:02') })),
+  ).toEqual(ids(all.slice(1, 3)));
+  expect(ids(await history({ entityId: paper }))).toEqual([
+    `${paper}/1`,
+    `${paper}/2`,
+  ]);
   // The platform leaves out what its integration user changed: Bob's change is what is left.
-  expect(ids(await history({ notUpdatedByUser: 'alice' }))).toEqual([`${paper}/2`]);
-  expect(ids(await history({ orderByDirection: 'DESC' }))).toEqual(ids(all).reverse());
+  expect(ids(await history({ notUpdatedByUser: 'alice' }))).toEqual([
+    `${paper}/2`,
+  ]);
+  expect(ids(await history({ orderByDirection: 'DESC' }))).toEqual(
+    ids(all).reverse(),
+  );
 
   // The comment comes from comment history, under the declared names, with its date in the declared pattern.
   const comments = await platform.readAll('commentHistory', {
@@ -131,7 +168,12 @@ it('answers the history of issues oldest first, with the fields changed, filtere
       commentRevision: {
         oldValue: [],
         newValue: [
-          { id: '1', body: 'Extinguisher found', author: 'alice', createdDate: at('10:04') },
+          {
+            id: '1',
+            body: 'Extinguisher found',
+            author: 'alice',
+            createdDate: at('10:04'),
+          },
         ],
       },
     },
@@ -150,7 +192,9 @@ it('answers the history of issues oldest first, with the fields changed, filtere
       },
     });
     expect(wrong).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    expect(JSON.stringify(wrong.body)).toContain(`'${parameter}' must follow the pattern`);
+    expect(JSON.stringify(wrong.body)).toContain(
+      `'${parameter}' must follow the pattern`,
+    );
   }
 });
 

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { serve, type ConnectorServer } from '@connector-sdk/node';
 import pino from 'pino';
 import { trackerConnector } from './connector.js';
-import { printWhereToLook, startTelemetry, telemetryOn, type Telemetry } from './telemetry.js';
+import {
+  printWhereToLook,
+  startTelemetry,
+  telemetryOn,
+  type Telemetry,
+} from './telemetry.js';
 import { startTracker, type RunningTracker } from './tracker/tracker-server.js';
 import type { TrackerOptions } from './tracker/tracker-store.js';
 
@@ -23,7 +28,10 @@ export interface Sample {
  * @param tracker - the tracker's options (accounts, rate limit, token lifetime)
  * @param quiet - leave out the connector's request log lines
  */
-export async function startSample(tracker: TrackerOptions = {}, quiet = false): Promise<Sample> {
+export async function startSample(
+  tracker: TrackerOptions = {},
+  quiet = false,
+): Promise<Sample> {
   const port = Number(process.env.PORT ?? 3000);
   const telemetry = telemetryOn ? await startTelemetry() : undefined;
   const running = await startTracker(tracker);
@@ -37,7 +45,9 @@ export async function startSample(tracker: TrackerOptions = {}, quiet = false): 
   }).catch(async (error: unknown) => {
     await running.close();
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-    console.error(`Port ${port} is in use: set PORT to another port (PORT=0 picks a free one).`);
+    console.error(
+      `Port ${port} is in use: set PORT to another port (PORT=0 picks a free one).`,
+    );
     process.exit(1);
   });
   return {
@@ -53,7 +63,11 @@ export async function startSample(tracker: TrackerOptions = {}, quiet = false): 
 }
 
 /** Prints how to call the running connector with curl. */
-export function printHowToCall({ tracker, connector, telemetry }: Sample): void {
+export function printHowToCall({
+  tracker,
+  connector,
+  telemetry,
+}: Sample): void {
   const base = `${connector.url}/sdk/api/1.0`;
   const config = JSON.stringify([
     { key: 'url', value: tracker.url, sensitive: false },

@@ -24,18 +24,23 @@ export interface Telemetry {
 export async function startTelemetry(
   port = Number(process.env.OTEL_EXPORTER_PROMETHEUS_PORT ?? 9464),
 ): Promise<Telemetry> {
-  const [{ NodeSDK }, { PrometheusExporter }, { instrumentConnectorSdk }] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/exporter-prometheus'),
-    import('@connector-sdk/opentelemetry'),
-  ]);
+  const [{ NodeSDK }, { PrometheusExporter }, { instrumentConnectorSdk }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-node'),
+      import('@opentelemetry/exporter-prometheus'),
+      import('@connector-sdk/opentelemetry'),
+    ]);
   // The exporter's own server cannot tell which port 0 picked: serve its handler from ours.
   const exporter = new PrometheusExporter({ preventServerStart: true });
-  const sdk = new NodeSDK({ serviceName: 'issue-tracker-connector', metricReader: exporter });
+  const sdk = new NodeSDK({
+    serviceName: 'issue-tracker-connector',
+    metricReader: exporter,
+  });
   sdk.start();
   const instrumentation = instrumentConnectorSdk();
   const server = createServer((request, response) => {
-    if (request.url?.startsWith('/metrics')) exporter.getMetricsRequestHandler(request, response);
+    if (request.url?.startsWith('/metrics'))
+      exporter.getMetricsRequestHandler(request, response);
     else response.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {

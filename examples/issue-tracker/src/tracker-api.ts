@@ -17,8 +17,10 @@ const UPDATED_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSX";
 
 /** The tracker's API as a session reaches it. */
 export const tracker = restApi<TrackerSession>({
-  baseUrl: ({ session }) => `${session['X-Tracker-Url'].replace(/\/+$/, '')}/api/`,
-  auth: ({ session }) => bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
+  baseUrl: ({ session }) =>
+    `${session['X-Tracker-Url'].replace(/\/+$/, '')}/api/`,
+  auth: ({ session }) =>
+    bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
   client: { retry: { statusCodes: [503] }, errors: TRACKER_ERRORS },
 });
 
@@ -48,7 +50,11 @@ const Change = z.object({
   at: z.string(),
   action: z.enum(['created', 'updated', 'commented']),
   items: z.array(
-    z.object({ field: z.string(), from: z.string().nullable(), to: z.string().nullable() }),
+    z.object({
+      field: z.string(),
+      from: z.string().nullable(),
+      to: z.string().nullable(),
+    }),
   ),
   comment: Comment.optional(),
 });
@@ -61,10 +67,18 @@ const comments = tracker.comments(Comment, {
     author: { from: 'author' },
     createdDate: { from: 'created', as: convert.date(DATE_FORMAT) },
   },
-  roles: { id: 'id', body: 'body', createdBy: 'author', createdDate: 'createdDate' },
+  roles: {
+    id: 'id',
+    body: 'body',
+    createdBy: 'author',
+    createdDate: 'createdDate',
+  },
   list: { path: 'issues/{id}', items: 'comments' },
   // The tracker answers the issue with its new comment last.
-  add: { path: 'issues/{id}/comments', answer: (issue) => Issue.parse(issue).comments.at(-1) },
+  add: {
+    path: 'issues/{id}/comments',
+    answer: (issue) => Issue.parse(issue).comments.at(-1),
+  },
 });
 
 /** The changelog as one kind of history: changes of fields, or comments. */
@@ -75,12 +89,18 @@ const changelog = (kind: 'fields' | 'comments') =>
       items: 'entries',
       paging: { page: 'page', size: 'perPage', pageSize: 100, first: 1 },
     },
-    filters: { since: 'since', until: 'until', entityId: 'issue', projectId: 'project' },
+    filters: {
+      since: 'since',
+      until: 'until',
+      entityId: 'issue',
+      projectId: 'project',
+    },
     dateFormat: DATE_FORMAT,
     // Revision ids are the issue's change numbers: the platform orders them as numbers.
     numericRevisionIds: true,
     revision: (change, { comment }) => {
-      if ((change.action === 'commented') !== (kind === 'comments')) return undefined;
+      if ((change.action === 'commented') !== (kind === 'comments'))
+        return undefined;
       return {
         entityId: change.issue,
         revisionId: String(change.revision),
@@ -88,10 +108,16 @@ const changelog = (kind: 'fields' | 'comments') =>
         at: change.at,
         revisionType: change.action === 'created' ? 'CREATE' : 'UPDATE',
         fieldsChangedInRevision: Object.fromEntries(
-          change.items.map(({ field, from, to }) => [field, { oldValue: from, newValue: to }]),
+          change.items.map(({ field, from, to }) => [
+            field,
+            { oldValue: from, newValue: to },
+          ]),
         ),
         ...(change.comment && {
-          commentRevision: { oldValue: [], newValue: [comment(change.comment)] },
+          commentRevision: {
+            oldValue: [],
+            newValue: [comment(change.comment)],
+          },
         }),
       };
     },
@@ -108,8 +134,17 @@ export const issues = tracker.entity(Issue, {
     summary: { from: 'summary', name: 'Summary', required: true },
     description: { from: 'description', name: 'Description' },
     status: { from: 'status', name: 'Status', type: 'LOOKUP' },
-    updated: { from: 'updated', name: 'Updated', readOnly: true, as: convert.date(UPDATED_FORMAT) },
-    commentCount: { name: 'Comments', type: 'NUMBER', read: (issue) => issue.comments.length },
+    updated: {
+      from: 'updated',
+      name: 'Updated',
+      readOnly: true,
+      as: convert.date(UPDATED_FORMAT),
+    },
+    commentCount: {
+      name: 'Comments',
+      type: 'NUMBER',
+      read: (issue) => issue.comments.length,
+    },
   },
   updated: 'updated',
   get: 'issues/{id}',
@@ -123,7 +158,8 @@ export const issues = tracker.entity(Issue, {
   update: 'issues/{id}',
   // The tracker has no archive: archiving closes the issue.
   delete: { path: 'issues/{id}', archive: { status: 'closed' } },
-  // The tracker searches by change time and by keys, all at once; anything else is a 400.
+  // The tracker searches by change time and by keys, all at once; anything else
+  // is a 400.
   search: {
     by: {
       updated: {
@@ -135,8 +171,9 @@ export const issues = tracker.entity(Issue, {
     },
     orderBy: ['CREATED_UPDATED_TIME', 'ENTITY_ID'],
     dateTimeFormat: UPDATED_FORMAT,
-    // The platform's poll: the tracker lists issues changed strictly after a time, oldest first, stamped to the
-    // millisecond on the connector's own clock.
+    // The platform's poll: the tracker lists issues changed strictly after a
+    // time, oldest first, stamped to the millisecond on the connector's own
+    // clock.
     poll: { since: 'updatedAfter', exclusive: true, overlapMs: 0 },
   },
   comments,

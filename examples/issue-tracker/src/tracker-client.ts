@@ -1,4 +1,7 @@
-import { createEndSystemClient, type ErrorMappingOptions } from '@connector-sdk/core/http';
+import {
+  createEndSystemClient,
+  type ErrorMappingOptions,
+} from '@connector-sdk/core/http';
 import type { Logger } from '@connector-sdk/core';
 
 /** The tracker's error body: `{ "fault": { "id": "ISSUE_NOT_FOUND", "text": "…" } }`. */
@@ -12,7 +15,11 @@ interface TrackerFault {
  */
 export const TRACKER_ERRORS: ErrorMappingOptions = {
   rules: [
-    { status: 401, body: { fault: { id: 'BAD_CREDENTIALS' } }, code: 'AUTHENTICATION_FAILED' },
+    {
+      status: 401,
+      body: { fault: { id: 'BAD_CREDENTIALS' } },
+      code: 'AUTHENTICATION_FAILED',
+    },
   ],
   extract: (body) => ({
     code: (body as TrackerFault).fault?.id,
@@ -32,7 +39,12 @@ export interface TrackerCallContext {
  * A client for the tracker's API, its faults mapped by {@link TRACKER_ERRORS}. A 429 is not retried here: it goes back to the platform as a 403 with
  * `Retry-After`, so the platform waits instead of this request holding a connection open.
  */
-export function trackerClient({ url, authorization, signal, log }: TrackerCallContext) {
+export function trackerClient({
+  url,
+  authorization,
+  signal,
+  log,
+}: TrackerCallContext) {
   return createEndSystemClient({
     baseUrl: `${url.replace(/\/+$/, '')}/api/`,
     headers: { Authorization: authorization },

@@ -11,7 +11,10 @@ import {
 } from '@connector-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { trackerConnector } from '../src/connector.js';
-import { startTracker, type RunningTracker } from '../src/tracker/tracker-server.js';
+import {
+  startTracker,
+  type RunningTracker,
+} from '../src/tracker/tracker-server.js';
 import { handWrittenTrackerConnector } from './hand-written/connector.js';
 
 type Connector = typeof trackerConnector | typeof handWrittenTrackerConnector;
@@ -39,10 +42,13 @@ function comparable(
   if (entry.type === 'wait') return entry;
   const { request, response, step, note, problems } = entry;
   const plain = (text: string) =>
-    text.replaceAll(run.url, '<tracker>').replace(/sdk-session-[0-9a-f-]{36}/g, (id) => {
-      if (!run.sessions.has(id)) run.sessions.set(id, `<session ${run.sessions.size + 1}>`);
-      return run.sessions.get(id) ?? id;
-    });
+    text
+      .replaceAll(run.url, '<tracker>')
+      .replace(/sdk-session-[0-9a-f-]{36}/g, (id) => {
+        if (!run.sessions.has(id))
+          run.sessions.set(id, `<session ${run.sessions.size + 1}>`);
+        return run.sessions.get(id) ?? id;
+      });
   const parsed = (body: string | undefined) => {
     if (body === undefined || body === '') return body;
     try {
@@ -55,7 +61,11 @@ function comparable(
     step,
     note,
     problems,
-    request: { method: request.method, url: plain(request.url), body: parsed(request.body) },
+    request: {
+      method: request.method,
+      url: plain(request.url),
+      body: parsed(request.body),
+    },
     response: { status: response.status, body: parsed(response.body) },
   };
 }
@@ -63,8 +73,15 @@ function comparable(
 /** The kit, then a platform session of its own, against a tracker seeded as the kit's checks need. */
 async function runWith(target: Connector): Promise<Run> {
   const clock = createManualClock(START);
-  const tracker = await startTracker({ rateLimit: { limit: 3, windowMs: 60_000 }, now: clock.now });
-  const first = tracker.store.createIssue('DEMO', { summary: 'Seeded' }, 'bob').id;
+  const tracker = await startTracker({
+    rateLimit: { limit: 3, windowMs: 60_000 },
+    now: clock.now,
+  });
+  const first = tracker.store.createIssue(
+    'DEMO',
+    { summary: 'Seeded' },
+    'bob',
+  ).id;
   tracker.store.createIssue('DEMO', { summary: 'Seeded too' }, 'bob');
   tracker.store.updateIssue(first, { status: 'closed' }, 'bob');
   const transcript: TranscriptEntry[] = [];
@@ -78,11 +95,19 @@ async function runWith(target: Connector): Promise<Run> {
     target,
     config,
     invalidConfig: { ...config, options: '{"defaultProject": 42}' },
-    wrongCredentials: { ...config, password: { value: 'not-wonderland', sensitive: true } },
+    wrongCredentials: {
+      ...config,
+      password: { value: 'not-wonderland', sensitive: true },
+    },
     operation: { path: '/projects/DEMO/issues' },
     expireSession: () => tracker.store.expireTokens(),
     clock,
-    platform: { roundTrip: { create: { summary: 'Round trip' }, update: { summary: 'Changed' } } },
+    platform: {
+      roundTrip: {
+        create: { summary: 'Round trip' },
+        update: { summary: 'Changed' },
+      },
+    },
     onTranscriptEntry: (entry) => transcript.push(entry),
   });
   await platformSession(target, { config, clock, transcript, first });
@@ -105,22 +130,39 @@ async function platformSession(
     clock: run.clock,
     onEntry: (entry) => run.transcript.push(entry),
   });
-  const scope = { params: { entityTypeId: 'issue' }, query: { projectId: 'DEMO' } };
+  const scope = {
+    params: { entityTypeId: 'issue' },
+    query: { projectId: 'DEMO' },
+  };
   for (const summary of ['One', 'Two', 'Three']) {
-    await platform.callOperation('createEntity', { ...scope, body: { fields: { summary } } });
+    await platform.callOperation('createEntity', {
+      ...scope,
+      body: { fields: { summary } },
+    });
     run.clock.advance(1_000);
   }
   const since = new Date(START).toISOString();
   await platform.readAll(
     'searchEntities',
-    { ...scope, body: { query: { field: 'updated', condition: '>', value: since } } },
+    {
+      ...scope,
+      body: { query: { field: 'updated', condition: '>', value: since } },
+    },
     { pageSize: 2 },
   );
   const byId = { ...scope, params: { ...scope.params, entityId: run.first } };
-  await platform.callOperation('addComment', { ...byId, body: { body: 'From the platform' } });
+  await platform.callOperation('addComment', {
+    ...byId,
+    body: { body: 'From the platform' },
+  });
   await platform.callOperation('getComments', {
     ...byId,
-    query: { ...byId.query, startIndex: '0', maxResults: '10', afterTime: 'null' },
+    query: {
+      ...byId.query,
+      startIndex: '0',
+      maxResults: '10',
+      afterTime: 'null',
+    },
   });
   for (const orderByDirection of ['ASC', 'DESC'])
     for (const history of ['entityHistory', 'commentHistory'] as const)
@@ -160,7 +202,9 @@ it('passes the same conformance checks as the hand-written connector, with the s
     run.results.map(({ id, status }) => [id, status]),
   );
   expect(declared).toEqual(handWritten);
-  expect(runs[0]?.results.filter((result) => result.status === 'failed')).toEqual([]);
+  expect(
+    runs[0]?.results.filter((result) => result.status === 'failed'),
+  ).toEqual([]);
 });
 
 it('answers the platform exactly as the hand-written connector does, call for call', () => {

@@ -1,16 +1,30 @@
-import { defineConnector, field, secret, z, type Logger } from '@connector-sdk/core';
+import {
+  defineConnector,
+  field,
+  secret,
+  z,
+  type Logger,
+} from '@connector-sdk/core';
 import { notesApi } from './notes-api.js';
 
 /** What every later call knows: the session the platform replayed, and the request's signal and logger. */
 interface CallContext {
-  readonly session: { readonly Authorization: string; readonly 'X-Notes-Url': string };
+  readonly session: {
+    readonly Authorization: string;
+    readonly 'X-Notes-Url': string;
+  };
   readonly signal: AbortSignal;
   readonly log: Logger;
 }
 
 /** The notes API as the session's user. */
 const notes = ({ session, signal, log }: CallContext) =>
-  notesApi({ url: session['X-Notes-Url'], authorization: session.Authorization, signal, log });
+  notesApi({
+    url: session['X-Notes-Url'],
+    authorization: session.Authorization,
+    signal,
+    log,
+  });
 
 /** A connector for the notes API: password login, a bearer token, notes to list, read and add. */
 export const notesConnector = defineConnector({
@@ -34,8 +48,13 @@ export const notesConnector = defineConnector({
   },
 
   async initialize({ config, signal, log }) {
-    const { token } = await notesApi({ url: config.url, signal, log }, { login: true })
-      .post('login', { json: { username: config.username, password: config.password } })
+    const { token } = await notesApi(
+      { url: config.url, signal, log },
+      { login: true },
+    )
+      .post('login', {
+        json: { username: config.username, password: config.password },
+      })
       .json<{ token: string }>();
     log.info({ user: config.username }, 'logged in');
     return {
@@ -50,15 +69,19 @@ export const notesConnector = defineConnector({
   operations: ({ get, post }) => ({
     me: get('/me', (call) => notes(call).get('me').json()),
     listNotes: get('/notes', (call) => notes(call).get('notes').json()),
-    getNote: get('/notes/:id', { params: z.object({ id: z.string().regex(/^\d+$/) }) }, (call) =>
-      notes(call).get(`notes/${call.params.id}`).json(),
+    getNote: get(
+      '/notes/:id',
+      { params: z.object({ id: z.string().regex(/^\d+$/) }) },
+      (call) => notes(call).get(`notes/${call.params.id}`).json(),
     ),
     addNote: post(
       '/notes',
       { body: z.object({ text: z.string().trim().min(1).max(10_000) }) },
       (call) => {
         const signature = call.session['X-Notes-Signature'];
-        const text = signature ? `${call.body.text}\n— ${signature}` : call.body.text;
+        const text = signature
+          ? `${call.body.text}\n— ${signature}`
+          : call.body.text;
         return notes(call).post('notes', { json: { text } }).json();
       },
     ),

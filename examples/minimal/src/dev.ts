@@ -11,18 +11,22 @@ import { startFakeNotesApi } from '../test/fake-notes-api.js';
 const api = await startFakeNotesApi();
 const dev = await startDevServer({
   connector: new URL('./connector.ts', import.meta.url),
-  // The configuration the console's form starts with: the fake's user (the password stays out of the page).
+  // The configuration the console's form starts with: the fake's user (the
+  // password stays out of the page).
   config: {
     url: api.url,
     username: 'alice',
     password: { value: 'wonderland', sensitive: true },
   },
-  // The fake runs on this machine: the dev server opts in to its address, which the deployed connector
-  // (src/main.ts) never reaches unless its operator allows it (CONNECTOR_SDK_EGRESS_ALLOW).
+  // The fake runs on this machine: the dev server opts in to its address, which
+  // the deployed connector (src/main.ts) never reaches unless its operator
+  // allows it (CONNECTOR_SDK_EGRESS_ALLOW).
   handlerOptions: { egress: { allow: [new URL(api.url).hostname] } },
   expireSession: () => api.expireTokens(),
 });
-console.log(`The fake notes API runs at ${api.url} (user alice). Stop with Ctrl+C.`);
+console.log(
+  `The fake notes API runs at ${api.url} (user alice). Stop with Ctrl+C.`,
+);
 // #endregion dev-server
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const)

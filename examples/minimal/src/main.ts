@@ -16,14 +16,19 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const host = process.env.HOST ?? '127.0.0.1';
 const port = Number(process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  logger.fatal({ PORT: process.env.PORT }, 'PORT must be a port number (0 to 65535)');
+  logger.fatal(
+    { PORT: process.env.PORT },
+    'PORT must be a port number (0 to 65535)',
+  );
   process.exit(1);
 }
 
-const running = await serve(notesConnector, { host, port, logger }).catch((error: unknown) => {
-  logger.fatal({ err: error, host, port }, 'could not listen');
-  process.exit(1);
-});
+const running = await serve(notesConnector, { host, port, logger }).catch(
+  (error: unknown) => {
+    logger.fatal({ err: error, host, port }, 'could not listen');
+    process.exit(1);
+  },
+);
 logger.info({ url: `${running.url}/sdk/api/1.0` }, 'connector listening');
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -15,9 +15,11 @@ export interface NotesApiTarget {
 
 // #region client
 /**
- * A client for the notes API. Its error bodies are `{ "code", "message" }`, which the client reads on its own;
- * the rules below say what the platform must see where the default table (401 → session expired, 404 → not
- * found, 429 → wait, …) does not fit. `login` is for initialize, where a wrong URL is the usual mistake.
+ * A client for the notes API. Its error bodies are `{ "code", "message" }`,
+ * which the client reads on its own; the rules below say what the platform must
+ * see where the default table (401 → session expired, 404 → not found, 429 →
+ * wait, …) does not fit. `login` is for initialize, where a wrong URL is the
+ * usual mistake.
  */
 export function notesApi(
   { url, authorization, signal, log }: NotesApiTarget,
@@ -30,15 +32,18 @@ export function notesApi(
     log,
     errors: {
       rules: [
-        // A wrong password at login is not an expired session: the user must fix the configuration.
+        // A wrong password at login is not an expired session: the user must
+        // fix the configuration.
         {
           status: 401,
           body: { code: 'bad-credentials' },
           code: 'AUTHENTICATION_FAILED',
-          message: 'Wrong user name or password: the end system refused the login',
+          message:
+            'Wrong user name or password: the end system refused the login',
         },
-        // At login, "no such route" means the URL is not the API's: without this rule the user would see the
-        // other server's own 404 code, which reads like a missing record.
+        // At login, "no such route" means the URL is not the API's: without
+        // this rule the user would see the other server's own 404 code, which
+        // reads like a missing record.
         ...(login
           ? [
               {
@@ -49,7 +54,8 @@ export function notesApi(
             ]
           : []),
       ],
-      // A URL that answers a web page instead of the API is a configuration mistake, not an end-system failure.
+      // A URL that answers a web page instead of the API is a configuration
+      // mistake, not an end-system failure.
       notJson: {
         code: 'INVALID_CONFIGURATION',
         message: "'url' does not answer like the notes API",

@@ -1,9 +1,18 @@
-import { defineConnector, describeConfig, field, secret } from '@connector-sdk/core';
+import {
+  defineConnector,
+  describeConfig,
+  field,
+  secret,
+} from '@connector-sdk/core';
 import { requestToken } from '@connector-sdk/core/auth';
 import { flows, nodeRed } from './node-red.js';
 
 /** What the user fills in for a Node-RED: the admin root URL and an `adminAuth` user. */
-const config = { url: field.url(), username: field.string(), password: field.secret() };
+const config = {
+  url: field.url(),
+  username: field.string(),
+  password: field.secret(),
+};
 
 /** The form the platform shows for `config`. */
 const form = describeConfig(config, {
@@ -12,7 +21,10 @@ const form = describeConfig(config, {
     tooltip:
       'Its admin root, such as http://host:1880 (with httpAdminRoot: http://host:1880/admin)',
   },
-  username: { displayName: 'User', tooltip: 'An adminAuth user with the permission *' },
+  username: {
+    displayName: 'User',
+    tooltip: 'An adminAuth user with the permission *',
+  },
   password: { displayName: 'Password' },
 });
 
@@ -34,20 +46,32 @@ export const nodeRedConnector = defineConnector({
 
   // #region login
   async initialize({ config, signal, log, addSecret }) {
-    // Node-RED's admin client is public (`node-red-admin`), takes JSON and grants the scope `*`.
+    // Node-RED's admin client is public (`node-red-admin`), takes JSON and
+    // grants the scope `*`.
     const token = await requestToken(
       { signal, log, addSecret },
       {
         tokenUrl: `${config.url.replace(/\/+$/, '')}/auth/token`,
         client: { id: 'node-red-admin' },
-        grant: { type: 'password', username: config.username, password: config.password },
+        grant: {
+          type: 'password',
+          username: config.username,
+          password: config.password,
+        },
         scope: '*',
         requestFormat: 'json',
-        endpoint: { rules: [{ status: 404, code: 'INVALID_CONFIGURATION', message: NO_LOGIN }] },
+        endpoint: {
+          rules: [
+            { status: 404, code: 'INVALID_CONFIGURATION', message: NO_LOGIN },
+          ],
+        },
       },
     );
     log.info({ user: config.username }, 'logged in to Node-RED');
-    return { Authorization: secret(`Bearer ${token.accessToken}`), 'X-Node-Red-Url': config.url };
+    return {
+      Authorization: secret(`Bearer ${token.accessToken}`),
+      'X-Node-Red-Url': config.url,
+    };
   },
   // #endregion login
   // #endregion session-and-initialize
@@ -56,11 +80,17 @@ export const nodeRedConnector = defineConnector({
     nodeRed.operations(platform, {
       connectorMetadata: { fields: form },
       serverInfo: {
-        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+        integrationUserInfo: {
+          fieldInternalName: 'username',
+          userDataType: 'USERNAME_AS_USER',
+        },
       },
       // One project: the Node-RED the session is logged in to.
       projects: [
-        { id: 'node-red', name: ({ session }) => `Node-RED at ${session['X-Node-Red-Url']}` },
+        {
+          id: 'node-red',
+          name: ({ session }) => `Node-RED at ${session['X-Node-Red-Url']}`,
+        },
       ],
       entities: { flow: flows },
     }),
@@ -72,6 +102,8 @@ export const nodeRedConnector = defineConnector({
       .client({ session, ...context })
       .post('auth/revoke', { json: { token } })
       // An expired or revoked token is as good as revoked: the platform's cleanup succeeds anyway.
-      .catch((error: unknown) => context.log.warn({ err: error }, 'could not revoke the token'));
+      .catch((error: unknown) =>
+        context.log.warn({ err: error }, 'could not revoke the token'),
+      );
   },
 });

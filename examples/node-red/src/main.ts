@@ -8,10 +8,20 @@ import { nodeRedConnector } from './connector.js';
 const at =
   (level: string): LogMethod =>
   (fields, msg) =>
-    console.log(JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields }));
-const logger = { debug: () => undefined, info: at('info'), warn: at('warn'), error: at('error') };
+    console.log(
+      JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields }),
+    );
+const logger = {
+  debug: () => undefined,
+  info: at('info'),
+  warn: at('warn'),
+  error: at('error'),
+};
 
-const running = await serve(nodeRedConnector, { port: Number(process.env.PORT ?? 3000), logger });
+const running = await serve(nodeRedConnector, {
+  port: Number(process.env.PORT ?? 3000),
+  logger,
+});
 console.log(`node-red-connector listening on ${running.url}/sdk/api/1.0`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const)
   process.once(signal, () => void running.close().then(() => process.exit(0)));

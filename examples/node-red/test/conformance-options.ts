@@ -2,7 +2,10 @@ import type { ConformanceOptions } from '@connector-sdk/testing';
 import { nodeRedConnector } from '../src/connector.js';
 
 /** Where the Node-RED connector's recorded conformance run is kept, replayed by `replay.test.ts`. */
-export const CONFORMANCE_CASSETTE = new URL('./cassettes/conformance.json', import.meta.url);
+export const CONFORMANCE_CASSETTE = new URL(
+  './cassettes/conformance.json',
+  import.meta.url,
+);
 
 /** The account the connector logs in with: Node-RED's, or (replaying) any, since secrets are placeholders. */
 export interface NodeRedAccount {
@@ -31,7 +34,10 @@ export function nodeRedConformance(
     target: nodeRedConnector,
     config,
     invalidConfig: { ...config, url: 'not a url' },
-    wrongCredentials: { ...config, password: { value: 'not-the-password', sensitive: true } },
+    wrongCredentials: {
+      ...config,
+      password: { value: 'not-the-password', sensitive: true },
+    },
     operation: {
       method: 'POST',
       path: '/entities/flow/search',
@@ -39,16 +45,22 @@ export function nodeRedConformance(
       body: { query: { field: 'disabled', condition: 'EQUALS', value: false } },
     },
     expireSession: (session) =>
-      revoke(session.find((entry) => entry.key === 'Authorization')?.value ?? ''),
+      revoke(
+        session.find((entry) => entry.key === 'Authorization')?.value ?? '',
+      ),
   };
 }
 
 /** Revokes a token at a running Node-RED, as when it expires. */
-export async function revokeAt(url: string, authorization: string): Promise<void> {
+export async function revokeAt(
+  url: string,
+  authorization: string,
+): Promise<void> {
   const revoked = await fetch(`${url}/auth/revoke`, {
     method: 'POST',
     headers: { authorization, 'content-type': 'application/json' },
     body: JSON.stringify({ token: authorization.replace(/^Bearer\s+/i, '') }),
   });
-  if (!revoked.ok) throw new Error(`Node-RED did not revoke the token (${revoked.status})`);
+  if (!revoked.ok)
+    throw new Error(`Node-RED did not revoke the token (${revoked.status})`);
 }

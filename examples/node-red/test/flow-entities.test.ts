@@ -55,7 +55,11 @@ describe('flows as the platform entities, in a real Node-RED', () => {
     // The first call initialized: the token is a secret, replayed on every call with Node-RED's URL.
     expect(platform.session).toEqual(
       expect.arrayContaining([
-        { key: 'Authorization', value: expect.stringMatching(/^Bearer \S+$/), sensitive: true },
+        {
+          key: 'Authorization',
+          value: expect.stringMatching(/^Bearer \S+$/),
+          sensitive: true,
+        },
         { key: 'X-Node-Red-Url', value: running().url, sensitive: false },
       ]),
     );
@@ -90,7 +94,9 @@ describe('flows as the platform entities, in a real Node-RED', () => {
       nodes: greetingNodes,
     });
     const debugOnly = [{ ...debug, x: 500 }];
-    expect((await update({ nodes: JSON.stringify(debugOnly) })).answer.fields).toMatchObject({
+    expect(
+      (await update({ nodes: JSON.stringify(debugOnly) })).answer.fields,
+    ).toMatchObject({
       label: 'Greeting, renamed',
       nodes: JSON.stringify(debugOnly),
     });
@@ -111,8 +117,15 @@ describe('flows as the platform entities, in a real Node-RED', () => {
       await search({
         condition: 'and',
         criterias: [
-          { field: 'label', condition: 'IN', values: ['Greeting, renamed', 'Other'] },
-          { condition: 'NOT', criterias: [{ field: 'disabled', condition: '=', value: true }] },
+          {
+            field: 'label',
+            condition: 'IN',
+            values: ['Greeting, renamed', 'Other'],
+          },
+          {
+            condition: 'NOT',
+            criterias: [{ field: 'disabled', condition: '=', value: true }],
+          },
         ],
       }),
     ).toMatchObject([{ fields: { id } }]);
@@ -127,22 +140,35 @@ describe('flows as the platform entities, in a real Node-RED', () => {
       disabled: true,
       nodes: JSON.stringify(debugOnly),
     });
-    expect(await search({ field: 'disabled', condition: '=', value: 'false' })).not.toContainEqual(
+    expect(
+      await search({ field: 'disabled', condition: '=', value: 'false' }),
+    ).not.toContainEqual(
       expect.objectContaining({ fields: expect.objectContaining({ id }) }),
     );
     expect((await remove('SOFT_DELETE')).status).toBe(200);
     const gone = await get();
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({
-      errors: { code: 'not_found', message: 'Node-RED has no flow with this id' },
+      errors: {
+        code: 'not_found',
+        message: 'Node-RED has no flow with this id',
+      },
     });
-    expect(JSON.stringify(platform.transcript)).not.toContain(running().password);
+    expect(JSON.stringify(platform.transcript)).not.toContain(
+      running().password,
+    );
   });
 
   it('pages a search window by window and orders it by id', async () => {
     const platform = simulator();
     const made: string[] = [];
-    for (const label of ['Paged 1', 'Paged 2', 'Paged 3', 'Paged 4', 'Paged 5']) {
+    for (const label of [
+      'Paged 1',
+      'Paged 2',
+      'Paged 3',
+      'Paged 4',
+      'Paged 5',
+    ]) {
       const { answer } = await platform.callOperation('createEntity', {
         params: { entityTypeId: 'flow' },
         query: inNodeRed,
@@ -162,14 +188,18 @@ describe('flows as the platform entities, in a real Node-RED', () => {
       },
       { pageSize: 2 },
     );
-    const ids = paged.map((entity) => (entity as { fields: { id: string } }).fields.id);
+    const ids = paged.map(
+      (entity) => (entity as { fields: { id: string } }).fields.id,
+    );
     expect(ids).toEqual([...made].sort().reverse());
   });
 
   it('keeps what the platform does not see: the flow environment, and reads a flow alike both ways', async () => {
     const platform = simulator();
     await platform.initialize();
-    const authorization = String(platform.session?.find((e) => e.key === 'Authorization')?.value);
+    const authorization = String(
+      platform.session?.find((e) => e.key === 'Authorization')?.value,
+    );
     const asNodeRed = (method: string, path: string, body?: unknown) =>
       fetch(`${running().url}${path}`, {
         method,
@@ -181,7 +211,14 @@ describe('flows as the platform entities, in a real Node-RED', () => {
       label: 'Made in the editor',
       env: [{ name: 'GREETING', type: 'str', value: 'hello' }],
       nodes: [
-        { id: 'editor-link', type: 'link out', x: 100, y: 40, links: [], wires: [[]] },
+        {
+          id: 'editor-link',
+          type: 'link out',
+          x: 100,
+          y: 40,
+          links: [],
+          wires: [[]],
+        },
         { id: 'editor-debug', type: 'debug', x: 300, y: 40, wires: [] },
       ],
     });
@@ -219,9 +256,15 @@ describe('flows as the platform entities, in a real Node-RED', () => {
     const { answer: projects } = await platform.callOperation('projects', {
       query: { startIndex: '0', maxResults: '10' },
     });
-    expect(projects).toEqual([{ id: 'node-red', name: expect.stringContaining('Node-RED at') }]);
-    const { answer: types } = await platform.callOperation('entityTypes', { query: inNodeRed });
-    expect(types).toMatchObject([{ id: 'flow', direction: 'BOTH', pollerType: 'NON_TIME_BASED' }]);
+    expect(projects).toEqual([
+      { id: 'node-red', name: expect.stringContaining('Node-RED at') },
+    ]);
+    const { answer: types } = await platform.callOperation('entityTypes', {
+      query: inNodeRed,
+    });
+    expect(types).toMatchObject([
+      { id: 'flow', direction: 'BOTH', pollerType: 'NON_TIME_BASED' },
+    ]);
     const { answer: type } = await platform.callOperation('entityType', {
       params: { entityTypeId: 'flow' },
       query: inNodeRed,

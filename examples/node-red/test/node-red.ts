@@ -46,12 +46,14 @@ async function freePort(): Promise<number> {
   });
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
+  if (address === null || typeof address === 'string')
+    throw new Error('no port');
   return address.port;
 }
 
 function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null)
+    return Promise.resolve();
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
@@ -69,7 +71,9 @@ async function stop(child: ChildProcess): Promise<void> {
  * @param options - token lifetime, port, password and start timeout
  * @returns the running Node-RED
  */
-export async function startNodeRed(options: StartNodeRedOptions = {}): Promise<NodeRed> {
+export async function startNodeRed(
+  options: StartNodeRedOptions = {},
+): Promise<NodeRed> {
   const userDir = await mkdtemp(join(tmpdir(), 'node-red-'));
   const username = 'admin';
   const password = options.password ?? randomBytes(18).toString('base64url');
@@ -84,21 +88,39 @@ export async function startNodeRed(options: StartNodeRedOptions = {}): Promise<N
     adminAuth: {
       type: 'credentials',
       sessionExpiryTime: options.sessionExpirySeconds ?? 3600,
-      users: [{ username, password: await bcrypt.hash(password, 8), permissions: '*' }],
+      users: [
+        {
+          username,
+          password: await bcrypt.hash(password, 8),
+          permissions: '*',
+        },
+      ],
     },
   };
   const settingsFile = join(userDir, 'settings.cjs');
-  await writeFile(settingsFile, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+  await writeFile(
+    settingsFile,
+    `module.exports = ${JSON.stringify(settings, null, 2)};\n`,
+  );
 
   const port = options.port ?? (await freePort());
   const red = createRequire(import.meta.url).resolve('node-red/red.js');
   const child = spawn(
     process.execPath,
-    [red, '--port', String(port), '--userDir', userDir, '--settings', settingsFile],
+    [
+      red,
+      '--port',
+      String(port),
+      '--userDir',
+      userDir,
+      '--settings',
+      settingsFile,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4_000));
+  const keep = (chunk: Buffer) =>
+    (output = (output + chunk.toString()).slice(-4_000));
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   // Should the test process end without afterAll (a crash, a killed worker), Node-RED ends with it.

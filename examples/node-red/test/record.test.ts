@@ -3,8 +3,16 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runConformance, scanCassette, type CassetteFile } from '@connector-sdk/testing';
-import { CONFORMANCE_CASSETTE, nodeRedConformance, revokeAt } from './conformance-options.js';
+import {
+  runConformance,
+  scanCassette,
+  type CassetteFile,
+} from '@connector-sdk/testing';
+import {
+  CONFORMANCE_CASSETTE,
+  nodeRedConformance,
+  revokeAt,
+} from './conformance-options.js';
 import { startNodeRed } from './node-red.js';
 
 // The recording side of the loop, where Node-RED is installed (it is a devDependency; a copy of this example
@@ -40,14 +48,20 @@ describe.skipIf(!installed)('the Node-RED conformance run, recorded', () => {
     const path = join(dir, 'conformance.json');
     try {
       const results = await runConformance({
-        ...nodeRedConformance(nodeRed, (authorization) => revokeAt(nodeRed.url, authorization)),
+        ...nodeRedConformance(nodeRed, (authorization) =>
+          revokeAt(nodeRed.url, authorization),
+        ),
         cassette: { path, mode: 'record', secrets: [nodeRed.password] },
       });
-      expect(results.filter((result) => result.status === 'failed')).toEqual([]);
+      expect(results.filter((result) => result.status === 'failed')).toEqual(
+        [],
+      );
       expect(await scanCassette(path, [nodeRed.password])).toEqual([]);
       expect(readFileSync(path, 'utf8')).not.toContain(nodeRed.password);
       const fresh = JSON.parse(readFileSync(path, 'utf8')) as CassetteFile;
-      const committed = JSON.parse(readFileSync(CONFORMANCE_CASSETTE, 'utf8')) as CassetteFile;
+      const committed = JSON.parse(
+        readFileSync(CONFORMANCE_CASSETTE, 'utf8'),
+      ) as CassetteFile;
       expect(calls(fresh)).toEqual(calls(committed));
     } finally {
       await nodeRed.close();

@@ -14,7 +14,9 @@ import { startNodeRed, type NodeRed } from './node-red.js';
 // every call is answered from test/cassettes/conformance.json, and each operation's answer is snapshotted, so
 // a changed mapping shows as a snapshot diff. Re-record against a real Node-RED (started here) with
 //   CONNECTOR_SDK_RECORD=1 pnpm vitest run test/replay.test.ts
-const recording = !['', '0', 'false'].includes(process.env.CONNECTOR_SDK_RECORD?.trim() ?? '');
+const recording = !['', '0', 'false'].includes(
+  process.env.CONNECTOR_SDK_RECORD?.trim() ?? '',
+);
 
 let nodeRed: NodeRed | undefined;
 if (recording) {
@@ -36,9 +38,13 @@ const REPLAYED: NodeRedAccount = {
 
 /** The origin of the cassette's first recorded call (the Node-RED the recording started, on a free port). */
 function recordedOrigin(): string {
-  const file = JSON.parse(readFileSync(CONFORMANCE_CASSETTE, 'utf8')) as CassetteFile;
+  const file = JSON.parse(
+    readFileSync(CONFORMANCE_CASSETTE, 'utf8'),
+  ) as CassetteFile;
   const first = Object.values(file.tests)[0]?.[0];
-  return first === undefined ? 'http://127.0.0.1:1880' : new URL(first.request.url).origin;
+  return first === undefined
+    ? 'http://127.0.0.1:1880'
+    : new URL(first.request.url).origin;
 }
 
 // #region replay

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createPlatformSimulator, type ExchangeEntry } from '@connector-sdk/testing';
+import {
+  createPlatformSimulator,
+  type ExchangeEntry,
+} from '@connector-sdk/testing';
 import { nodeRedConnector } from '../src/connector.js';
 import { startNodeRed, type NodeRed } from './node-red.js';
 
@@ -7,7 +10,10 @@ import { startNodeRed, type NodeRed } from './node-red.js';
 const TOKEN_LIFETIME_SECONDS = 3;
 
 /** Node-RED's status for a read of its flows with `authorization`: 200 while it takes the token, then 401. */
-async function flowsStatus(url: string, authorization: string): Promise<number> {
+async function flowsStatus(
+  url: string,
+  authorization: string,
+): Promise<number> {
   const response = await fetch(`${url}/flows`, { headers: { authorization } });
   await response.arrayBuffer();
   return response.status;
@@ -15,7 +21,9 @@ async function flowsStatus(url: string, authorization: string): Promise<number> 
 
 let nodeRed: NodeRed | undefined;
 beforeAll(async () => {
-  nodeRed = await startNodeRed({ sessionExpirySeconds: TOKEN_LIFETIME_SECONDS });
+  nodeRed = await startNodeRed({
+    sessionExpirySeconds: TOKEN_LIFETIME_SECONDS,
+  });
 });
 afterAll(() => nodeRed?.close());
 
@@ -41,7 +49,9 @@ it('answers 401 once Node-RED expires the token; the platform initializes again 
 
   // Node-RED is asked until it refuses the session's token: when the token has expired is Node-RED's to say,
   // and a busy machine only makes the wait longer (the test's timeout bounds it). Asking does not extend it.
-  const authorization = platform.session?.find((entry) => entry.key === 'Authorization')?.value;
+  const authorization = platform.session?.find(
+    (entry) => entry.key === 'Authorization',
+  )?.value;
   expect(authorization).toMatch(/^Bearer /);
   while ((await flowsStatus(nodeRed.url, authorization ?? '')) !== 401) {
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -50,15 +60,14 @@ it('answers 401 once Node-RED expires the token; the platform initializes again 
   expect((await search()).status).toBe(200);
 
   const exchanges = platform.transcript.slice(seen) as ExchangeEntry[];
-  expect(exchanges.map((entry) => `${entry.step} ${entry.response.status}`)).toEqual([
-    'call 401',
-    'initialize 200',
-    'call 200',
-  ]);
+  expect(
+    exchanges.map((entry) => `${entry.step} ${entry.response.status}`),
+  ).toEqual(['call 401', 'initialize 200', 'call 200']);
   expect(JSON.parse(exchanges[0]?.response.body ?? '')).toMatchObject({
     errors: {
       code: 'SESSION_EXPIRED',
-      message: 'Node-RED no longer accepts the token: it expired or was revoked',
+      message:
+        'Node-RED no longer accepts the token: it expired or was revoked',
     },
   });
 });

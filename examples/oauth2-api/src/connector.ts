@@ -27,7 +27,11 @@ const login = oauth2<LoginConfig>({
   grant: (config) =>
     config.username === undefined
       ? { type: 'client_credentials' }
-      : { type: 'password', username: config.username, password: config.password ?? '' },
+      : {
+          type: 'password',
+          username: config.username,
+          password: config.password ?? '',
+        },
   scope: (config) => config.scope,
 });
 

@@ -39,12 +39,18 @@ const OPTIONAL = {
 export function endSystemFromEnvironment(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): EndSystem | { readonly missing: readonly string[] } {
-  const missing = Object.keys(REQUIRED).filter((name) => (env[name] ?? '') === '');
+  const missing = Object.keys(REQUIRED).filter(
+    (name) => (env[name] ?? '') === '',
+  );
   if (missing.length > 0) return { missing };
   const config: Record<string, string> = {};
   for (const [name, key] of Object.entries({ ...REQUIRED, ...OPTIONAL }))
     if ((env[name] ?? '') !== '') config[key] = env[name] ?? '';
-  const urls = ['END_SYSTEM_URL', 'END_SYSTEM_TOKEN_URL', 'END_SYSTEM_REVOCATION_URL'];
+  const urls = [
+    'END_SYSTEM_URL',
+    'END_SYSTEM_TOKEN_URL',
+    'END_SYSTEM_REVOCATION_URL',
+  ];
   const hosts = urls.flatMap((name) => {
     const value = env[name] ?? '';
     if (value === '') return [];

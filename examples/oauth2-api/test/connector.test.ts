@@ -30,7 +30,10 @@ if ('missing' in endSystem) {
     // One refused login: the client's secret, wrong.
     wrongCredentials: {
       ...config,
-      clientSecret: { value: `${endSystem.config.clientSecret}-not-it`, sensitive: true },
+      clientSecret: {
+        value: `${endSystem.config.clientSecret}-not-it`,
+        sensitive: true,
+      },
     },
     // A later call that succeeds with a session.
     operation: { method: 'GET', path: '/me' },

@@ -37,7 +37,8 @@ export function endSystemApi(
             {
               status: [401, 403],
               code: 'AUTHENTICATION_FAILED',
-              message: 'Wrong user name or password: the end system refused the login',
+              message:
+                'Wrong user name or password: the end system refused the login',
             },
             // "No such route" at login means the URL is not the API's, not that a record is missing.
             {
@@ -48,7 +49,10 @@ export function endSystemApi(
           ]
         : [],
       // A URL that answers a web page instead of the API is a configuration mistake, not an end-system failure.
-      notJson: { code: 'INVALID_CONFIGURATION', message: "'url' does not answer like the API" },
+      notJson: {
+        code: 'INVALID_CONFIGURATION',
+        message: "'url' does not answer like the API",
+      },
     },
   });
 }

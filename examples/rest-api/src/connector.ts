@@ -1,16 +1,29 @@
-import { defineConnector, field, secret, type Logger } from '@connector-sdk/core';
+import {
+  defineConnector,
+  field,
+  secret,
+  type Logger,
+} from '@connector-sdk/core';
 import { endSystemApi } from './api-client.js';
 
 /** What every later call knows: the session the platform replayed, and the request's signal and logger. */
 interface CallContext {
-  readonly session: { readonly Authorization: string; readonly 'X-Api-Url': string };
+  readonly session: {
+    readonly Authorization: string;
+    readonly 'X-Api-Url': string;
+  };
   readonly signal: AbortSignal;
   readonly log: Logger;
 }
 
 /** The end system's API as the session's user. */
 const api = ({ session, signal, log }: CallContext) =>
-  endSystemApi({ url: session['X-Api-Url'], authorization: session.Authorization, signal, log });
+  endSystemApi({
+    url: session['X-Api-Url'],
+    authorization: session.Authorization,
+    signal,
+    log,
+  });
 
 /**
  * A connector for an end system's HTTP API with token login. The paths and shapes below (`POST auth/login`
@@ -34,11 +47,19 @@ export const apiConnector = defineConnector({
   },
 
   async initialize({ config, signal, log }) {
-    const { token } = await endSystemApi({ url: config.url, signal, log }, { login: true })
-      .post('auth/login', { json: { username: config.username, password: config.password } })
+    const { token } = await endSystemApi(
+      { url: config.url, signal, log },
+      { login: true },
+    )
+      .post('auth/login', {
+        json: { username: config.username, password: config.password },
+      })
       .json<{ token: string }>();
     log.info({ user: config.username }, 'logged in');
-    return { Authorization: secret(`Bearer ${token}`), 'X-Api-Url': config.url };
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Api-Url': config.url,
+    };
   },
 
   operations: ({ get }) => ({

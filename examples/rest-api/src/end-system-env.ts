@@ -16,7 +16,11 @@ export interface EndSystem {
   readonly egressAllow: readonly string[];
 }
 
-const NAMES = ['END_SYSTEM_URL', 'END_SYSTEM_USER', 'END_SYSTEM_PASSWORD'] as const;
+const NAMES = [
+  'END_SYSTEM_URL',
+  'END_SYSTEM_USER',
+  'END_SYSTEM_PASSWORD',
+] as const;
 
 /**
  * The end system the environment names, or the variables that are missing.
@@ -34,7 +38,9 @@ export function endSystemFromEnvironment(
     // An IPv6 host comes in brackets ([::1]); an allow list names the address alone.
     host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
   } catch {
-    throw new Error('END_SYSTEM_URL is not a URL, such as https://api.example.com');
+    throw new Error(
+      'END_SYSTEM_URL is not a URL, such as https://api.example.com',
+    );
   }
   const operator = (env.CONNECTOR_SDK_EGRESS_ALLOW ?? '')
     .split(',')

@@ -12,7 +12,8 @@ const endSystem = endSystemFromEnvironment();
 
 /** Ends a session at the end system, as the kit's session.expired check needs: its logout, with the token. */
 async function logOut(session: readonly ParameterEntry[]): Promise<void> {
-  const entry = (key: string) => session.find((candidate) => candidate.key === key)?.value ?? '';
+  const entry = (key: string) =>
+    session.find((candidate) => candidate.key === key)?.value ?? '';
   const url = `${entry('X-Api-Url').replace(/\/+$/, '')}/auth/logout`;
   const answer = await fetch(url, {
     method: 'POST',

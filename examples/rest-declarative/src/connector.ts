@@ -1,4 +1,10 @@
-import { defineConnector, describeConfig, field, secret, z } from '@connector-sdk/core';
+import {
+  defineConnector,
+  describeConfig,
+  field,
+  secret,
+  z,
+} from '@connector-sdk/core';
 import { bearerToken } from '@connector-sdk/core/auth';
 import { convert, restApi } from '@connector-sdk/core/rest';
 import { endSystemApi } from './api-client.js';
@@ -10,7 +16,11 @@ import { endSystemApi } from './api-client.js';
 
 // #region config
 /** What the user types into the platform's form for this end system. */
-const config = { url: field.url(), username: field.string(), password: field.secret() };
+const config = {
+  url: field.url(),
+  username: field.string(),
+  password: field.secret(),
+};
 
 /** The session the platform replays as headers on every later call. */
 interface Session {
@@ -20,15 +30,22 @@ interface Session {
 // #endregion config
 
 // #region api
-/** The end system's API, as a session reaches it: its base URL and token come from the session. */
+/**
+ * The end system's API, as a session reaches it: its base URL and token come
+ * from the session.
+ */
 const api = restApi<Session>({
   baseUrl: ({ session }) => session['X-Api-Url'],
-  auth: ({ session }) => bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
+  auth: ({ session }) =>
+    bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
 });
 // #endregion api
 
 // #region schema
-/** A record as the end system answers it; keys it does not name are kept when a record is replaced. */
+/**
+ * A record as the end system answers it; keys it does not name are kept when a
+ * record is replaced.
+ */
 const Record = z.looseObject({
   id: z.string(),
   title: z.string(),
@@ -56,12 +73,18 @@ const records = api.entity(Record, {
   get: 'records/{id}',
   list: { path: 'records', items: 'records' },
   create: 'records',
-  // The end system's PUT replaces a whole record: the layer reads it first and sends it back changed.
+  // The end system's PUT replaces a whole record: the layer reads it first and
+  // sends it back changed.
   update: { method: 'PUT', path: 'records/{id}', replace: true },
   delete: 'records/{id}',
-  // It cannot search: the list is read and filtered in memory, and anything else is a 400.
+  // It cannot search: the list is read and filtered in memory, and anything
+  // else is a 400.
   search: {
-    by: { id: ['EQUALS', 'IN'], title: ['EQUALS', 'NOT_EQUALS', 'IN'], done: ['EQUALS'] },
+    by: {
+      id: ['EQUALS', 'IN'],
+      title: ['EQUALS', 'NOT_EQUALS', 'IN'],
+      done: ['EQUALS'],
+    },
     orderBy: ['ENTITY_ID'],
   },
 });
@@ -75,11 +98,19 @@ export const apiConnector = defineConnector({
 
   // #region initialize
   async initialize({ config, signal, log }) {
-    const { token } = await endSystemApi({ url: config.url, signal, log }, { login: true })
-      .post('auth/login', { json: { username: config.username, password: config.password } })
+    const { token } = await endSystemApi(
+      { url: config.url, signal, log },
+      { login: true },
+    )
+      .post('auth/login', {
+        json: { username: config.username, password: config.password },
+      })
       .json<{ token: string }>();
     log.info({ user: config.username }, 'logged in');
-    return { Authorization: secret(`Bearer ${token}`), 'X-Api-Url': config.url };
+    return {
+      Authorization: secret(`Bearer ${token}`),
+      'X-Api-Url': config.url,
+    };
   },
   // #endregion initialize
 
@@ -89,13 +120,19 @@ export const apiConnector = defineConnector({
     ...api.operations(platform, {
       connectorMetadata: {
         fields: describeConfig(config, {
-          url: { displayName: 'API URL', tooltip: 'Such as https://api.example.com' },
+          url: {
+            displayName: 'API URL',
+            tooltip: 'Such as https://api.example.com',
+          },
           username: { displayName: 'User' },
           password: { displayName: 'Password' },
         }),
       },
       serverInfo: {
-        integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+        integrationUserInfo: {
+          fieldInternalName: 'username',
+          userDataType: 'USERNAME_AS_USER',
+        },
       },
       // The end system has no projects: one, declared.
       projects: [{ id: 'main', name: 'Records' }],
@@ -112,6 +149,8 @@ export const apiConnector = defineConnector({
       .client(call)
       .post('auth/logout')
       // An expired token is as good as logged out: the platform's cleanup succeeds anyway.
-      .catch((error: unknown) => call.log.warn({ err: error }, 'logout failed'));
+      .catch((error: unknown) =>
+        call.log.warn({ err: error }, 'logout failed'),
+      );
   },
 });

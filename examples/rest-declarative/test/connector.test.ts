@@ -12,7 +12,8 @@ const endSystem = endSystemFromEnvironment();
 
 /** Ends a session at the end system, as the kit's session.expired check needs: its logout, with the token. */
 async function logOut(session: readonly ParameterEntry[]): Promise<void> {
-  const entry = (key: string) => session.find((candidate) => candidate.key === key)?.value ?? '';
+  const entry = (key: string) =>
+    session.find((candidate) => candidate.key === key)?.value ?? '';
   const url = `${entry('X-Api-Url').replace(/\/+$/, '')}/auth/logout`;
   const answer = await fetch(url, {
     method: 'POST',
@@ -38,25 +39,35 @@ if ('missing' in endSystem) {
     target: apiConnector,
     config,
     invalidConfig: { ...config, url: 'not a url' },
-    // One refused login: an end system that locks an account after a few may count it.
+    // One refused login: an end system that locks an account after a few may
+    // count it.
     wrongCredentials: {
       ...config,
       password: { value: `${endSystem.password}-not-it`, sensitive: true },
     },
-    // A later call that succeeds with a session: the platform's search of records.
+    // A later call that succeeds with a session: the platform's search of
+    // records.
     operation: {
       method: 'POST',
       path: '/entities/record/search',
       query: { projectId: 'main', startIndex: '0', maxResults: '10' },
       body: { query: { field: 'done', condition: 'EQUALS', value: false } },
     },
-    // How the kit ends a session at the end system, to check the 401 and the platform's initialize again.
-    // Without a logout or revoke call, remove it: the kit then skips that check and says why.
+    // How the kit ends a session at the end system, to check the 401 and the
+    // platform's initialize again. Without a logout or revoke call, remove it:
+    // the kit then skips that check and says why.
     expireSession: logOut,
-    // The end system may live on this machine or a private network: the connector may reach its host.
+    // The end system may live on this machine or a private network: the
+    // connector may reach its host.
     handlerOptions: { egress: { allow: endSystem.egressAllow } },
-    // The kit writes to the end system: it creates a record, changes it and deletes it. Use a test account.
-    platform: { roundTrip: { create: { title: 'conformance' }, update: { title: 'changed' } } },
+    // The kit writes to the end system: it creates a record, changes it and
+    // deletes it. Use a test account.
+    platform: {
+      roundTrip: {
+        create: { title: 'conformance' },
+        update: { title: 'changed' },
+      },
+    },
   }));
   // #endregion kit
 }

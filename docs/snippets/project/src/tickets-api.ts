@@ -6,7 +6,10 @@
 import type { Logger } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
-/** Where and as whom to call the tickets API, and the platform request the call serves. */
+/**
+ * Where and as whom to call the tickets API, and the platform request the call
+ * serves.
+ */
 export interface TicketsTarget {
   readonly url: string;
   readonly authorization?: string;
@@ -16,8 +19,8 @@ export interface TicketsTarget {
 
 /**
  * A client for a tickets API that lives under `/rest/v2/`, writes its errors as
- * `{ "error": { "key": "…", "detail": "…" } }`, refuses a wrong password with 403 `bad_login` and answers an
- * expired token with 440.
+ * `{ "error": { "key": "…", "detail": "…" } }`, refuses a wrong password with
+ * 403 `bad_login` and answers an expired token with 440.
  */
 export function ticketsApi(
   { url, authorization, signal, log }: TicketsTarget,
@@ -29,15 +32,24 @@ export function ticketsApi(
     signal,
     log,
     errors: {
-      // Its error body is none of the common shapes the client reads on its own.
+      // Its error body is none of the common shapes the client reads on its
+      // own.
       extract: (body) => {
-        const error = (body as { error?: { key?: string; detail?: string } } | null)?.error;
+        const error = (
+          body as { error?: { key?: string; detail?: string } } | null
+        )?.error;
         return { code: error?.key, message: error?.detail };
       },
       rules: [
-        // A refused login: the user must fix the configuration (a 401 at login is this already).
-        { status: 403, body: { error: { key: 'bad_login' } }, code: 'AUTHENTICATION_FAILED' },
-        // Its own status for an expired token: the platform must initialize again.
+        // A refused login: the user must fix the configuration (a 401 at login
+        // is this already).
+        {
+          status: 403,
+          body: { error: { key: 'bad_login' } },
+          code: 'AUTHENTICATION_FAILED',
+        },
+        // Its own status for an expired token: the platform must initialize
+        // again.
         { status: 440, code: 'SESSION_EXPIRED' },
         // At login, "no such route" means the URL is not the API's.
         ...(login

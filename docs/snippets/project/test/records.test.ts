@@ -8,7 +8,10 @@ import { recordsConnector } from '../src/records-connector.js';
 
 let fake: FakeEndSystem;
 beforeAll(async () => {
-  fake = await startFakeEndSystem({ users: { alice: 'wonderland' }, tokenMaxUses: 100 });
+  fake = await startFakeEndSystem({
+    users: { alice: 'wonderland' },
+    tokenMaxUses: 100,
+  });
 });
 afterAll(() => fake.close());
 
@@ -26,31 +29,48 @@ describeConformance(() => ({
   target: recordsConnector, // or a handler, or the URL of a running connector
   config: config(),
   invalidConfig: { ...config(), url: 'not a url' },
-  wrongCredentials: { ...config(), password: { value: 'wrong', sensitive: true } },
+  wrongCredentials: {
+    ...config(),
+    password: { value: 'wrong', sensitive: true },
+  },
   operation: { method: 'POST', path: '/records', body: { title: 'A record' } },
-  // Make the end system drop a session: the kit checks 401, initialize again, the call works again.
+  // Make the end system drop a session: the kit checks 401, initialize again,
+  // the call works again.
   expireSession: () => fake.expireTokens(),
 }));
 // #endregion conformance
 
 // #region simulator
-import { createManualClock, createPlatformSimulator } from '@connector-sdk/testing';
+import {
+  createManualClock,
+  createPlatformSimulator,
+} from '@connector-sdk/testing';
 import { expect, it } from 'vitest';
 
 it('re-initializes after expiry and waits out a rate limit', async () => {
   const clock = createManualClock();
-  const platform = createPlatformSimulator({ target: recordsConnector, config: config(), clock });
+  const platform = createPlatformSimulator({
+    target: recordsConnector,
+    config: config(),
+    clock,
+  });
 
   await platform.initialize();
-  fake.expireTokens(); // the next call meets a 401: the simulator initializes again and retries
+  // the next call meets a 401: the simulator initializes again and retries
+  fake.expireTokens();
   expect((await platform.call({ path: '/records' })).status).toBe(200);
 
-  fake.inject({ kind: 'rate-limit', retryAfterSeconds: 30 }, { path: '/records' });
+  fake.inject(
+    { kind: 'rate-limit', retryAfterSeconds: 30 },
+    { path: '/records' },
+  );
   expect((await platform.call({ path: '/records' })).status).toBe(200);
-  expect(clock.sleeps).toEqual([30_000]); // the 403's Retry-After, waited out instantly
+  // the 403's Retry-After, waited out instantly
+  expect(clock.sleeps).toEqual([30_000]);
 
   expect((await platform.cleanup()).status).toBe(200);
-  expect(JSON.stringify(platform.transcript)).not.toContain('wonderland'); // secrets are masked
+  // secrets are masked
+  expect(JSON.stringify(platform.transcript)).not.toContain('wonderland');
 });
 // #endregion simulator
 
@@ -68,7 +88,8 @@ it.each([
   });
   await platform.initialize();
   fake.clearFaults();
-  fake.inject(fault, { path: '/records', times: 5 }); // enough for the client's own retries
+  // enough for the client's own retries
+  fake.inject(fault, { path: '/records', times: 5 });
   expect((await platform.call({ path: '/records' })).status).toBe(status);
 });
 // #endregion faults
@@ -76,7 +97,8 @@ it.each([
 // What the guide says of `sessionExpired`: without it, the end system's 200 that reports an expired session is
 // passed on as a success (the platform contract guide's connector has no such option).
 it('answers 200 to an expiry reported in a 2xx body when the client has no sessionExpired', async () => {
-  const { recordsConnector: withoutOption } = await import('../../platform-contract.js');
+  const { recordsConnector: withoutOption } =
+    await import('../../platform-contract.js');
   const platform = createPlatformSimulator({
     target: withoutOption,
     config: config(),

@@ -85,9 +85,11 @@ export function changedFields(
   before: Readonly<Record<(typeof FOLLOWED)[number], string>> | undefined,
   after: Readonly<Record<(typeof FOLLOWED)[number], string>>,
 ): ChangelogItem[] {
-  return FOLLOWED.filter((field) => before?.[field] !== after[field]).map((field) => ({
-    field,
-    from: before?.[field] ?? null,
-    to: after[field],
-  }));
+  return FOLLOWED.filter((field) => before?.[field] !== after[field]).map(
+    (field) => ({
+      field,
+      from: before?.[field] ?? null,
+      to: after[field],
+    }),
+  );
 }

@@ -6,7 +6,12 @@ afterEach(async () => {
   await tracker?.close();
 });
 
-async function call(method: string, path: string, token?: string, body?: unknown) {
+async function call(
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+) {
   const response = await fetch(`${tracker?.url}${path}`, {
     method,
     headers: {
@@ -24,7 +29,9 @@ async function call(method: string, path: string, token?: string, body?: unknown
 }
 
 async function login(password = 'wonderland') {
-  return (await call('POST', '/api/session', undefined, { login: 'alice', password })).body as {
+  return (
+    await call('POST', '/api/session', undefined, { login: 'alice', password })
+  ).body as {
     token: string;
   };
 }
@@ -32,20 +39,28 @@ async function login(password = 'wonderland') {
 it('logs in, serves issues and comments, and answers its own faults', async () => {
   tracker = await startTracker();
   expect(
-    await call('POST', '/api/session', undefined, { login: 'alice', password: 'x' }),
+    await call('POST', '/api/session', undefined, {
+      login: 'alice',
+      password: 'x',
+    }),
   ).toMatchObject({
     status: 401,
     body: { fault: { id: 'BAD_CREDENTIALS' } },
   });
   const { token } = await login();
-  expect((await call('POST', '/api/projects/DEMO/issues', token, { summary: 'One' })).status).toBe(
-    201,
-  );
-  expect(await call('POST', '/api/projects/DEMO/issues', token, { summary: '' })).toMatchObject({
+  expect(
+    (await call('POST', '/api/projects/DEMO/issues', token, { summary: 'One' }))
+      .status,
+  ).toBe(201);
+  expect(
+    await call('POST', '/api/projects/DEMO/issues', token, { summary: '' }),
+  ).toMatchObject({
     status: 422,
     body: { fault: { id: 'INVALID_ISSUE' } },
   });
-  expect(await call('POST', '/api/issues/DEMO-1/comments', token, { text: 'Hi' })).toMatchObject({
+  expect(
+    await call('POST', '/api/issues/DEMO-1/comments', token, { text: 'Hi' }),
+  ).toMatchObject({
     body: { comments: [{ author: 'alice', text: 'Hi' }] },
   });
   expect(await call('GET', '/api/projects/NOPE/issues', token)).toMatchObject({
@@ -67,13 +82,19 @@ it('expires tokens and rate-limits each token with a Retry-After', async () => {
   // The tracker runs on the test's clock: the Retry-After it answers is what is left of the window by that
   // clock, which only the test moves, however long the calls take on a busy machine.
   let now = Date.parse('2026-12-01T10:00:00.000Z');
-  tracker = await startTracker({ rateLimit: { limit: 2, windowMs: 60_000 }, now: () => now });
+  tracker = await startTracker({
+    rateLimit: { limit: 2, windowMs: 60_000 },
+    now: () => now,
+  });
   const { token } = await login();
   expect((await call('GET', '/api/projects', token)).status).toBe(200);
   now += 1_500;
   expect((await call('GET', '/api/projects', token)).status).toBe(200);
   const limited = await call('GET', '/api/projects', token);
-  expect(limited).toMatchObject({ status: 429, body: { fault: { id: 'TOO_MANY_REQUESTS' } } });
+  expect(limited).toMatchObject({
+    status: 429,
+    body: { fault: { id: 'TOO_MANY_REQUESTS' } },
+  });
   // 58.5 s of the window left, in whole seconds rounded up.
   expect(limited.retryAfter).toBe('59');
   tracker.store.expireTokens();
@@ -91,15 +112,26 @@ it('keeps a changelog of every change, newest first, page by page', async () => 
     now = Date.parse(`2026-12-01T${time}:00.000Z`);
     return call(...request);
   };
-  await at('10:00', 'POST', '/api/projects/DEMO/issues', token, { summary: 'One' });
-  await at('10:01', 'PATCH', '/api/issues/DEMO-1', token, { summary: 'One', status: 'closed' });
+  await at('10:00', 'POST', '/api/projects/DEMO/issues', token, {
+    summary: 'One',
+  });
+  await at('10:01', 'PATCH', '/api/issues/DEMO-1', token, {
+    summary: 'One',
+    status: 'closed',
+  });
   await at('10:02', 'PATCH', '/api/issues/DEMO-1', token, { status: 'closed' });
-  await at('10:03', 'POST', '/api/issues/DEMO-1/comments', token, { text: 'Done' });
-  await at('10:04', 'POST', '/api/projects/DEMO/issues', token, { summary: 'Two' });
+  await at('10:03', 'POST', '/api/issues/DEMO-1/comments', token, {
+    text: 'Done',
+  });
+  await at('10:04', 'POST', '/api/projects/DEMO/issues', token, {
+    summary: 'Two',
+  });
 
   const all = await call('GET', '/api/changelog?project=DEMO', token);
   expect(all.body).toMatchObject({ page: 1, perPage: 20, total: 4 });
-  const { entries } = all.body as { entries: { issue: string; revision: number }[] };
+  const { entries } = all.body as {
+    entries: { issue: string; revision: number }[];
+  };
   expect(entries.map((entry) => [entry.issue, entry.revision])).toEqual([
     ['DEMO-2', 1],
     ['DEMO-1', 3],
@@ -117,7 +149,11 @@ it('keeps a changelog of every change, newest first, page by page', async () => 
     action: 'updated',
     items: [{ field: 'status', from: 'open', to: 'closed' }],
   });
-  expect(entries[1]).toMatchObject({ action: 'commented', items: [], comment: { text: 'Done' } });
+  expect(entries[1]).toMatchObject({
+    action: 'commented',
+    items: [],
+    comment: { text: 'Done' },
+  });
   expect(entries[3]).toMatchObject({
     action: 'created',
     items: [
@@ -127,17 +163,30 @@ it('keeps a changelog of every change, newest first, page by page', async () => 
     ],
   });
 
-  const page = await call('GET', '/api/changelog?issue=DEMO-1&page=2&perPage=2', token);
-  expect(page.body).toMatchObject({ page: 2, perPage: 2, total: 3, entries: [{ revision: 1 }] });
+  const page = await call(
+    'GET',
+    '/api/changelog?issue=DEMO-1&page=2&perPage=2',
+    token,
+  );
+  expect(page.body).toMatchObject({
+    page: 2,
+    perPage: 2,
+    total: 3,
+    entries: [{ revision: 1 }],
+  });
   const range = await call(
     'GET',
     '/api/changelog?since=2026-12-01T10:01:00.000Z&until=2026-12-01T10:03:00.000Z',
     token,
   );
-  expect((range.body as { entries: { id: number }[] }).entries.map((entry) => entry.id)).toEqual([
-    3, 2,
-  ]);
-  expect(await call('GET', '/api/changelog?since=yesterday', token)).toMatchObject({
+  expect(
+    (range.body as { entries: { id: number }[] }).entries.map(
+      (entry) => entry.id,
+    ),
+  ).toEqual([3, 2]);
+  expect(
+    await call('GET', '/api/changelog?since=yesterday', token),
+  ).toMatchObject({
     status: 400,
     body: { fault: { id: 'BAD_PARAMETER' } },
   });

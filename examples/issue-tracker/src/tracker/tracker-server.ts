@@ -1,4 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Fault, TrackerStore, type TrackerOptions } from './tracker-store.js';
 
@@ -21,7 +25,9 @@ export interface RunningTracker {
   close(): Promise<void>;
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+async function readJson(
+  req: IncomingMessage,
+): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
   const text = Buffer.concat(chunks).toString('utf8');
@@ -45,7 +51,11 @@ function whole(
   const { fallback, min = 0 } = rule;
   const value = Number(url.searchParams.get(name) ?? fallback);
   if (!Number.isInteger(value) || value < min)
-    throw new Fault(400, 'BAD_PARAMETER', `${name} must be a whole number from ${min}`);
+    throw new Fault(
+      400,
+      'BAD_PARAMETER',
+      `${name} must be a whole number from ${min}`,
+    );
   return value;
 }
 
@@ -55,14 +65,21 @@ function instant(url: URL, name: string): number | undefined {
   if (text === null) return undefined;
   const value = Date.parse(text);
   if (Number.isNaN(value))
-    throw new Fault(400, 'BAD_PARAMETER', `${name} must be an ISO 8601 instant`);
+    throw new Fault(
+      400,
+      'BAD_PARAMETER',
+      `${name} must be an ISO 8601 instant`,
+    );
   return value;
 }
 
 /** One page of the changelog, newest first. */
 function changelogPage(store: TrackerStore, url: URL) {
   const page = whole(url, 'page', { fallback: 1, min: 1 });
-  const perPage = Math.min(whole(url, 'perPage', { fallback: 20, min: 1 }), 100);
+  const perPage = Math.min(
+    whole(url, 'perPage', { fallback: 20, min: 1 }),
+    100,
+  );
   const entries = store.changelog({
     project: url.searchParams.get('project') ?? undefined,
     issue: url.searchParams.get('issue') ?? undefined,
@@ -70,10 +87,18 @@ function changelogPage(store: TrackerStore, url: URL) {
     until: instant(url, 'until'),
   });
   const first = (page - 1) * perPage;
-  return { page, perPage, total: entries.length, entries: entries.slice(first, first + perPage) };
+  return {
+    page,
+    perPage,
+    total: entries.length,
+    entries: entries.slice(first, first + perPage),
+  };
 }
 
-async function route(store: TrackerStore, req: IncomingMessage): Promise<[number, unknown]> {
+async function route(
+  store: TrackerStore,
+  req: IncomingMessage,
+): Promise<[number, unknown]> {
   const url = new URL(req.url ?? '/', 'http://tracker');
   const path = url.pathname;
   const method = req.method ?? 'GET';
@@ -88,19 +113,25 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
   }
   const user = store.authenticate(token);
   if (path === '/api/projects' && method === 'GET')
-    return [200, Object.entries(store.projects).map(([key, name]) => ({ key, name }))];
+    return [
+      200,
+      Object.entries(store.projects).map(([key, name]) => ({ key, name })),
+    ];
   const project = /^\/api\/projects\/([^/]+)\/issues$/.exec(path)?.[1];
   if (project !== undefined && method === 'GET') {
     store.project(project);
     const status = url.searchParams.get('status');
     const issues = [...store.issues.values()].filter(
-      (issue) => issue.project === project && (status === null || issue.status === status),
+      (issue) =>
+        issue.project === project &&
+        (status === null || issue.status === status),
     );
     return [200, { issues }];
   }
   if (project !== undefined && method === 'POST')
     return [201, store.createIssue(project, await readJson(req), user)];
-  if (path === '/api/changelog' && method === 'GET') return [200, changelogPage(store, url)];
+  if (path === '/api/changelog' && method === 'GET')
+    return [200, changelogPage(store, url)];
   if (path === '/api/issues' && method === 'GET') {
     // Search: every parameter optional, all must hold; offset and limit page the result.
     const offset = whole(url, 'offset', { fallback: 0 });
@@ -114,8 +145,10 @@ async function route(store: TrackerStore, req: IncomingMessage): Promise<[number
     const limit = Math.min(whole(url, 'limit', { fallback: 50 }), 100);
     return [200, { issues: found.slice(offset, offset + limit) }];
   }
-  const [, id, comments] = /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
-  if (id !== undefined && comments === undefined && method === 'GET') return [200, store.issue(id)];
+  const [, id, comments] =
+    /^\/api\/issues\/([^/]+)(\/comments)?$/.exec(path) ?? [];
+  if (id !== undefined && comments === undefined && method === 'GET')
+    return [200, store.issue(id)];
   if (id !== undefined && comments === undefined && method === 'PATCH')
     return [200, store.updateIssue(id, await readJson(req), user)];
   if (id !== undefined && comments === undefined && method === 'DELETE') {
@@ -171,7 +204,9 @@ export async function startTracker(
       },
     );
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) =>
+    server.listen(options.port ?? 0, '127.0.0.1', resolve),
+  );
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     store,

@@ -92,11 +92,20 @@ export class TrackerStore {
 
   login(login: unknown, password: unknown): { token: string; ttl: number } {
     const users = this.#options.users ?? { alice: 'wonderland' };
-    if (typeof login !== 'string' || typeof password !== 'string' || users[login] !== password)
+    if (
+      typeof login !== 'string' ||
+      typeof password !== 'string' ||
+      users[login] !== password
+    )
       throw new Fault(401, 'BAD_CREDENTIALS', 'Wrong login or password');
     const token = randomBytes(18).toString('base64url');
     const ttlMs = this.#options.tokenTtlMs ?? 15 * 60_000;
-    this.#tokens.set(token, { login, expiresAt: this.#now() + ttlMs, windowStart: 0, calls: 0 });
+    this.#tokens.set(token, {
+      login,
+      expiresAt: this.#now() + ttlMs,
+      windowStart: 0,
+      calls: 0,
+    });
     return { token, ttl: Math.floor(ttlMs / 1000) };
   }
 
@@ -107,16 +116,24 @@ export class TrackerStore {
   /** Checks a token and counts the call against its rate limit; returns who it belongs to. */
   authenticate(token: string | undefined): string {
     const state = token === undefined ? undefined : this.#tokens.get(token);
-    if (state === undefined) throw new Fault(401, 'NOT_LOGGED_IN', 'Log in first');
+    if (state === undefined)
+      throw new Fault(401, 'NOT_LOGGED_IN', 'Log in first');
     const now = this.#now();
-    if (state.expiresAt <= now) throw new Fault(401, 'TOKEN_EXPIRED', 'Your session has expired');
-    const { limit, windowMs } = this.#options.rateLimit ?? { limit: 100, windowMs: 60_000 };
+    if (state.expiresAt <= now)
+      throw new Fault(401, 'TOKEN_EXPIRED', 'Your session has expired');
+    const { limit, windowMs } = this.#options.rateLimit ?? {
+      limit: 100,
+      windowMs: 60_000,
+    };
     if (now - state.windowStart >= windowMs) {
       state.windowStart = now;
       state.calls = 0;
     }
     if (++state.calls > limit) {
-      const seconds = Math.max(1, Math.ceil((state.windowStart + windowMs - now) / 1000));
+      const seconds = Math.max(
+        1,
+        Math.ceil((state.windowStart + windowMs - now) / 1000),
+      );
       const fault = new Fault(429, 'TOO_MANY_REQUESTS', 'Slow down');
       fault.headers['retry-after'] = String(seconds);
       throw fault;
@@ -130,11 +147,17 @@ export class TrackerStore {
   }
 
   get liveTokens(): number {
-    return [...this.#tokens.values()].filter((state) => state.expiresAt > this.#now()).length;
+    return [...this.#tokens.values()].filter(
+      (state) => state.expiresAt > this.#now(),
+    ).length;
   }
 
   /** Creates an issue in a project, as `author` (a login). */
-  createIssue(project: string, input: Record<string, unknown>, author: string): Issue {
+  createIssue(
+    project: string,
+    input: Record<string, unknown>,
+    author: string,
+  ): Issue {
     this.project(project);
     if (typeof input.summary !== 'string' || input.summary.trim() === '')
       throw new Fault(422, 'INVALID_ISSUE', 'An issue needs a summary');
@@ -142,13 +165,18 @@ export class TrackerStore {
       id: `${project}-${this.#nextId++}`,
       project,
       summary: input.summary,
-      description: typeof input.description === 'string' ? input.description : '',
+      description:
+        typeof input.description === 'string' ? input.description : '',
       status: 'open',
       updated: this.#stamp(),
       comments: [],
     };
     this.issues.set(issue.id, issue);
-    this.#record(issue, { author, action: 'created', items: changedFields(undefined, issue) });
+    this.#record(issue, {
+      author,
+      action: 'created',
+      items: changedFields(undefined, issue),
+    });
     return issue;
   }
 
@@ -159,10 +187,17 @@ export class TrackerStore {
   }
 
   /** Changes an issue's summary, description or status, as `author` (a login). */
-  updateIssue(id: string, input: Record<string, unknown>, author: string): Issue {
+  updateIssue(
+    id: string,
+    input: Record<string, unknown>,
+    author: string,
+  ): Issue {
     const issue = this.issue(id);
     const { summary, description, status } = input;
-    if (summary !== undefined && (typeof summary !== 'string' || summary.trim() === ''))
+    if (
+      summary !== undefined &&
+      (typeof summary !== 'string' || summary.trim() === '')
+    )
       throw new Fault(422, 'INVALID_ISSUE', 'A summary cannot be empty');
     if (status !== undefined && status !== 'open' && status !== 'closed')
       throw new Fault(422, 'INVALID_ISSUE', 'A status is open or closed');
@@ -182,7 +217,10 @@ export class TrackerStore {
   }
 
   /** Records a change to an issue, at the time the issue was last changed. */
-  #record(issue: Issue, change: Pick<ChangelogEntry, 'author' | 'action' | 'items' | 'comment'>) {
+  #record(
+    issue: Issue,
+    change: Pick<ChangelogEntry, 'author' | 'action' | 'items' | 'comment'>,
+  ) {
     this.#changelog.record({
       issue: issue.id,
       project: issue.project,
@@ -209,23 +247,31 @@ export class TrackerStore {
       .filter(
         (issue) =>
           (search.project === undefined || issue.project === search.project) &&
-          (search.updatedAfter === undefined || issue.updated > search.updatedAfter) &&
-          (search.updatedBefore === undefined || issue.updated < search.updatedBefore) &&
-          (search.updatedUntil === undefined || issue.updated <= search.updatedUntil) &&
+          (search.updatedAfter === undefined ||
+            issue.updated > search.updatedAfter) &&
+          (search.updatedBefore === undefined ||
+            issue.updated < search.updatedBefore) &&
+          (search.updatedUntil === undefined ||
+            issue.updated <= search.updatedUntil) &&
           (search.ids === undefined || search.ids.includes(issue.id)),
       )
-      .sort((a, b) => a.updated.localeCompare(b.updated) || a.id.localeCompare(b.id));
+      .sort(
+        (a, b) =>
+          a.updated.localeCompare(b.updated) || a.id.localeCompare(b.id),
+      );
   }
 
   issue(id: string): Issue {
     const issue = this.issues.get(id);
-    if (issue === undefined) throw new Fault(404, 'ISSUE_NOT_FOUND', `There is no issue ${id}`);
+    if (issue === undefined)
+      throw new Fault(404, 'ISSUE_NOT_FOUND', `There is no issue ${id}`);
     return issue;
   }
 
   project(key: string): string {
     const name = this.projects[key];
-    if (name === undefined) throw new Fault(404, 'PROJECT_NOT_FOUND', `There is no project ${key}`);
+    if (name === undefined)
+      throw new Fault(404, 'PROJECT_NOT_FOUND', `There is no project ${key}`);
     return name;
   }
 
@@ -233,8 +279,17 @@ export class TrackerStore {
     if (typeof text !== 'string' || text.trim() === '')
       throw new Fault(422, 'INVALID_COMMENT', 'A comment needs a text');
     const issue = this.issue(id);
-    const comment = { id: String(issue.comments.length + 1), author, text, created: this.#stamp() };
-    const updated = { ...issue, comments: [...issue.comments, comment], updated: comment.created };
+    const comment = {
+      id: String(issue.comments.length + 1),
+      author,
+      text,
+      created: this.#stamp(),
+    };
+    const updated = {
+      ...issue,
+      comments: [...issue.comments, comment],
+      updated: comment.created,
+    };
     this.issues.set(id, updated);
     this.#record(updated, { author, action: 'commented', items: [], comment });
     return updated;

@@ -24,7 +24,9 @@ export const handWrittenTrackerConnector = defineConnector({
 
   async initialize({ config, signal, log }) {
     const { token } = await trackerClient({ url: config.url, signal, log })
-      .post('session', { json: { login: config.username, password: config.password } })
+      .post('session', {
+        json: { login: config.username, password: config.password },
+      })
       .json<{ token: string }>();
     return {
       Authorization: secret(`Bearer ${token}`),
@@ -43,7 +45,8 @@ export const handWrittenTrackerConnector = defineConnector({
       ({ session, params, query, signal, log }) =>
         tracker(session, signal, log)
           .get(`projects/${encodeURIComponent(params.project)}/issues`, {
-            searchParams: query.status === undefined ? {} : { status: query.status },
+            searchParams:
+              query.status === undefined ? {} : { status: query.status },
           })
           .json(),
     ),
@@ -57,7 +60,9 @@ export const handWrittenTrackerConnector = defineConnector({
       { body: NewIssue },
       ({ session, params, body, signal, log }) =>
         tracker(session, signal, log)
-          .post(`projects/${encodeURIComponent(params.project)}/issues`, { json: body })
+          .post(`projects/${encodeURIComponent(params.project)}/issues`, {
+            json: body,
+          })
           .json(),
     ),
     addComment: post(
@@ -65,7 +70,9 @@ export const handWrittenTrackerConnector = defineConnector({
       { body: z.object({ text: z.string().trim().min(1) }) },
       ({ session, params, body, signal, log }) =>
         tracker(session, signal, log)
-          .post(`issues/${encodeURIComponent(params.id)}/comments`, { json: body })
+          .post(`issues/${encodeURIComponent(params.id)}/comments`, {
+            json: body,
+          })
           .json(),
     ),
   }),
@@ -78,7 +85,10 @@ export const handWrittenTrackerConnector = defineConnector({
   },
 });
 
-type Session = { readonly Authorization: string; readonly 'X-Tracker-Url': string };
+type Session = {
+  readonly Authorization: string;
+  readonly 'X-Tracker-Url': string;
+};
 
 function tracker(
   session: Session,

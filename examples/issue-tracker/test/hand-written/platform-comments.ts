@@ -1,7 +1,11 @@
 // The comments of issues, as the platform adds and reads them: under the names the issue type declares, their
 // dates in the declared pattern.
 import { readWindow, type PlatformBuilders } from '@connector-sdk/core';
-import { SERVER_INFO, fromPlatformDate, toPlatformDate } from './platform-formats.js';
+import {
+  SERVER_INFO,
+  fromPlatformDate,
+  toPlatformDate,
+} from './platform-formats.js';
 import { trackerFor, type TrackerSession } from '../../src/tracker-client.js';
 import type { IssueComment } from '../../src/tracker/tracker-changelog.js';
 import type { Issue } from '../../src/tracker/tracker-store.js';
@@ -35,7 +39,9 @@ const issuePath = (id: string) => `issues/${encodeURIComponent(id)}`;
  * @param platform - the catalog's builders
  * @returns the operations, to spread beside the others
  */
-export function trackerCommentOperations(platform: PlatformBuilders<TrackerSession>) {
+export function trackerCommentOperations(
+  platform: PlatformBuilders<TrackerSession>,
+) {
   return {
     // (named apart from the connector's own addComment, which connector.ts spreads beside these)
     addEntityComment: platform.addComment(async ({ params, body, ...call }) => {
@@ -58,13 +64,21 @@ export function trackerCommentOperations(platform: PlatformBuilders<TrackerSessi
         typeof query.afterTime === 'string'
           ? fromPlatformDate(query.afterTime, 'afterTime').getTime()
           : -Infinity;
-      const { comments } = await trackerFor(call).get(issuePath(params.entityId)).json<Issue>();
+      const { comments } = await trackerFor(call)
+        .get(issuePath(params.entityId))
+        .json<Issue>();
       const window = await readWindow(
         query,
-        { all: () => comments.filter((comment) => Date.parse(comment.created) > after) },
+        {
+          all: () =>
+            comments.filter((comment) => Date.parse(comment.created) > after),
+        },
         { maxResults: SERVER_INFO.maxResults },
       );
-      return { nextPageLinkSupported: false, comments: window.map(asPlatformComment) };
+      return {
+        nextPageLinkSupported: false,
+        comments: window.map(asPlatformComment),
+      };
     }),
   };
 }

@@ -12,7 +12,10 @@ import {
 export const SERVER_INFO = {
   timeZone: 'UTC',
   maxResults: 100,
-  integrationUserInfo: { fieldInternalName: 'username', userDataType: 'USERNAME_AS_USER' },
+  integrationUserInfo: {
+    fieldInternalName: 'username',
+    userDataType: 'USERNAME_AS_USER',
+  },
 } as const satisfies PlatformAnswer<'serverInfo'>;
 
 /**
@@ -42,8 +45,11 @@ export function fromPlatformDate(text: string, parameter: string): Date {
   try {
     return parseJavaDate(text, DATE_FORMAT, SERVER_INFO.timeZone);
   } catch (error) {
-    throw new ValidationError(`'${parameter}' must follow the pattern ${DATE_FORMAT}`, {
-      cause: error,
-    });
+    throw new ValidationError(
+      `'${parameter}' must follow the pattern ${DATE_FORMAT}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

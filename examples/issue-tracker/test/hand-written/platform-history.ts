@@ -10,7 +10,12 @@ import {
   type PlatformOperationContext,
 } from '@connector-sdk/core';
 import { asPlatformComment } from './platform-comments.js';
-import { DATE_FORMAT, SERVER_INFO, fromPlatformDate, toPlatformDate } from './platform-formats.js';
+import {
+  DATE_FORMAT,
+  SERVER_INFO,
+  fromPlatformDate,
+  toPlatformDate,
+} from './platform-formats.js';
 import { trackerFor, type TrackerSession } from '../../src/tracker-client.js';
 import type { ChangelogEntry } from '../../src/tracker/tracker-changelog.js';
 
@@ -64,10 +69,16 @@ const asRevision = (entry: ChangelogEntry): Revision => ({
   revisionDateTime: toPlatformDate(entry.at),
   revisionType: entry.action === 'created' ? 'CREATE' : 'UPDATE',
   fieldsChangedInRevision: Object.fromEntries(
-    entry.items.map(({ field, from, to }) => [field, { oldValue: from, newValue: to }]),
+    entry.items.map(({ field, from, to }) => [
+      field,
+      { oldValue: from, newValue: to },
+    ]),
   ),
   ...(entry.comment && {
-    commentRevision: { oldValue: [], newValue: [asPlatformComment(entry.comment)] },
+    commentRevision: {
+      oldValue: [],
+      newValue: [asPlatformComment(entry.comment)],
+    },
   }),
 });
 
@@ -81,7 +92,11 @@ function inPlatformOrder(revisions: readonly Revision[]): Revision[] {
   return revisions
     .map((revision) => ({
       revision,
-      time: parseJavaDate(revision.revisionDateTime, DATE_FORMAT, SERVER_INFO.timeZone).getTime(),
+      time: parseJavaDate(
+        revision.revisionDateTime,
+        DATE_FORMAT,
+        SERVER_INFO.timeZone,
+      ).getTime(),
     }))
     .sort(
       (a, b) =>
@@ -116,7 +131,10 @@ async function readHistory(
         });
         const ordered = inPlatformOrder(
           entries
-            .filter((entry) => (entry.action === 'commented') === (kind === 'comments'))
+            .filter(
+              (entry) =>
+                (entry.action === 'commented') === (kind === 'comments'),
+            )
             // Not the integration user's own changes, which the platform does not want back (the tracker
             // cannot leave out an author).
             .filter((entry) => entry.author !== query.notUpdatedByUser)
@@ -136,9 +154,15 @@ async function readHistory(
  * @param platform - the catalog's builders
  * @returns the operations, to spread beside the others
  */
-export function trackerHistoryOperations(platform: PlatformBuilders<TrackerSession>) {
+export function trackerHistoryOperations(
+  platform: PlatformBuilders<TrackerSession>,
+) {
   return {
-    entityHistory: platform.entityHistory((call) => readHistory('fields', call)),
-    commentHistory: platform.commentHistory((call) => readHistory('comments', call)),
+    entityHistory: platform.entityHistory((call) =>
+      readHistory('fields', call),
+    ),
+    commentHistory: platform.commentHistory((call) =>
+      readHistory('comments', call),
+    ),
   };
 }
