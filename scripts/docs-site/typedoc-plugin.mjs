@@ -253,6 +253,55 @@ function checkInternalExports(context, logger) {
   }
 }
 
+/** The package whose exports must mostly carry an `@example`, and the share they must reach (STYLE.md). */
+const EXAMPLES_PACKAGE = '@connector-sdk/core';
+const MIN_EXAMPLE_SHARE = 0.8;
+
+/** What a reader gets a reference entry for: a reference to an export documented elsewhere is not one. */
+const DOCUMENTED_EXPORT =
+  ReflectionKind.Function |
+  ReflectionKind.Class |
+  ReflectionKind.Interface |
+  ReflectionKind.TypeAlias |
+  ReflectionKind.Variable |
+  ReflectionKind.Enum |
+  ReflectionKind.Namespace;
+
+/**
+ * Whether an export's comment holds an `@example`: a function's comment sits on its signatures, a class's,
+ * an interface's, an alias's or a variable's on the declaration itself.
+ */
+function hasExample(reflection) {
+  const comments = [
+    reflection.comment,
+    ...(reflection.signatures ?? []).map((signature) => signature.comment),
+    ...(reflection.type?.declaration?.signatures ?? []).map((signature) => signature.comment),
+  ];
+  return comments.some((comment) => comment?.getTag('@example') !== undefined);
+}
+
+/**
+ * Counts core's exports, over every entry point of its `exports` map, and how many show an `@example`: a
+ * reader learns an export fastest from one call. Below {@link MIN_EXAMPLE_SHARE}, a warning names the share
+ * and the exports without one, so the share cannot drop unnoticed.
+ */
+function checkExamples(project, logger) {
+  if (project.packageName !== EXAMPLES_PACKAGE) return;
+  const exports = project
+    .getReflectionsByKind(DOCUMENTED_EXPORT)
+    .filter((reflection) => reflection.parent === project || reflection.parent?.kindOf(ReflectionKind.Module));
+  const missing = exports.filter((reflection) => !hasExample(reflection));
+  const shown = exports.length - missing.length;
+  const share = exports.length === 0 ? 1 : shown / exports.length;
+  const figure = `core examples: ${shown} of ${exports.length} exports (${Math.floor(share * 100)}%)`;
+  logger.info(figure);
+  if (share >= MIN_EXAMPLE_SHARE) return;
+  const names = missing.map((reflection) => reflection.getFriendlyFullName()).sort();
+  logger.warn(
+    `${figure}, below ${MIN_EXAMPLE_SHARE * 100}%: add an @example to ${names.join(', ')}`,
+  );
+}
+
 /** @param {import('typedoc').Application} app */
 export function load(app) {
   app.converter.on(
@@ -270,6 +319,8 @@ export function load(app) {
     // Before `@mergeModuleWith` (at 10000) merges an entry point's module into its package.
     20_000,
   );
+  // After every other plugin: comments have moved to signatures and `@internal` exports are gone.
+  app.converter.on(Converter.EVENT_RESOLVE_END, (context) => checkExamples(context.project, app.logger), -100);
   app.renderer.on(
     RendererEvent.BEGIN,
     (event) => {

@@ -28,7 +28,23 @@ const RecordSchema = z.object({
 });
 type FormRecord = z.infer<typeof RecordSchema>;
 
-/** Options of {@link formLogin}. Values that depend on the configuration may be functions of it. */
+/**
+ * Options of {@link formLogin}. Values that depend on the configuration may be functions of it.
+ *
+ * @example
+ * ```ts
+ * import { formLogin, type FormLoginOptions } from '@connector-sdk/core/auth';
+ *
+ * type Config = { url: string; username: string; password: string };
+ * const options: FormLoginOptions<Config> = {
+ *   url: (config) => `${config.url}/login`,
+ *   fields: ({ username, password }) => ({ username, password }),
+ *   cookies: ['JSESSIONID'],
+ *   logout: { url: (config) => `${config.url}/logout`, method: 'POST' },
+ * };
+ * const login = formLogin(options);
+ * ```
+ */
 export interface FormLoginOptions<TConfig> {
   /** Where the login is posted, such as `https://couch.example/_session`. */
   readonly url: FromConfig<string, TConfig>;
@@ -52,7 +68,24 @@ export interface FormLoginOptions<TConfig> {
   readonly endpoint?: TokenEndpointOptions;
 }
 
-/** A cookie-session login: made once per connector, used from initialize, every later call and cleanup. */
+/**
+ * A cookie-session login: made once per connector, used from initialize, every later call and cleanup.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * import { formLogin, type FormLogin } from '@connector-sdk/core/auth';
+ *
+ * type Config = { url: string; username: string; password: string };
+ * const login: FormLogin<Config> = formLogin<Config>({
+ *   url: (config) => `${config.url}/login`,
+ *   fields: ({ username, password }) => ({ username, password }),
+ *   cookies: ['JSESSIONID'],
+ * });
+ * declare const ctx: InitializeContext<Config>;
+ * await login.initialize(ctx);
+ * ```
+ */
 export interface FormLogin<TConfig> {
   /**
    * Posts the login and keeps the session's cookies, sealed in its cache. Call it from `initialize`.

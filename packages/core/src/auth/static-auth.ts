@@ -60,7 +60,17 @@ export function bearerToken(token: string): EndSystemAuth {
   });
 }
 
-/** Where {@link apiKey} sends the key: a header, or a query parameter. */
+/**
+ * Where {@link apiKey} sends the key: a header, or a query parameter.
+ *
+ * @example
+ * ```ts
+ * import { apiKey, type ApiKeyPlace } from '@connector-sdk/core/auth';
+ *
+ * const place: ApiKeyPlace = { header: 'X-Api-Key' };
+ * const auth = apiKey('k3y-abc', place);
+ * ```
+ */
 export type ApiKeyPlace =
   | { readonly header: string; readonly query?: undefined }
   | { readonly query: string; readonly header?: undefined };

@@ -9,7 +9,16 @@ import { operationBuilders, type OperationBuilders } from '../platform/operation
 import { compileConnector, type CompiledConnector } from './compile-connector.js';
 import { assertSessionCheck, type SessionCheck } from './session-check.js';
 
-/** What `initialize` receives. */
+/**
+ * What `initialize` receives.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * const login = ({ config, signal }: InitializeContext<{ url: string }>) =>
+ *   fetch(`${config.url}/login`, { method: 'POST', signal });
+ * ```
+ */
 export interface InitializeContext<TConfig> {
   /** The configuration, validated and typed by the connector's `config` fields. */
   readonly config: TConfig;
@@ -59,12 +68,29 @@ export type SessionValue<T> = T | Secret;
 /**
  * What `initialize` returns: an object with one value per session field (mark sensitive values with
  * {@link secret}), or the contract's list of entries as it is.
+ *
+ * @example
+ * ```ts
+ * import { field, secret, type InitializeResult } from '@connector-sdk/core';
+ * const Session = { Authorization: field.secret() };
+ * type Result = InitializeResult<typeof Session>;
+ * const result: Result = { Authorization: secret('Bearer t0k3n') };
+ * ```
  */
 export type InitializeResult<TSession extends FieldShape> =
   | { readonly [K in keyof FieldInputs<TSession>]: SessionValue<FieldInputs<TSession>[K]> }
   | readonly ParameterEntry[];
 
-/** What `cleanup` receives. */
+/**
+ * What `cleanup` receives.
+ *
+ * @example
+ * ```ts
+ * import type { CleanupContext } from '@connector-sdk/core';
+ * const logout = ({ session, signal }: CleanupContext<{ url: string }>) =>
+ *   fetch(`${session.url}/logout`, { method: 'POST', signal });
+ * ```
+ */
 export interface CleanupContext<TSession> {
   /** The session read from the request headers, after its signature verified. */
   readonly session: TSession;
@@ -206,7 +232,14 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
   readonly allowRiskySessionHeaders?: readonly string[];
 }
 
-/** A connector ready to be served: the adapter plus its compiled routes and fields. */
+/**
+ * A connector ready to be served: the adapter plus its compiled routes and fields.
+ * @example
+ * ```ts
+ * import { createHandler, type Connector } from '@connector-sdk/core';
+ * const serve = (connector: Connector) => createHandler(connector);
+ * ```
+ */
 export interface Connector<
   TConfig extends FieldShape = FieldShape,
   TSession extends FieldShape = FieldShape,

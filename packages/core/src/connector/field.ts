@@ -9,23 +9,75 @@ import { secretField } from './secret-field.js';
 import { textField, type StringFieldOptions } from './text-field.js';
 import { urlField, type UrlFieldOptions } from './url-field.js';
 
-/** A field: a zod schema that reads one string value (a configuration entry or a session header). */
+/**
+ * A field: a zod schema that reads one string value (a configuration entry or a session header).
+ *
+ * @example
+ * ```ts
+ * import { field, type Field } from '@connector-sdk/core';
+ * const port: Field = field.port().optional();
+ * ```
+ */
 export type Field = z.ZodType;
 
-/** A record of fields, by configuration key or session header name. */
+/**
+ * A record of fields, by configuration key or session header name.
+ *
+ * @example
+ * ```ts
+ * import { field, type FieldShape } from '@connector-sdk/core';
+ * const config = {
+ *   url: field.url(),
+ *   token: field.secret(),
+ * } satisfies FieldShape;
+ * ```
+ */
 export type FieldShape = Readonly<Record<string, Field>>;
 
-/** The typed values a shape of fields produces. */
+/**
+ * The typed values a shape of fields produces.
+ *
+ * @example
+ * ```ts
+ * import { field, type FieldValues } from '@connector-sdk/core';
+ * const Config = { url: field.url(), port: field.port().optional() };
+ * type Config = FieldValues<typeof Config>; // { url: string; port?: number }
+ * ```
+ */
 export type FieldValues<S extends FieldShape> = z.output<
   z.ZodObject<{ -readonly [K in keyof S]: S[K] }>
 >;
 
-/** What a shape of fields accepts: the raw (string) values. */
+/**
+ * What a shape of fields accepts: the raw (string) values.
+ *
+ * @example
+ * ```ts
+ * import { field, type FieldInputs } from '@connector-sdk/core';
+ * const Session = {
+ *   'X-Acme-Url': field.url(),
+ *   'X-Acme-Page-Size': field.integer(),
+ * };
+ * const sent: FieldInputs<typeof Session> = {
+ *   'X-Acme-Url': 'https://acme.example',
+ *   'X-Acme-Page-Size': '50',
+ * };
+ * ```
+ */
 export type FieldInputs<S extends FieldShape> = z.input<
   z.ZodObject<{ -readonly [K in keyof S]: S[K] }>
 >;
 
-/** Options of {@link field}.integer(). */
+/**
+ * Options of {@link field}.integer().
+ *
+ * @example
+ * ```ts
+ * import { field, type IntegerFieldOptions } from '@connector-sdk/core';
+ * const pageSize: IntegerFieldOptions = { min: 1, max: 500 };
+ * const config = { pageSize: field.integer(pageSize).default(50) };
+ * ```
+ */
 export interface IntegerFieldOptions {
   /** Smallest allowed value. */
   readonly min?: number;

@@ -104,7 +104,19 @@ export interface OperationBuilder<TSession> {
   ): Operation<TSession>;
 }
 
-/** The builders of operations of one HTTP method each: `get`, `post`, `put`, `patch`, `delete`. */
+/**
+ * The builders of operations of one HTTP method each: `get`, `post`, `put`, `patch`, `delete`.
+ *
+ * @example
+ * ```ts
+ * import type { MethodBuilders } from '@connector-sdk/core';
+ *
+ * type Session = { Authorization: string };
+ * const issueOperations = ({ get }: MethodBuilders<Session>) => ({
+ *   getIssue: get('/issues/:id', ({ params }) => ({ id: params.id })),
+ * });
+ * ```
+ */
 export interface MethodBuilders<TSession> {
   /** A `GET` operation. */
   readonly get: OperationBuilder<TSession>;

@@ -19,7 +19,25 @@ export type PathParams<P extends string> = P extends `${string}:${infer Name}/${
     ? { [K in Name]: string }
     : Record<never, string>;
 
-/** What a later operation's handler receives. */
+/**
+ * What a later operation's handler receives.
+ *
+ * @example
+ * ```ts
+ * import type { OperationContext, RawQuery } from '@connector-sdk/core';
+ *
+ * type Session = { Authorization: string };
+ * type Context = OperationContext<Session, { id: string }, RawQuery, unknown>;
+ *
+ * async function getIssue({ session, params, signal }: Context) {
+ *   const response = await fetch(`https://acme.example/issues/${params.id}`, {
+ *     headers: { authorization: session.Authorization },
+ *     signal,
+ *   });
+ *   return response.json();
+ * }
+ * ```
+ */
 export interface OperationContext<TSession, TParams, TQuery, TBody> {
   /**
    * The session read from the request headers, once the SDK verified its signature (it is exactly what
@@ -70,18 +88,48 @@ export interface OperationContext<TSession, TParams, TQuery, TBody> {
   readonly systemCache: Cache;
 }
 
-/** What the handler receives as `body`: the upload when the operation declares one, else the parsed JSON. */
+/**
+ * What the handler receives as `body`: the upload when the operation declares one, else the parsed JSON.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedBody, z } from '@connector-sdk/core';
+ *
+ * type Body = ParsedBody<z.ZodObject<{ text: z.ZodString }>, undefined>;
+ * const body: Body = { text: 'Looks good' };
+ * ```
+ */
 export type ParsedBody<
   TBody extends z.ZodType | undefined,
   TUpload extends UploadSpec | undefined,
 > = TUpload extends UploadSpec<infer R, infer O> ? UploadBody<R, O> : ParsedInput<TBody, unknown>;
 
-/** What a handler may return: the input of the answer schema (or a promise of it), or anything without one. */
+/**
+ * What a handler may return: the input of the answer schema (or a promise of it), or anything without one.
+ *
+ * @example
+ * ```ts
+ * import type { HandlerAnswer, z } from '@connector-sdk/core';
+ *
+ * type Issue = z.ZodObject<{ id: z.ZodString }>;
+ * const answer: HandlerAnswer<Issue> = Promise.resolve({ id: '42' });
+ * ```
+ */
 export type HandlerAnswer<T extends z.ZodType | undefined> = T extends z.ZodType
   ? z.input<T> | Promise<z.input<T>>
   : unknown;
 
-/** What an input schema produces, or `Fallback` when the operation has no schema for that input. */
+/**
+ * What an input schema produces, or `Fallback` when the operation has no schema for that input.
+ *
+ * @example
+ * ```ts
+ * import type { ParsedInput, RawQuery, z } from '@connector-sdk/core';
+ *
+ * type Query = ParsedInput<z.ZodObject<{ q: z.ZodString }>, RawQuery>;
+ * const query: Query = { q: 'status:open' };
+ * ```
+ */
 export type ParsedInput<T extends z.ZodType | undefined, Fallback> = T extends z.ZodType
   ? z.output<T>
   : Fallback;

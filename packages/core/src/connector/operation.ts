@@ -4,14 +4,57 @@ import type { z } from 'zod';
 import type { UploadSpec } from '../files/upload.js';
 import type { OperationContext } from './operation-context.js';
 
-/** HTTP methods a later operation can use. */
+/**
+ * HTTP methods a later operation can use.
+ *
+ * @example
+ * ```ts
+ * import type { OperationMethod } from '@connector-sdk/core';
+ *
+ * const writes: readonly OperationMethod[] = ['POST', 'PUT', 'PATCH', 'DELETE'];
+ * ```
+ */
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A success status an operation may answer with: 200 with its answer as the body, or 204 with none. */
+/**
+ * A success status an operation may answer with: 200 with its answer as the body, or 204 with none.
+ *
+ * @example
+ * ```ts
+ * import { defineConnector, field, z } from '@connector-sdk/core';
+ *
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: {},
+ *   session: { Authorization: field.secret() },
+ *   initialize: () => ({ Authorization: 'Bearer token' }),
+ *   operations: ({ post }) => ({
+ *     // 204: the platform gets no body, whatever the handler returns
+ *     ping: post('/ping', { body: z.object({}), status: 204 }, () => {}),
+ *   }),
+ * });
+ * ```
+ */
 export type OperationStatus = 200 | 204;
 
 /**
  * Optional schemas that validate a later operation's input, and how it answers.
+ *
+ * @example
+ * ```ts
+ * import { z, type OperationSchemas } from '@connector-sdk/core';
+ *
+ * const Params = z.object({ id: z.string().regex(/^\d+$/) });
+ * const Answer = z.object({ id: z.string(), title: z.string() });
+ * type Schemas = OperationSchemas<
+ *   typeof Params,
+ *   undefined,
+ *   undefined,
+ *   typeof Answer
+ * >;
+ * const schemas: Schemas = { params: Params, answer: Answer };
+ * ```
  */
 export interface OperationSchemas<
   TParams extends z.ZodType | undefined,
@@ -54,6 +97,17 @@ export interface OperationSchemas<
 /**
  * A later operation: method, route pattern, input schemas and handler. Made with the builders that the
  * connector's `operations` function receives.
+ *
+ * @example
+ * ```ts
+ * import type { Operation } from '@connector-sdk/core';
+ *
+ * function describe(operations: Record<string, Operation<unknown>>): string[] {
+ *   return Object.entries(operations).map(
+ *     ([name, { method, path }]) => `${name}: ${method} ${path}`,
+ *   );
+ * }
+ * ```
  */
 export interface Operation<TSession> {
   /** The HTTP method. */

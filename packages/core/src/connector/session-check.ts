@@ -1,7 +1,24 @@
 import type { Logger } from '../logging/logger.js';
 import type { Cache } from '../store/cache.js';
 
-/** What {@link SessionCheck.check} receives: the verified session and the request's services, all own properties. */
+/**
+ * What {@link SessionCheck.check} receives: the verified session and the request's services, all own properties.
+ *
+ * @example
+ * ```ts
+ * import type { SessionCheckContext } from '@connector-sdk/core';
+ *
+ * type Session = { 'X-Acme-Url': string; Authorization: string };
+ * type Context = SessionCheckContext<Session>;
+ * const stillValid = async ({ session, signal }: Context) => {
+ *   const response = await fetch(`${session['X-Acme-Url']}/api/me`, {
+ *     headers: { authorization: session.Authorization },
+ *     signal,
+ *   });
+ *   return response.status !== 401;
+ * };
+ * ```
+ */
 export interface SessionCheckContext<TSession> {
   /** The session read from the request headers, after its signature verified. */
   readonly session: TSession;

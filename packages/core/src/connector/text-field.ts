@@ -3,7 +3,21 @@
 import { z } from 'zod';
 import { INVALID, withFastParse } from './fast-parse.js';
 
-/** Options of {@link field}.string(). */
+/**
+ * Options of {@link field}.string().
+ *
+ * @example
+ * ```ts
+ * import { field, type StringFieldOptions } from '@connector-sdk/core';
+ *
+ * const projectKey: StringFieldOptions = {
+ *   maxLength: 10,
+ *   pattern: /^[A-Z][A-Z0-9]*$/,
+ *   patternDescription: 'an upper-case project key, such as ACME',
+ * };
+ * const config = { project: field.string(projectKey) };
+ * ```
+ */
 export interface StringFieldOptions {
   /** Smallest length after trimming. @default 1 (a required string must not be blank) */
   readonly minLength?: number;

@@ -8,7 +8,17 @@ import { setFieldKind } from './field-kind.js';
 const MAX_REMEMBERED_URLS = 256;
 const MAX_REMEMBERED_URL_LENGTH = 2_048;
 
-/** Options of {@link field}.url(). */
+/**
+ * Options of {@link field}.url().
+ *
+ * @example
+ * ```ts
+ * import { field, type UrlFieldOptions } from '@connector-sdk/core';
+ *
+ * const httpsOnly: UrlFieldOptions = { protocols: ['https:'] };
+ * const config = { url: field.url(httpsOnly) };
+ * ```
+ */
 export interface UrlFieldOptions {
   /** Allowed URL schemes, with the colon. @default ['http:', 'https:'] */
   readonly protocols?: readonly string[];

@@ -1,4 +1,16 @@
-/** The query of a request as parsed from the URL: repeated keys become arrays. */
+/**
+ * The query of a request as parsed from the URL: repeated keys become arrays.
+ *
+ * @example
+ * ```ts
+ * import type { RawQuery } from '@connector-sdk/core';
+ *
+ * const query: RawQuery = {
+ *   systemId: 'sys-1',
+ *   fieldList: ['summary', 'status'],
+ * };
+ * ```
+ */
 export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
 
 /**
@@ -61,7 +73,19 @@ export interface ConnectorRequest {
   readonly remoteAddress?: string | undefined;
 }
 
-/** The answer of the core handler: the binding writes it as it is. */
+/**
+ * The answer of the core handler: the binding writes it as it is.
+ *
+ * @example
+ * ```ts
+ * import type { ConnectorResponse } from '@connector-sdk/core';
+ *
+ * function toFetchResponse(answer: ConnectorResponse): Response {
+ *   const body = answer.stream ?? (answer.status === 204 ? null : answer.body);
+ *   return new Response(body, { status: answer.status, headers: answer.headers });
+ * }
+ * ```
+ */
 export interface ConnectorResponse {
   /** HTTP status. */
   readonly status: number;
@@ -80,5 +104,24 @@ export interface ConnectorResponse {
   readonly stream?: ReadableStream<Uint8Array>;
 }
 
-/** The core handler: one function from request to response that never throws. */
+/**
+ * The core handler: one function from request to response that never throws.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createHandler,
+ *   type Connector,
+ *   type ConnectorHandler,
+ * } from '@connector-sdk/core';
+ *
+ * declare const connector: Connector;
+ * const handle: ConnectorHandler = createHandler(connector);
+ * const response = await handle({
+ *   method: 'GET',
+ *   path: '/sdk/api/1.0/discover',
+ *   headers: {},
+ * });
+ * ```
+ */
 export type ConnectorHandler = (request: ConnectorRequest) => Promise<ConnectorResponse>;

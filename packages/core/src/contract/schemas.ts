@@ -16,7 +16,20 @@ export const ParameterEntrySchema = z.strictObject({
   sensitive: z.boolean(),
 });
 
-/** A parameter entry: `{ key, value, sensitive }`. */
+/**
+ * A parameter entry: `{ key, value, sensitive }`.
+ *
+ * @example
+ * ```ts
+ * import type { ParameterEntry } from '@connector-sdk/core';
+ *
+ * const entry: ParameterEntry = {
+ *   key: 'url',
+ *   value: 'https://acme.example',
+ *   sensitive: false,
+ * };
+ * ```
+ */
 export type ParameterEntry = z.infer<typeof ParameterEntrySchema>;
 
 /**
@@ -29,7 +42,19 @@ export type ParameterEntry = z.infer<typeof ParameterEntrySchema>;
  */
 export const ParameterListSchema = z.array(ParameterEntrySchema);
 
-/** The initialize request or response body. */
+/**
+ * The initialize request or response body.
+ *
+ * @example
+ * ```ts
+ * import type { ParameterList } from '@connector-sdk/core';
+ *
+ * const body: ParameterList = [
+ *   { key: 'username', value: 'ada', sensitive: false },
+ *   { key: 'password', value: 's3cret', sensitive: true },
+ * ];
+ * ```
+ */
 export type ParameterList = z.infer<typeof ParameterListSchema>;
 
 /**
@@ -48,5 +73,16 @@ export const ErrorBodySchema = z.strictObject({
   }),
 });
 
-/** The body of every failed call. */
+/**
+ * The body of every failed call.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorBody } from '@connector-sdk/core';
+ *
+ * const body: ErrorBody = {
+ *   errors: { code: 'NOT_FOUND', message: 'No issue 42' },
+ * };
+ * ```
+ */
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;

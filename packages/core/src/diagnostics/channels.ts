@@ -67,6 +67,14 @@ export const DIAGNOSTICS_CHANNELS = {
  * A failure as published: its class name and SDK code, never the thrown value or its message. A message may
  * quote the raw path, an end system's answer or a value no redactor knows of (a store's connection string);
  * the log line has it, redacted.
+ *
+ * @example
+ * ```ts
+ * import type { PublishedError, RequestTrace } from '@connector-sdk/core';
+ *
+ * const failure = (trace: RequestTrace): PublishedError | undefined =>
+ *   trace.error;
+ * ```
  */
 export interface PublishedError {
   /** The error's name, such as `EndSystemError`. */
@@ -75,7 +83,17 @@ export interface PublishedError {
   readonly code: string;
 }
 
-/** The context of one platform request on the `request` tracing channel. */
+/**
+ * The context of one platform request on the `request` tracing channel.
+ *
+ * @example
+ * ```ts
+ * import type { RequestTrace } from '@connector-sdk/core';
+ *
+ * const summary = (trace: RequestTrace) =>
+ *   `${trace.operation ?? 'unrouted'} ${trace.status ?? ''} ${trace.code ?? ''}`;
+ * ```
+ */
 export interface RequestTrace {
   /** The connector's name. */
   readonly connector: string;
@@ -103,7 +121,17 @@ export interface RequestTrace {
   retryAfterMs?: number;
 }
 
-/** The context of one attempt of an end-system call on the `endSystemRequest` tracing channel. */
+/**
+ * The context of one attempt of an end-system call on the `endSystemRequest` tracing channel.
+ *
+ * @example
+ * ```ts
+ * import type { EndSystemTrace } from '@connector-sdk/core';
+ *
+ * const describe = (trace: EndSystemTrace) =>
+ *   `${trace.method} ${trace.url} (attempt ${trace.attempt})`;
+ * ```
+ */
 export interface EndSystemTrace {
   /**
    * What the attempt was made in: the login while the connector's `initialize` code runs, else the platform
@@ -130,7 +158,17 @@ export interface EndSystemTrace {
   error?: PublishedError;
 }
 
-/** The context of one run of the connector's `initialize` code on the `login` tracing channel. */
+/**
+ * The context of one run of the connector's `initialize` code on the `login` tracing channel.
+ *
+ * @example
+ * ```ts
+ * import type { LoginTrace } from '@connector-sdk/core';
+ *
+ * const describe = (trace: LoginTrace) =>
+ *   `${trace.connector} login to ${trace.systemId}`;
+ * ```
+ */
 export interface LoginTrace {
   /**
    * The platform request the login runs for (for a shared login, the request that started it), so that a
@@ -148,7 +186,23 @@ export interface LoginTrace {
   error?: PublishedError;
 }
 
-/** A call refused by the rate limit, on the `rateLimited` channel. */
+/**
+ * A call refused by the rate limit, on the `rateLimited` channel.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from 'node:diagnostics_channel';
+ * import {
+ *   DIAGNOSTICS_CHANNELS,
+ *   type RateLimitRefusal,
+ * } from '@connector-sdk/core';
+ *
+ * subscribe(DIAGNOSTICS_CHANNELS.rateLimited, (message) => {
+ *   const { systemId, limit, windowMs } = message as RateLimitRefusal;
+ *   console.warn(`${systemId}: over ${limit} calls in ${windowMs} ms`);
+ * });
+ * ```
+ */
 export interface RateLimitRefusal {
   /** The connector's name. */
   readonly connector: string;
@@ -167,7 +221,23 @@ export interface RateLimitRefusal {
   readonly retryAfterMs: number;
 }
 
-/** A failed store operation, on the `storeError` channel. */
+/**
+ * A failed store operation, on the `storeError` channel.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from 'node:diagnostics_channel';
+ * import {
+ *   DIAGNOSTICS_CHANNELS,
+ *   type StoreErrorEvent,
+ * } from '@connector-sdk/core';
+ *
+ * subscribe(DIAGNOSTICS_CHANNELS.storeError, (message) => {
+ *   const { operation, code } = message as StoreErrorEvent;
+ *   console.warn(`store ${operation} failed: ${code}`);
+ * });
+ * ```
+ */
 export interface StoreErrorEvent {
   /**
    * What failed: `get`, `set`, `delete`, `clear`, `increment`, or the lock of a login shared across instances
@@ -179,7 +249,20 @@ export interface StoreErrorEvent {
   readonly code: string;
 }
 
-/** A log line's fields that a `logLine` subscriber may add to, on the `logLine` channel. */
+/**
+ * A log line's fields that a `logLine` subscriber may add to, on the `logLine` channel.
+ *
+ * @example
+ * ```ts
+ * import { subscribe } from 'node:diagnostics_channel';
+ * import { DIAGNOSTICS_CHANNELS, type LogLineFields } from '@connector-sdk/core';
+ *
+ * subscribe(DIAGNOSTICS_CHANNELS.logLine, (message) => {
+ *   const line = message as LogLineFields;
+ *   line.fields.deployment = 'eu-1'; // written with the line
+ * });
+ * ```
+ */
 export interface LogLineFields {
   /** Fields written with the line, after the SDK's own and before those of the call. */
   readonly fields: Record<string, string>;

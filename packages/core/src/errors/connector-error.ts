@@ -2,7 +2,25 @@ import { ERROR_STATUS, type ErrorCode } from './error-codes.js';
 
 const BRAND = Symbol.for('@connector-sdk/core.ConnectorError');
 
-/** Options shared by every {@link ConnectorError}. */
+/**
+ * Options shared by every {@link ConnectorError}.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   ConnectorError,
+ *   type ConnectorErrorOptions,
+ * } from '@connector-sdk/core';
+ *
+ * declare const cause: unknown;
+ * const options: ConnectorErrorOptions = {
+ *   endSystemCode: 'ISSUE_LOCKED',
+ *   detail: 'Unlock the issue in Acme first',
+ *   cause,
+ * };
+ * throw new ConnectorError('VALIDATION_FAILED', 'The issue is locked', options);
+ * ```
+ */
 export interface ConnectorErrorOptions {
   /**
    * The end system's own error code. When set, it is what the platform sees in `errors.code` (the contract

@@ -5,6 +5,14 @@
  * An end system's own code never changes the status. Where an error keeps it (the end-system client's default
  * rules, a rule with `endSystemCode: 'keep'`, an error made with `endSystemCode`), the platform sees it in
  * `errors.code` in place of the SDK code listed here; the log line has both.
+ *
+ * @example
+ * ```ts
+ * import { ERROR_STATUS } from '@connector-sdk/core';
+ *
+ * ERROR_STATUS.NOT_FOUND; // 404
+ * ERROR_STATUS.RATE_LIMITED; // 403
+ * ```
  */
 export const ERROR_STATUS = {
   /** The request is not valid HTTP, or its body was cut off. */
@@ -113,10 +121,33 @@ export const ERROR_STATUS = {
   END_SYSTEM_TIMEOUT: 504,
 } as const satisfies Record<string, number>;
 
-/** A code the SDK emits; see {@link ERROR_STATUS} for the status of each. */
+/**
+ * A code the SDK emits; see {@link ERROR_STATUS} for the status of each.
+ *
+ * @example
+ * ```ts
+ * import { isConnectorError, type ErrorCode } from '@connector-sdk/core';
+ *
+ * const retried: ReadonlySet<ErrorCode> = new Set([
+ *   'END_SYSTEM_TIMEOUT',
+ *   'SERVICE_UNAVAILABLE',
+ * ]);
+ * const retry = (error: unknown) =>
+ *   isConnectorError(error) && retried.has(error.code);
+ * ```
+ */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-/** The codes answered with a given HTTP status. */
+/**
+ * The codes answered with a given HTTP status.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorCodeWithStatus } from '@connector-sdk/core';
+ *
+ * const code: ErrorCodeWithStatus<401> = 'SESSION_EXPIRED';
+ * ```
+ */
 export type ErrorCodeWithStatus<S extends number> = {
   [C in ErrorCode]: (typeof ERROR_STATUS)[C] extends S ? C : never;
 }[ErrorCode];

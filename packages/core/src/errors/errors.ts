@@ -1,7 +1,19 @@
 import { ConnectorError, type ConnectorErrorOptions } from './connector-error.js';
 import type { ErrorCodeWithStatus } from './error-codes.js';
 
-/** Options of a leaf error whose SDK code may be narrowed within its status. */
+/**
+ * Options of a leaf error whose SDK code may be narrowed within its status.
+ *
+ * @example
+ * ```ts
+ * import { ValidationError } from '@connector-sdk/core';
+ *
+ * throw new ValidationError('No such project', {
+ *   code: 'INVALID_CONFIGURATION',
+ *   detail: 'Check the project key in the connector configuration',
+ * });
+ * ```
+ */
 export interface LeafErrorOptions<C extends string> extends ConnectorErrorOptions {
   /** A more specific SDK code with the same status. */
   readonly code?: C | undefined;
@@ -78,7 +90,18 @@ export class ForbiddenError extends ConnectorError {
   }
 }
 
-/** Options of {@link RateLimitedError}. */
+/**
+ * Options of {@link RateLimitedError}.
+ *
+ * @example
+ * ```ts
+ * import { RateLimitedError } from '@connector-sdk/core';
+ *
+ * throw new RateLimitedError('Acme allows 100 calls a minute', {
+ *   retryAfterMs: 60_000,
+ * });
+ * ```
+ */
 export interface RateLimitedErrorOptions extends ConnectorErrorOptions {
   /** How long the platform should wait before calling again, in milliseconds. Rounded up to whole seconds by default. */
   readonly retryAfterMs?: number | undefined;

@@ -5,7 +5,20 @@ import type { ConnectorError } from './connector-error.js';
 const MAX_MESSAGE = 1_000;
 const MAX_DETAIL = 8_000;
 
-/** Options of {@link formatErrorBody}. */
+/**
+ * Options of {@link formatErrorBody}.
+ *
+ * @example
+ * ```ts
+ * import { ConnectorError, formatErrorBody } from '@connector-sdk/core';
+ *
+ * const error = new ConnectorError('NOT_FOUND', 'No issue 42');
+ * const body = formatErrorBody(error, {
+ *   redact: (text) => text.replaceAll('s3cret', '[REDACTED]'),
+ *   exposeStackTraces: false,
+ * });
+ * ```
+ */
 export interface FormatErrorOptions {
   /** Scrubs secrets from every text sent. */
   readonly redact: (text: string) => string;

@@ -5,6 +5,14 @@ import { Base64Encoder } from './base64-stream.js';
  * A file's content as an operation answers it: bytes in memory, or a stream of them, such as the body of an
  * end-system response (`response.body`), a Node stream, or a `Blob`. A stream is sent as it arrives, never
  * held whole.
+ *
+ * @example
+ * ```ts
+ * import type { FileContent } from '@connector-sdk/core';
+ *
+ * const fromBytes: FileContent = new TextEncoder().encode('hello');
+ * const fromBlob: FileContent = new Blob(['hello'], { type: 'text/plain' });
+ * ```
  */
 export type FileContent =
   Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | Blob;

@@ -19,7 +19,16 @@ import { OperationServer } from './later-call/serve-operation.js';
 // (discover, initialize, cleanup or an operation). The other half, turning what it answered or threw into the
 // contract's answer, is `createHandler`'s.
 
-/** The only contract version that exists today; it is the path segment after the prefix. */
+/**
+ * The only contract version that exists today; it is the path segment after the prefix.
+ *
+ * @example
+ * ```ts
+ * import { API_VERSION } from '@connector-sdk/core';
+ *
+ * const discover = `/sdk/api/${API_VERSION}/discover`; // '/sdk/api/1.0/discover'
+ * ```
+ */
 export const API_VERSION = '1.0';
 
 /**

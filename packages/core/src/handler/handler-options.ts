@@ -3,7 +3,28 @@ import type { EgressPolicy } from '../security/egress/egress-policy.js';
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js';
 import type { Store } from '../store/store.js';
 
-/** Options of `createHandler`, and of every binding (which adds its body limits). */
+/**
+ * Options of `createHandler`, and of every binding (which adds its body limits).
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createHandler,
+ *   MemoryStore,
+ *   type Connector,
+ *   type HandlerOptions,
+ * } from '@connector-sdk/core';
+ *
+ * declare const connector: Connector;
+ * const options: HandlerOptions = {
+ *   prefix: '/sdk/api',
+ *   logger: console,
+ *   store: new MemoryStore(),
+ *   cacheTtlMs: 60 * 60_000,
+ * };
+ * const handle = createHandler(connector, options);
+ * ```
+ */
 export interface HandlerOptions {
   /** What comes before the version segment. @default '/sdk/api' (so the base is `/sdk/api/1.0`) */
   readonly prefix?: string;

@@ -1,6 +1,14 @@
 /**
  * What an attempt sends to prove who it is: headers, and query parameters for end systems that take a key in
  * the URL. Every value is a secret: the client registers each one with the request's redactor before sending.
+ *
+ * @example
+ * ```ts
+ * import type { AuthCredentials, EndSystemAuth } from '@connector-sdk/core/http';
+ *
+ * const credentials: AuthCredentials = { query: { api_key: 'k3y-abc' } };
+ * const auth: EndSystemAuth = { credentials: () => credentials };
+ * ```
  */
 export interface AuthCredentials {
   /** Headers set on the attempt, replacing any of the same name (`Authorization`, `Cookie`, `X-Api-Key`…). */

@@ -3,7 +3,20 @@ import type { EgressPolicy } from '../security/egress/egress-policy.js';
 import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
 import type { EndSystemAuth } from './end-system-auth.js';
 
-/** When and how the client retries a failed call. */
+/**
+ * When and how the client retries a failed call.
+ *
+ * @example
+ * ```ts
+ * import type { EndSystemRetryOptions } from '@connector-sdk/core/http';
+ *
+ * const retry: EndSystemRetryOptions = {
+ *   limit: 3,
+ *   statusCodes: [429, 502, 503, 504],
+ *   maxDelayMs: 10_000,
+ * };
+ * ```
+ */
 export interface EndSystemRetryOptions {
   /** Retries after the first attempt. @default 2 */
   readonly limit?: number;
@@ -54,7 +67,29 @@ export interface EndSystemTlsOptions {
   readonly passphrase?: string;
 }
 
-/** Options of `createEndSystemClient`. */
+/**
+ * Options of `createEndSystemClient`.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * import {
+ *   createEndSystemClient,
+ *   type EndSystemClientOptions,
+ * } from '@connector-sdk/core/http';
+ * import { bearerToken } from '@connector-sdk/core/auth';
+ *
+ * declare const ctx: InitializeContext<{ url: string; token: string }>;
+ * const options: EndSystemClientOptions = {
+ *   baseUrl: `${ctx.config.url}/api/`,
+ *   auth: bearerToken(ctx.config.token),
+ *   signal: ctx.signal,
+ *   log: ctx.log,
+ *   timeoutMs: 10_000,
+ * };
+ * const acme = createEndSystemClient(options);
+ * ```
+ */
 export interface EndSystemClientOptions {
   /** The end system's base URL; request paths are relative to it. */
   readonly baseUrl: string;

@@ -12,8 +12,25 @@ import { REQUIRED_CATALOG } from './required-catalog.js';
  * method and path, parses its query (whole numbers are numbers, enums are checked, `"null"` becomes `null`
  * where documented) and body, and declares the shape of its answer. An entry's schemas are made the first time it
  * is read: a connector builds the schemas of the operations it serves, and no more.
+ *
+ * @example
+ * ```ts
+ * import { PLATFORM_OPERATIONS } from '@connector-sdk/core';
+ *
+ * const { method, path } = PLATFORM_OPERATIONS.searchEntities;
+ * console.log(method, path); // POST /entities/:entityTypeId/search
+ * ```
  */
 export const PLATFORM_OPERATIONS = lazyEntries({ ...REQUIRED_CATALOG, ...OPTIONAL_CATALOG });
 
-/** The name of a platform operation: `getEntity`, `searchEntities`, … */
+/**
+ * The name of a platform operation: `getEntity`, `searchEntities`, …
+ *
+ * @example
+ * ```ts
+ * import type { PlatformOperationName } from '@connector-sdk/core';
+ *
+ * const served: PlatformOperationName[] = ['getEntity', 'searchEntities'];
+ * ```
+ */
 export type PlatformOperationName = keyof typeof PLATFORM_OPERATIONS;

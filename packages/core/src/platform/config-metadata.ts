@@ -3,13 +3,45 @@ import { fieldKind } from '../connector/field-kind.js';
 import type { FieldShape } from '../connector/field.js';
 import type { PlatformAnswer } from './platform-builders.js';
 
-/** A configuration field as connector metadata shows it on the platform's form. */
+/**
+ * A configuration field as connector metadata shows it on the platform's form.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   describeConfig,
+ *   field,
+ *   type ConfigFieldMetadata,
+ * } from '@connector-sdk/core';
+ *
+ * const fields: ConfigFieldMetadata[] = describeConfig(
+ *   { url: field.url() },
+ *   { url: { displayName: 'Tracker URL' } },
+ * );
+ * ```
+ */
 export type ConfigFieldMetadata = PlatformAnswer<'connectorMetadata'>['fields'][number];
 
 /**
  * How the platform's form shows one configuration field: what only a person can say. What the field is
  * (its key, whether it is required, its type, a secret's `PASSWORD`, an enum's values, a default) comes from
  * the field's declaration.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   describeConfig,
+ *   field,
+ *   type FieldPresentation,
+ * } from '@connector-sdk/core';
+ *
+ * const token: FieldPresentation = {
+ *   displayName: 'API token',
+ *   tooltip: 'Create one under Settings › API in Acme',
+ *   fieldOrder: 2,
+ * };
+ * describeConfig({ token: field.secret() }, { token });
+ * ```
  */
 export interface FieldPresentation {
   /** The label. */

@@ -3,13 +3,35 @@ import { ConnectorError } from '../errors/connector-error.js';
 import type { Cache } from '../store/cache.js';
 import { once } from './lazy-catalog.js';
 
-/** The window of a list the platform asks for: `maxResults` items from the `startIndex`-th (from 0). */
+/**
+ * The window of a list the platform asks for: `maxResults` items from the `startIndex`-th (from 0).
+ *
+ * @example
+ * ```ts
+ * import { readWindow, type PageWindow } from '@connector-sdk/core';
+ *
+ * const window: PageWindow = { startIndex: 100, maxResults: 50 };
+ * const items = await readWindow(window, { all: () => ['a', 'b', 'c'] });
+ * ```
+ */
 export interface PageWindow {
   readonly startIndex: number;
   readonly maxResults: number;
 }
 
-/** Items read from an end system in one call, and where the next call goes on from. */
+/**
+ * Items read from an end system in one call, and where the next call goes on from.
+ *
+ * @example
+ * ```ts
+ * import type { CursorPage } from '@connector-sdk/core';
+ *
+ * const page: CursorPage<{ id: string }> = {
+ *   items: [{ id: '1' }, { id: '2' }],
+ *   next: 'eyJhZnRlciI6Mn0',
+ * };
+ * ```
+ */
 export interface CursorPage<T> {
   readonly items: readonly T[];
   /** The cursor of the next page; none on the last page. */
@@ -24,6 +46,15 @@ export interface CursorPage<T> {
  * - `cursor`: each answer carries the cursor of the next one. Give `remember` (the session cache and a key
  *   naming the list and its filters) so that the platform's next window goes on from where the last one
  *   stopped instead of walking again from the start.
+ *
+ * @example
+ * ```ts
+ * import { readWindow, type PageSource } from '@connector-sdk/core';
+ *
+ * declare function listIssues(offset: number, limit: number): Promise<string[]>;
+ * const source: PageSource<string> = { offset: listIssues };
+ * const issues = await readWindow({ startIndex: 0, maxResults: 100 }, source);
+ * ```
  */
 export type PageSource<T> =
   | { readonly all: () => Promise<readonly T[]> | readonly T[] }
@@ -34,7 +65,22 @@ export type PageSource<T> =
       readonly remember?: { readonly cache: Cache; readonly key: string; readonly ttlMs?: number };
     };
 
-/** Options of {@link readWindow}. */
+/**
+ * Options of {@link readWindow}.
+ *
+ * @example
+ * ```ts
+ * import { readWindow, type ReadWindowOptions } from '@connector-sdk/core';
+ *
+ * declare function listIssues(page: number): Promise<string[]>;
+ * const options: ReadWindowOptions = { maxResults: 500, maxCalls: 20 };
+ * const issues = await readWindow(
+ *   { startIndex: 0, maxResults: 100 },
+ *   { pageSize: 25, page: listIssues },
+ *   options,
+ * );
+ * ```
+ */
 export interface ReadWindowOptions {
   /** The most items one window may ask for: the `maxResults` your server-info answers. @default 1000 */
   readonly maxResults?: number;

@@ -7,7 +7,28 @@ import { PLATFORM_OPERATIONS, type PlatformOperationName } from './catalog.js';
 import type { CatalogAnswer, CatalogEntry } from './catalog-entry.js';
 import type { PlatformOperationContext } from './platform-context.js';
 
-/** Options of a platform operation's builder. */
+/**
+ * Options of a platform operation's builder.
+ *
+ * @example
+ * ```ts
+ * import { defineConnector, field } from '@connector-sdk/core';
+ *
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: {},
+ *   session: { Authorization: field.secret() },
+ *   initialize: () => ({ Authorization: 'Bearer token' }),
+ *   operations: ({ platform }) => ({
+ *     // the same parameter, served at a path of its own
+ *     getEntity: platform.getEntity(() => ({ fields: {} }), {
+ *       path: '/items/:entityId',
+ *     }),
+ *   }),
+ * });
+ * ```
+ */
 export interface PlatformOperationOptions {
   /**
    * Serve it at another path (for the documented inconsistencies, or a platform that calls another one). It
@@ -19,18 +40,56 @@ export interface PlatformOperationOptions {
 /**
  * What the handler of a platform operation returns, such as `PlatformAnswer<'getEntity'>` (`{ fields, … }`);
  * `unknown` for the operations that answer 204.
+ *
+ * @example
+ * ```ts
+ * import type { PlatformAnswer } from '@connector-sdk/core';
+ *
+ * const answer: PlatformAnswer<'getEntity'> = { fields: { summary: 'Broken' } };
+ * ```
  */
 export type PlatformAnswer<K extends PlatformOperationName> = Awaited<
   ReturnType<Parameters<PlatformBuilders<never>[K]>[0]>
 >;
 
-/** Makes the operation that implements one platform operation. */
+/**
+ * Makes the operation that implements one platform operation.
+ *
+ * @example
+ * ```ts
+ * import type {
+ *   PLATFORM_OPERATIONS,
+ *   PlatformOperationBuilder,
+ * } from '@connector-sdk/core';
+ *
+ * type Session = { Authorization: string };
+ * type Entry = (typeof PLATFORM_OPERATIONS)['getEntity'];
+ * declare const getEntity: PlatformOperationBuilder<Session, Entry>;
+ * const operation = getEntity(({ params }) => ({
+ *   fields: { id: params.entityId },
+ * }));
+ * ```
+ */
 export type PlatformOperationBuilder<TSession, E> = (
   handler: (context: PlatformOperationContext<TSession, E>) => HandlerAnswer<CatalogAnswer<E>>,
   options?: PlatformOperationOptions,
 ) => Operation<TSession>;
 
-/** The builders of the platform's operations, typed with the connector's session. */
+/**
+ * The builders of the platform's operations, typed with the connector's session.
+ *
+ * @example
+ * ```ts
+ * import type { PlatformBuilders } from '@connector-sdk/core';
+ *
+ * type Session = { Authorization: string };
+ * const entityOperations = (platform: PlatformBuilders<Session>) => ({
+ *   getEntity: platform.getEntity(({ params }) => ({
+ *     fields: { id: params.entityId },
+ *   })),
+ * });
+ * ```
+ */
 export type PlatformBuilders<TSession> = {
   readonly [K in PlatformOperationName]: PlatformOperationBuilder<
     TSession,

@@ -10,7 +10,23 @@ import type { RawQuery } from '../contract/connector-request.js';
 import type { PLATFORM_OPERATIONS, PlatformOperationName } from './catalog.js';
 import type { CatalogBody, CatalogPath, CatalogQuery, CatalogUpload } from './catalog-entry.js';
 
-/** What the handler of platform operation `E` receives. */
+/**
+ * What the handler of platform operation `E` receives.
+ *
+ * @example
+ * ```ts
+ * import type {
+ *   PLATFORM_OPERATIONS,
+ *   PlatformOperationContext,
+ * } from '@connector-sdk/core';
+ *
+ * type Session = { Authorization: string };
+ * type Entry = (typeof PLATFORM_OPERATIONS)['getEntity'];
+ * function entityUrl({ params }: PlatformOperationContext<Session, Entry>) {
+ *   return `https://acme.example/items/${encodeURIComponent(params.entityId)}`;
+ * }
+ * ```
+ */
 export type PlatformOperationContext<TSession, E> = OperationContext<
   TSession,
   PathParams<CatalogPath<E>>,

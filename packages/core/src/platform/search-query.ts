@@ -22,6 +22,14 @@ export type SearchValue = string | number | boolean;
  * - `and`: every one of `criteria` holds.
  * - `not`: not every one of `criteria` holds (the negation of their `and`; usually there is one).
  * - `native`: the platform passed the end system's own query language through (`OH_NATIVE_QUERY`).
+ *
+ * @example
+ * ```ts
+ * import { parseSearchQuery, type SearchQuery } from '@connector-sdk/core';
+ * const query: SearchQuery = parseSearchQuery({
+ *   field: 'status', condition: 'EQUALS', value: 'open',
+ * }); // { kind: 'compare', field: 'status', comparison: 'EQUALS', value: 'open' }
+ * ```
  */
 export type SearchQuery =
   | {
@@ -35,7 +43,16 @@ export type SearchQuery =
   | { readonly kind: 'not'; readonly criteria: readonly SearchQuery[] }
   | { readonly kind: 'native'; readonly query: string };
 
-/** The field name that carries the end system's own query. */
+/**
+ * The field name that carries the end system's own query.
+ *
+ * @example
+ * ```ts
+ * import { NATIVE_QUERY_FIELD, parseSearchQuery } from '@connector-sdk/core';
+ * const native = { field: NATIVE_QUERY_FIELD, condition: '=', value: 'a AND b' };
+ * parseSearchQuery(native); // { kind: 'native', query: 'a AND b' }
+ * ```
+ */
 export const NATIVE_QUERY_FIELD = 'OH_NATIVE_QUERY';
 
 /** Every spelling the platform uses for a comparison: the documented names, and the examples' symbols. */
@@ -195,6 +212,15 @@ export function parseSearchQuery(value: unknown): SearchQuery {
  * The entity search query as a zod schema: it parses what the platform sends into a {@link SearchQuery}, and
  * its issues carry the path of the wrong part, so an operation's `body` schema answers `400 INVALID_INPUT`
  * naming it (`'body.query.criterias.1.condition' "LIKE" is not a condition …`).
+ *
+ * @example
+ * ```ts
+ * import { SearchQuerySchema, z } from '@connector-sdk/core';
+ * const SearchBody = z.object({ query: SearchQuerySchema });
+ * const { query } = SearchBody.parse({
+ *   query: { field: 'id', condition: 'IN', value: ['1', '2'] },
+ * });
+ * ```
  */
 export const SearchQuerySchema: z.ZodType<SearchQuery, unknown> = z.lazy(() =>
   // Behind `z.lazy` so importing core does not build it: the first `unknown().transform` built in a process

@@ -3,6 +3,21 @@ import type { RateLimitStore } from './rate-limit-store.js';
 /**
  * What a rate-limit key is chosen from. Every field comes from a verified session (later calls, cleanup) or
  * from the initialize being counted, never from anything else a caller sends.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createHandler,
+ *   type Connector,
+ *   type RateLimitKeyInput,
+ * } from '@connector-sdk/core';
+ *
+ * declare const connector: Connector;
+ * // one limit per system as configured, whatever the session
+ * const key = ({ systemId, configuration }: RateLimitKeyInput) =>
+ *   `${systemId}:${configuration}`;
+ * createHandler(connector, { rateLimit: { limit: 100, windowMs: 60_000, key } });
+ * ```
  */
 export interface RateLimitKeyInput {
   /** The route's name: `initialize`, `cleanup` or an operation name. */

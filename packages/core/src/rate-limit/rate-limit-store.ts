@@ -1,4 +1,20 @@
-/** The state of one rate-limit window after a hit. */
+/**
+ * The state of one rate-limit window after a hit.
+ *
+ * @example
+ * ```ts
+ * import type { RateLimitHit, RateLimitStore } from '@connector-sdk/core';
+ *
+ * const counts = new Map<string, number>();
+ * const store: RateLimitStore = {
+ *   hit(key, windowMs): RateLimitHit {
+ *     const count = (counts.get(key) ?? 0) + 1;
+ *     counts.set(key, count);
+ *     return { count, resetInMs: windowMs };
+ *   },
+ * };
+ * ```
+ */
 export interface RateLimitHit {
   /** Calls counted in the current window, this one included. */
   readonly count: number;
@@ -26,7 +42,16 @@ export interface RateLimitStore {
   hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
 }
 
-/** Options of {@link MemoryRateLimitStore}. */
+/**
+ * Options of {@link MemoryRateLimitStore}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRateLimitStore } from '@connector-sdk/core';
+ *
+ * const store = new MemoryRateLimitStore({ maxKeys: 5_000 });
+ * ```
+ */
 export interface MemoryRateLimitStoreOptions {
   /** Most keys kept at once; the oldest are dropped past it, so memory stays bounded. @default 10_000 */
   readonly maxKeys?: number;

@@ -106,6 +106,14 @@ export function isRiskyName(lower: string): boolean {
  * The session entries the SDK adds to every initialize answer: the ids, and a MAC that binds them, the issue
  * time and every entry of the connector's with a server-side key, so that later calls can prove their session
  * was issued by this connector and not changed (sensitive, so the platform does not log it).
+ *
+ * @example
+ * ```ts
+ * import { SDK_SESSION_HEADERS } from '@connector-sdk/core';
+ *
+ * declare const headers: Record<string, string | undefined>;
+ * const sessionId = headers[SDK_SESSION_HEADERS.sdkSessionId.toLowerCase()];
+ * ```
  */
 export const SDK_SESSION_HEADERS = {
   systemId: 'X-Sdk-System-Id',

@@ -1,13 +1,37 @@
 import type { z } from 'zod';
 import type { Store } from './store.js';
 
-/** Options of {@link Cache.set}. */
+/**
+ * Options of {@link Cache.set}.
+ *
+ * @example
+ * ```ts
+ * import type { OperationContext } from '@connector-sdk/core';
+ *
+ * declare const ctx: OperationContext<unknown, unknown, unknown, unknown>;
+ * await ctx.sessionCache.set('cursor', 'eyJhZnRlciI6Mn0', { ttlMs: 5 * 60_000 });
+ * ```
+ */
 export interface CacheSetOptions {
   /** How long the entry lives, in milliseconds. @default the handler's `cacheTtlMs` (a day) */
   readonly ttlMs?: number;
 }
 
-/** Options of {@link Cache.getOrSet}. */
+/**
+ * Options of {@link Cache.getOrSet}.
+ *
+ * @example
+ * ```ts
+ * import { z, type OperationContext } from '@connector-sdk/core';
+ *
+ * declare const ctx: OperationContext<unknown, unknown, unknown, unknown>;
+ * declare function loadFieldIds(): Promise<string[]>;
+ * const ids = await ctx.systemCache.getOrSet('fieldIds', loadFieldIds, {
+ *   schema: z.array(z.string()),
+ *   ttlMs: 10 * 60_000,
+ * });
+ * ```
+ */
 export interface CacheGetOrSetOptions<T> extends CacheSetOptions {
   /** Validates a cached value; one that fails counts as absent and is loaded again. */
   readonly schema?: z.ZodType<T>;

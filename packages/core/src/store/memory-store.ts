@@ -1,7 +1,20 @@
 import { MemoryRateLimitStore, type RateLimitHit } from '../rate-limit/rate-limit-store.js';
 import type { Store, StoreEntry } from './store.js';
 
-/** Options of {@link MemoryStore}. */
+/**
+ * Options of {@link MemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, type MemoryStoreOptions } from '@connector-sdk/core';
+ *
+ * const options: MemoryStoreOptions = {
+ *   maxEntries: 1_000,
+ *   maxBytes: 8 * 1024 * 1024,
+ * };
+ * const store = new MemoryStore(options);
+ * ```
+ */
 export interface MemoryStoreOptions {
   /**
    * Most cache entries kept at once, over all scopes; past it the least recently used are dropped. Rate-limit

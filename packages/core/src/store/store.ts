@@ -1,6 +1,16 @@
 import type { RateLimitHit } from '../rate-limit/rate-limit-store.js';
 
-/** A value to keep in a {@link Store}. */
+/**
+ * A value to keep in a {@link Store}.
+ *
+ * @example
+ * ```ts
+ * import { MemoryStore, type StoreEntry } from '@connector-sdk/core';
+ *
+ * const entry: StoreEntry = { value: JSON.stringify(['summary']), ttlMs: 60_000 };
+ * await new MemoryStore().set('system:42', 'fields', entry);
+ * ```
+ */
 export interface StoreEntry {
   /** The value, already serialised (the caches store JSON). */
   readonly value: string;

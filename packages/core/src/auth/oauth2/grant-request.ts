@@ -70,7 +70,26 @@ export async function requestGrant(
   return requestTokens(endpoint, params, { caller, phase: 'login', now });
 }
 
-/** Options of {@link requestToken}. */
+/**
+ * Options of {@link requestToken}.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   requestToken,
+ *   type TokenRequestOptions,
+ * } from '@connector-sdk/core/auth';
+ *
+ * declare const ctx: { addSecret(value: string): void };
+ * const options: TokenRequestOptions = {
+ *   tokenUrl: 'https://acme.example/oauth/token',
+ *   client: { id: 'connector' },
+ *   grant: { type: 'password', username: 'ada', password: 's3cret' },
+ *   requestFormat: 'json',
+ * };
+ * const { accessToken } = await requestToken(ctx, options);
+ * ```
+ */
 export interface TokenRequestOptions {
   /** The token endpoint's URL. */
   readonly tokenUrl: string;

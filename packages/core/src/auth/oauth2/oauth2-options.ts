@@ -2,7 +2,16 @@ import type { EndSystemClientOptions } from '../../http/end-system-client-option
 import type { ErrorRule } from '../../http/errors/map-end-system-error.js';
 import type { Logger } from '../../logging/logger.js';
 
-/** A value given as it is, or made from the connector's configuration at initialize. */
+/**
+ * A value given as it is, or made from the connector's configuration at initialize.
+ *
+ * @example
+ * ```ts
+ * import type { FromConfig } from '@connector-sdk/core/auth';
+ * type Config = { url: string };
+ * const perConfig: FromConfig<string, Config> = (config) => `${config.url}/token`;
+ * ```
+ */
 export type FromConfig<T, TConfig> = T | ((config: TConfig) => T);
 
 /** The value of a {@link FromConfig} option for one configuration. @internal */
@@ -23,7 +32,15 @@ export function endpointTarget(url: string): { readonly baseUrl: string; readonl
   };
 }
 
-/** A JSON Web Key (RFC 7517), as parsed JSON: `kty` and the members of its kind. */
+/**
+ * A JSON Web Key (RFC 7517), as parsed JSON: `kty` and the members of its kind.
+ *
+ * @example
+ * ```ts
+ * import type { Jwk } from '@connector-sdk/core/auth';
+ * const parseKey = (text: string) => JSON.parse(text) as Jwk; // a private JWK
+ * ```
+ */
 export interface Jwk {
   readonly kty: string;
   readonly kid?: string;
@@ -31,7 +48,16 @@ export interface Jwk {
   readonly [member: string]: unknown;
 }
 
-/** A private key for signing JWTs: PKCS #8 PEM (`-----BEGIN PRIVATE KEY-----`), or a private JWK. */
+/**
+ * A private key for signing JWTs: PKCS #8 PEM (`-----BEGIN PRIVATE KEY-----`), or a private JWK.
+ *
+ * @example
+ * ```ts
+ * import type { SigningKey } from '@connector-sdk/core/auth';
+ * declare const config: { privateKey: string };
+ * const key: SigningKey = config.privateKey; // -----BEGIN PRIVATE KEY-----…
+ * ```
+ */
 export type SigningKey = string | Jwk;
 
 /**
@@ -70,19 +96,45 @@ export interface OAuth2Client {
     'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none' | undefined;
 }
 
-/** The resource owner password grant (RFC 6749 §4.3): a user's name and password, exchanged once, at login. */
+/**
+ * The resource owner password grant (RFC 6749 §4.3): a user's name and password, exchanged once, at login.
+ *
+ * @example
+ * ```ts
+ * import type { PasswordGrant } from '@connector-sdk/core/auth';
+ * declare const config: { username: string; password: string };
+ * const grant: PasswordGrant = { type: 'password', ...config };
+ * ```
+ */
 export interface PasswordGrant {
   readonly type: 'password';
   readonly username: string;
   readonly password: string;
 }
 
-/** The client credentials grant (RFC 6749 §4.4): the client logs in as itself. */
+/**
+ * The client credentials grant (RFC 6749 §4.4): the client logs in as itself.
+ *
+ * @example
+ * ```ts
+ * import type { ClientCredentialsGrant } from '@connector-sdk/core/auth';
+ * const grant: ClientCredentialsGrant = { type: 'client_credentials' };
+ * ```
+ */
 export interface ClientCredentialsGrant {
   readonly type: 'client_credentials';
 }
 
-/** A refresh token obtained elsewhere (an offline consent), exchanged at login (RFC 6749 §6). */
+/**
+ * A refresh token obtained elsewhere (an offline consent), exchanged at login (RFC 6749 §6).
+ *
+ * @example
+ * ```ts
+ * import type { RefreshTokenGrant } from '@connector-sdk/core/auth';
+ * declare const config: { refreshToken: string };
+ * const grant: RefreshTokenGrant = { type: 'refresh_token', ...config };
+ * ```
+ */
 export interface RefreshTokenGrant {
   readonly type: 'refresh_token';
   readonly refreshToken: string;
@@ -92,6 +144,13 @@ export interface RefreshTokenGrant {
  * The JWT bearer grant (RFC 7523 §2.1): a signed assertion that names the user. Give the assertion as it is, or
  * the key and claims to sign one (`aud` defaults to the token endpoint; `jti`, `iat` and a five-minute `exp`
  * are added).
+ *
+ * @example
+ * ```ts
+ * import type { JwtBearerGrant } from '@connector-sdk/core/auth';
+ * declare const assertion: string; // a JWT signed elsewhere
+ * const grant: JwtBearerGrant = { type: 'jwt_bearer', assertion };
+ * ```
  */
 export type JwtBearerGrant =
   | { readonly type: 'jwt_bearer'; readonly assertion: string }
@@ -105,11 +164,31 @@ export type JwtBearerGrant =
       readonly algorithm?: string | undefined;
     };
 
-/** How an {@link oauth2} login obtains its first tokens. */
+/**
+ * How an {@link oauth2} login obtains its first tokens.
+ *
+ * @example
+ * ```ts
+ * import type { OAuth2Grant } from '@connector-sdk/core/auth';
+ * const grant = (user?: { username: string; password: string }): OAuth2Grant =>
+ *   user ? { type: 'password', ...user } : { type: 'client_credentials' };
+ * ```
+ */
 export type OAuth2Grant =
   PasswordGrant | ClientCredentialsGrant | RefreshTokenGrant | JwtBearerGrant;
 
-/** How the token endpoint is reached: the end-system client's transport options, and extra error rules. */
+/**
+ * How the token endpoint is reached: the end-system client's transport options, and extra error rules.
+ *
+ * @example
+ * ```ts
+ * import type { TokenEndpointOptions } from '@connector-sdk/core/auth';
+ * const endpoint: TokenEndpointOptions = {
+ *   timeoutMs: 5_000,
+ *   rules: [{ status: 404, code: 'INVALID_CONFIGURATION', message: 'No OAuth2' }],
+ * };
+ * ```
+ */
 export interface TokenEndpointOptions extends Pick<
   EndSystemClientOptions,
   'egress' | 'tls' | 'proxy' | 'timeoutMs' | 'deadlineMs' | 'userAgent'
@@ -121,7 +200,21 @@ export interface TokenEndpointOptions extends Pick<
   readonly rules?: readonly ErrorRule[];
 }
 
-/** Options of {@link oauth2}. Values that depend on the configuration may be functions of it. */
+/**
+ * Options of {@link oauth2}. Values that depend on the configuration may be functions of it.
+ *
+ * @example
+ * ```ts
+ * import type { OAuth2Options } from '@connector-sdk/core/auth';
+ * type Config = { url: string; clientId: string; clientSecret: string };
+ * const options: OAuth2Options<Config> = {
+ *   tokenUrl: (config) => `${config.url}/oauth/token`,
+ *   client: (config) => ({ id: config.clientId, secret: config.clientSecret }),
+ *   grant: { type: 'client_credentials' },
+ *   scope: ['issues:read', 'issues:write'],
+ * };
+ * ```
+ */
 export interface OAuth2Options<TConfig> {
   /**
    * The login's name, for a connector with more than one (two APIs, two authorization servers): each keeps its
@@ -166,7 +259,16 @@ export interface OAuth2Options<TConfig> {
   readonly endpoint?: TokenEndpointOptions;
 }
 
-/** What a token endpoint answered (RFC 6749 §5.1), each token registered as a secret of the request. */
+/**
+ * What a token endpoint answered (RFC 6749 §5.1), each token registered as a secret of the request.
+ *
+ * @example
+ * ```ts
+ * import type { TokenSet } from '@connector-sdk/core/auth';
+ * const authorization = (tokens: TokenSet) =>
+ *   `${tokens.tokenType} ${tokens.accessToken}`;
+ * ```
+ */
 export interface TokenSet {
   readonly accessToken: string;
   /** `Bearer`, as the server spelled it. */
@@ -178,7 +280,16 @@ export interface TokenSet {
   readonly scope: string | undefined;
 }
 
-/** What a token request needs of the platform request it serves: initialize's context gives all three. */
+/**
+ * What a token request needs of the platform request it serves: initialize's context gives all three.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * import type { TokenRequestContext } from '@connector-sdk/core/auth';
+ * const from = (ctx: InitializeContext<unknown>): TokenRequestContext => ctx;
+ * ```
+ */
 export interface TokenRequestContext {
   /** The platform request's signal: a disconnect cancels the request. */
   readonly signal?: AbortSignal | undefined;

@@ -17,7 +17,24 @@ import {
   type TokenRecord,
 } from './token-record.js';
 
-/** What a later call's or cleanup's context gives the login: its session cache, logger and redactor. */
+/**
+ * What a later call's or cleanup's context gives the login: its session cache, logger and redactor.
+ *
+ * @example
+ * ```ts
+ * import type { OperationContext } from '@connector-sdk/core';
+ * import { oauth2, type OAuth2CallContext } from '@connector-sdk/core/auth';
+ *
+ * const login = oauth2({
+ *   tokenUrl: 'https://acme.example/oauth/token',
+ *   client: { id: 'connector', secret: 's3cret-client' },
+ *   grant: { type: 'client_credentials' },
+ * });
+ * declare const ctx: OperationContext<unknown, unknown, unknown, unknown>;
+ * const call: OAuth2CallContext = ctx; // an operation's context is one
+ * const auth = login.auth(call);
+ * ```
+ */
 export interface OAuth2CallContext {
   /** The context's session cache, where the session's tokens are kept, sealed. */
   readonly sessionCache: Cache;
@@ -28,7 +45,24 @@ export interface OAuth2CallContext {
   addSecret(value: string): void;
 }
 
-/** What {@link OAuth2Login.initialize} learned, without any token. */
+/**
+ * What {@link OAuth2Login.initialize} learned, without any token.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * import { oauth2, type OAuth2Session } from '@connector-sdk/core/auth';
+ *
+ * declare const ctx: InitializeContext<unknown>;
+ * const login = oauth2({
+ *   tokenUrl: 'https://acme.example/oauth/token',
+ *   client: { id: 'connector', secret: 's3cret-client' },
+ *   grant: { type: 'client_credentials' },
+ * });
+ * const session: OAuth2Session = await login.initialize(ctx);
+ * ctx.log.info({ expiresAt: session.expiresAt, scope: session.scope });
+ * ```
+ */
 export interface OAuth2Session {
   /** When the access token expires, by this connector's clock; `undefined` when the server did not say. */
   readonly expiresAt: Date | undefined;
@@ -38,7 +72,24 @@ export interface OAuth2Session {
   readonly renewable: boolean;
 }
 
-/** An OAuth2 login: made once per connector, used from initialize, every later call and cleanup. */
+/**
+ * An OAuth2 login: made once per connector, used from initialize, every later call and cleanup.
+ *
+ * @example
+ * ```ts
+ * import type { InitializeContext } from '@connector-sdk/core';
+ * import { oauth2, type OAuth2Login } from '@connector-sdk/core/auth';
+ *
+ * type Config = { url: string; username: string; password: string };
+ * const login: OAuth2Login<Config> = oauth2<Config>({
+ *   tokenUrl: (config) => `${config.url}/oauth/token`,
+ *   client: { id: 'connector' },
+ *   grant: ({ username, password }) => ({ type: 'password', username, password }),
+ * });
+ * declare const ctx: InitializeContext<Config>;
+ * await login.initialize(ctx);
+ * ```
+ */
 export interface OAuth2Login<TConfig> {
   /**
    * Logs in with the grant and keeps the tokens for the session, sealed in its cache (the platform's session

@@ -1,6 +1,24 @@
 import { blankSecretText } from './read-error-body.js';
 
-/** What an end system said about a failure. */
+/**
+ * What an end system said about a failure.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createEndSystemClient,
+ *   type EndSystemErrorInfo,
+ * } from '@connector-sdk/core/http';
+ *
+ * type AcmeError = { fault?: { id?: string; text?: string } };
+ * const extract = (body: unknown): EndSystemErrorInfo => ({
+ *   code: (body as AcmeError).fault?.id,
+ *   message: (body as AcmeError).fault?.text,
+ * });
+ * const baseUrl = 'https://acme.example/api/';
+ * createEndSystemClient({ baseUrl, errors: { extract } });
+ * ```
+ */
 export interface EndSystemErrorInfo {
   /** The end system's own error code. */
   readonly code?: string | undefined;

@@ -46,7 +46,25 @@ export interface ErrorRule {
   readonly endSystemCode?: 'keep' | 'drop';
 }
 
-/** How end-system failures become platform answers. */
+/**
+ * How end-system failures become platform answers.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createEndSystemClient,
+ *   type ErrorMappingOptions,
+ * } from '@connector-sdk/core/http';
+ *
+ * const errors: ErrorMappingOptions = {
+ *   rules: [
+ *     { status: 404, body: { error: 'project_archived' }, code: 'FORBIDDEN' },
+ *   ],
+ *   maxRetryAfterMs: 60_000,
+ * };
+ * createEndSystemClient({ baseUrl: 'https://acme.example/api/', errors });
+ * ```
+ */
 export interface ErrorMappingOptions {
   /** Rows tried in order before the default table. */
   readonly rules?: readonly ErrorRule[];
@@ -80,6 +98,14 @@ export interface ErrorMappingOptions {
  * `CONFLICT` whatever the end system calls it, so that the platform can tell it from a validation error (the
  * contract has no 409); its code is named in `detail`. Inside initialize, the handler answers the 401 row as
  * `AUTHENTICATION_FAILED` (a refused login, not an expired session).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ERROR_RULES } from '@connector-sdk/core/http';
+ *
+ * const conflict = DEFAULT_ERROR_RULES.find((rule) => rule.status === 409);
+ * conflict?.code; // 'CONFLICT'
+ * ```
  */
 export const DEFAULT_ERROR_RULES: readonly ErrorRule[] = [
   { status: 401, code: 'SESSION_EXPIRED', endSystemCode: 'keep' },

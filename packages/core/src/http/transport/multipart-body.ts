@@ -7,7 +7,25 @@
  */
 import { fileChunks, isFileContent, type FileContent } from '../../files/file-content.js';
 
-/** One part of a {@link multipartBody}: a text field, or a file. */
+/**
+ * One part of a {@link multipartBody}: a text field, or a file.
+ *
+ * @example
+ * ```ts
+ * import { multipartBody, type MultipartPart } from '@connector-sdk/core/http';
+ *
+ * const parts: MultipartPart[] = [
+ *   { name: 'comment', value: 'Screenshot of the failure' },
+ *   {
+ *     name: 'file',
+ *     fileName: 'failure.png',
+ *     contentType: 'image/png',
+ *     content: new Blob([new Uint8Array([137, 80, 78, 71])]),
+ *   },
+ * ];
+ * const { body, contentType } = multipartBody(parts);
+ * ```
+ */
 export type MultipartPart =
   | { readonly name: string; readonly value: string }
   | {
@@ -20,7 +38,25 @@ export type MultipartPart =
       readonly content: FileContent;
     };
 
-/** A `multipart/form-data` body made as it is sent, and the content type that names its boundary. */
+/**
+ * A `multipart/form-data` body made as it is sent, and the content type that names its boundary.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createEndSystemClient,
+ *   multipartBody,
+ *   type MultipartBody,
+ * } from '@connector-sdk/core/http';
+ *
+ * const acme = createEndSystemClient({ baseUrl: 'https://acme.example/api/' });
+ * const upload: MultipartBody = multipartBody([{ name: 'note', value: 'hi' }]);
+ * await acme.post('attachments', {
+ *   body: upload.body,
+ *   headers: { 'content-type': upload.contentType },
+ * });
+ * ```
+ */
 export interface MultipartBody {
   /** The body: pass it as `body` to the end-system client, which sends it as it is read. */
   readonly body: ReadableStream<Uint8Array>;

@@ -17,6 +17,12 @@ import { compilePattern, DAYS, MONTHS } from './java-date-pattern.js';
  *
  * @param pattern - such as `yyyy-MM-dd'T'HH:mm:ss.SSSZ`
  * @returns why it cannot be used, or `undefined` when it can
+ * @example
+ * ```ts
+ * import { javaDatePatternProblem } from '@connector-sdk/core';
+ *
+ * javaDatePatternProblem("yyyy-MM-dd'T'HH:mm:ss.SSSZ"); // undefined: usable
+ * ```
  */
 export function javaDatePatternProblem(pattern: string): string | undefined {
   try {

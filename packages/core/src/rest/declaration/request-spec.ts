@@ -30,7 +30,16 @@ export interface RestCall<TSession> {
   readonly ids: EntityIds;
 }
 
-/** The ids one platform request names. `projectId` is `null` where the platform searches every project. */
+/**
+ * The ids one platform request names. `projectId` is `null` where the platform searches every project.
+ *
+ * @example
+ * ```ts
+ * import type { EntityIds } from '@connector-sdk/core/rest';
+ *
+ * const ids: EntityIds = { entityTypeId: 'issue', projectId: null };
+ * ```
+ */
 export interface EntityIds {
   readonly entityTypeId: string;
   readonly projectId: string | null;
@@ -41,6 +50,14 @@ export interface EntityIds {
 /**
  * What a write holds of an item: only what the platform's fields set, at any depth (`{ status: { name } }`
  * without the status's other keys). Lists are whole.
+ *
+ * @example
+ * ```ts
+ * import type { DeepPartial } from '@connector-sdk/core/rest';
+ *
+ * type Issue = { title: string; status: { id: string; name: string } };
+ * const write: DeepPartial<Issue> = { status: { name: 'Done' } };
+ * ```
  */
 export type DeepPartial<T> = T extends readonly unknown[]
   ? T
@@ -51,7 +68,16 @@ export type DeepPartial<T> = T extends readonly unknown[]
 /** A value, or a function of the call that gives it. */
 export type OrCall<TSession, T> = T | ((call: RestCall<TSession>) => T);
 
-/** The methods an end-system request may use. */
+/**
+ * The methods an end-system request may use.
+ *
+ * @example
+ * ```ts
+ * import type { RestMethod } from '@connector-sdk/core/rest';
+ *
+ * const method: RestMethod = 'PATCH';
+ * ```
+ */
 export type RestMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**

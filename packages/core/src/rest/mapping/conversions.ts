@@ -4,7 +4,16 @@
 import { z } from 'zod';
 import { formatJavaDate, parseJavaDate } from '../../platform/schemas/java-date.js';
 
-/** The platform's data types of entity fields (PLATFORM-OPERATIONS.md). */
+/**
+ * The platform's data types of entity fields (PLATFORM-OPERATIONS.md).
+ *
+ * @example
+ * ```ts
+ * import type { FieldDataType } from '@connector-sdk/core/rest';
+ *
+ * const dataType: FieldDataType = 'DATE_TIME';
+ * ```
+ */
 export type FieldDataType =
   | 'TEXT'
   | 'HTML'
@@ -31,6 +40,13 @@ export type FieldDataType =
  *
  * @typeParam TEnd - the value as the end system's schema has it
  * @typeParam TPlatform - the value as the platform reads it
+ * @example
+ * ```ts
+ * import { convert, type Conversion } from '@connector-sdk/core/rest';
+ *
+ * const done: Conversion<boolean, boolean> = convert.boolean();
+ * done.dataType; // 'BOOLEAN'
+ * ```
  */
 export interface Conversion<TEnd, TPlatform> {
   /** The data type the entity type declares. */
@@ -74,6 +90,14 @@ const BooleanText = z.literal(['true', 'false']).transform((text) => text === 't
 /**
  * The conversions a field mapping's `as` takes. A mapping without one converts by its schema's type: text,
  * numbers and booleans as they are, lists of them as lists of strings.
+ *
+ * @example
+ * ```ts
+ * import { convert } from '@connector-sdk/core/rest';
+ *
+ * const estimate = convert.number();
+ * const due = convert.date('yyyy-MM-dd');
+ * ```
  */
 export const convert = {
   /** Text as it is; `check` (a zod string schema) limits what the platform may write. */

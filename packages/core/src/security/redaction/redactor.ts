@@ -5,7 +5,17 @@ import { searchedForms } from './searched-forms.js';
 import { FormBudget } from './form-budget.js';
 import { LONGEST_ESCAPE, MOST_CHARACTERS_PER_UNIT } from './text-views.js';
 
-/** What replaces a secret, or a form derived from it, in error bodies and log lines. */
+/**
+ * What replaces a secret, or a form derived from it, in error bodies and log lines.
+ *
+ * @example
+ * ```ts
+ * import { REDACTED } from '@connector-sdk/core';
+ *
+ * declare const logLine: string;
+ * const scrubbed = logLine.includes(REDACTED); // a secret was replaced in it
+ * ```
+ */
 export const REDACTED = '[REDACTED]';
 
 /**

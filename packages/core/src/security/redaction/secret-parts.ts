@@ -4,6 +4,15 @@ import { isUtf8 } from 'node:buffer';
  * Shortest form searched for wherever it occurs. A shorter secret (a PIN, a CVV, a one-letter password) is
  * searched for only where it stands alone: replacing it inside words would blank out ordinary text (a one-letter
  * password would redact every "e"). No SDK message ever contains a value of any length.
+ *
+ * @example
+ * ```ts
+ * import { MIN_SECRET_LENGTH } from '@connector-sdk/core';
+ *
+ * declare const pin: string;
+ * // a shorter secret is redacted only where it stands alone
+ * const searchedAnywhere = pin.length >= MIN_SECRET_LENGTH;
+ * ```
  */
 export const MIN_SECRET_LENGTH = 4;
 

@@ -128,6 +128,15 @@ function textSpellings(value: string): string[] {
  * - `standalone`: the text spellings of a shorter secret (or of a short part of one, such as the password of
  *   `Basic base64(user:pw)`), found only where no letter or digit touches them, so that the PIN `42` counts in
  *   `PIN 42 refused` and `pin=42&`, and `port 8042` does not.
+ *
+ * @example
+ * ```ts
+ * import { secretForms, type SecretForms } from '@connector-sdk/core';
+ *
+ * const forms: SecretForms = secretForms('Bearer t0k3n-abc');
+ * const leaked = (text: string) =>
+ *   forms.anywhere.some((form) => text.includes(form));
+ * ```
  */
 export interface SecretForms {
   readonly anywhere: readonly string[];
