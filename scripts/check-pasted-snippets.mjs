@@ -6,10 +6,10 @@
 // snippet marker (`path#region`, as in `<!-- snippet: … -->`), the file of the scaffolded project it is pasted
 // as (`as`, relative to the project; regions pasted as the same file are joined in the order listed, as a page
 // shows the parts of one test file), and the packages the page tells the reader to install for it (`install`:
-// the SDK's come from the packed tarballs, the others at the range docs/package.json gives them). `notPasteable`
-// names blocks that define or serve a connector but are not meant to be pasted as they are, each with why.
+// the SDK's come from the packed tarballs, the others at the range docs/package.json gives them). `fragments`
+// names every other block, each with what it is a part of: the site marks them as fragments.
 // docs/snippets/pasteable.test.ts (part of `pnpm test`) keeps the list honest: every entry is shown on a page,
-// and every block shown that calls defineConnector or serves a connector is in one list or the other.
+// every block shown is in one list or the other, and enough of the guides' blocks paste.
 //
 // scaffold-smoke.mjs calls checkPastedSnippets on the minimal project it has scaffolded, installed and tested;
 // `node scripts/scaffold-smoke.mjs --paste-only` scaffolds one and runs only this. It writes into the project

@@ -1,11 +1,27 @@
+// The code of docs/end-system-client.md. Each block carries its imports (the regions overlap on the import
+// lines), so that each pastes alone into a project; the clients after the first are made when called.
+// #region tls
 import { readFileSync } from 'node:fs';
+// #endregion tls
+// #region egress
+// #region ky
 import type { Logger } from '@connector-sdk/core';
-
-declare function isLocked(body: unknown): boolean;
+// #endregion ky
+// #endregion egress
 
 // #region usage
 import { defineConnector, field, secret } from '@connector-sdk/core';
+// #region rules
+// #region egress
+// #region tls
+// #region ky
+// #region proxy
 import { createEndSystemClient } from '@connector-sdk/core/http';
+// #endregion proxy
+// #endregion ky
+// #endregion tls
+// #endregion egress
+// #endregion rules
 
 export const connector = defineConnector({
   name: 'acme-tracker',
@@ -31,14 +47,15 @@ export const connector = defineConnector({
 });
 // #endregion usage
 
+// #region rules
 interface Fault {
   fault?: { id?: string; text?: string };
   status?: string;
 }
+/** Yours: reads the end system's answer. */
+const isLocked = (body: unknown) => (body as Fault).fault?.id === 'LOCKED';
 
-/** The clients the guide shows, made when called, so that importing this file has no effect. */
-export function guideClients(baseUrl: string, log: Logger): void {
-  // #region rules
+export const acmeWithRules = (baseUrl: string) =>
   createEndSystemClient({
     baseUrl,
     errors: {
@@ -50,7 +67,6 @@ export function guideClients(baseUrl: string, log: Logger): void {
         },
         {
           status: 400,
-          // isLocked: yours, reads the end system's answer
           body: (body) => isLocked(body),
           code: 'FORBIDDEN',
           message: 'The issue is locked',
@@ -64,14 +80,15 @@ export function guideClients(baseUrl: string, log: Logger): void {
     // expiry inside a 200
     sessionExpired: (body) => (body as Fault).status === 'SESSION_TIMEOUT',
   });
-  // #endregion rules
+// #endregion rules
 
-  // #region egress
-  // The operator opens the networks its end systems live on for every client,
-  // in the handler: serve(connector, { egress: { allow: ['jira.corp.example',
-  // '*.svc.cluster.local', '10.20.0.0/16'] } }) or
-  // CONNECTOR_SDK_EGRESS_ALLOW="jira.corp.example,10.20.0.0/16". A client can
-  // refuse more for itself:
+// #region egress
+// The operator opens the networks its end systems live on for every client,
+// in the handler: serve(connector, { egress: { allow: ['jira.corp.example',
+// '*.svc.cluster.local', '10.20.0.0/16'] } }) or
+// CONNECTOR_SDK_EGRESS_ALLOW="jira.corp.example,10.20.0.0/16". A client can
+// refuse more for itself:
+export const acmeWithEgress = (baseUrl: string, log: Logger) =>
   createEndSystemClient({
     baseUrl,
     // the request's logger carries the operator's policy, as it carries the
@@ -79,24 +96,33 @@ export function guideClients(baseUrl: string, log: Logger): void {
     log,
     egress: { refuse: ['203.0.113.0/24'] }, // more ranges, as addresses or CIDR
   });
-  // #endregion egress
+// #endregion egress
 
-  // #region tls
-  // Read when the connector starts, not per request, and given to every client
-  // of this end system.
-  const acmeTls = {
+// #region tls
+/**
+ * Read once, when the connector starts, not per request, and given to every
+ * client of this end system.
+ */
+export function readAcmeTls() {
+  return {
     // trusted besides Node's default roots
     ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8'),
     // Only for an end system that asks for a client certificate (mutual TLS):
     cert: readFileSync('/etc/connector/client.pem', 'utf8'),
     key: readFileSync('/run/secrets/client-key.pem', 'utf8'),
   };
-  createEndSystemClient({ baseUrl, tls: acmeTls });
-  // #endregion tls
+}
 
-  // #region ky
-  // The client is a ky instance: ky's options, hooks and shortcuts work as its
-  // documentation says.
+export const acmeWithTls = (
+  baseUrl: string,
+  tls: ReturnType<typeof readAcmeTls>,
+) => createEndSystemClient({ baseUrl, tls });
+// #endregion tls
+
+// #region ky
+// The client is a ky instance: ky's options, hooks and shortcuts work as its
+// documentation says.
+export async function openIssues(baseUrl: string, log: Logger) {
   const acme = createEndSystemClient({
     baseUrl,
     log,
@@ -109,15 +135,17 @@ export function guideClients(baseUrl: string, log: Logger): void {
       ], // after the SDK's own
     },
   });
-  void issues
-    .get('rest/issues', { searchParams: { state: 'open', limit: 50 } })
-    .json();
-  void acme
+  await acme
     .post('rest/issues', { json: { summary: 'New' }, retry: { limit: 0 } })
     .json();
-  // #endregion ky
+  return issues
+    .get('rest/issues', { searchParams: { state: 'open', limit: 50 } })
+    .json();
+}
+// #endregion ky
 
-  // #region proxy
+// #region proxy
+export const acmeBehindProxy = (baseUrl: string) =>
   createEndSystemClient({
     baseUrl,
     // The deployment's proxy, from its environment, never from a configuration
@@ -125,5 +153,4 @@ export function guideClients(baseUrl: string, log: Logger): void {
     // https://… with tls.ca for its certificate.
     proxy: process.env.CONNECTOR_PROXY,
   });
-  // #endregion proxy
-}
+// #endregion proxy

@@ -2,14 +2,21 @@
 // the deployment says (a private CA, an outbound proxy), its production entry point, and a connector served
 // under a prefix. Each is a function, so that importing this file starts nothing; going-to-production.test.ts
 // runs them over real HTTP.
+// Each block of the guide carries its imports (a part of its region here), so that the blocks pasted one
+// after another, reach, connector, entry and mounted, make a file that compiles.
+// #region reach
 import { readFileSync } from 'node:fs';
+import type { EndSystemClientOptions } from '@connector-sdk/core/http';
+// #endregion reach
+// #region connector
 import { defineConnector, field, secret } from '@connector-sdk/core';
-import {
-  createEndSystemClient,
-  type EndSystemClientOptions,
-} from '@connector-sdk/core/http';
-import { serve, type ConnectorServer } from '@connector-sdk/node';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+// #endregion connector
+// #region entry
+import { serve } from '@connector-sdk/node';
 import { pino } from 'pino';
+// #endregion entry
+import type { ConnectorServer } from '@connector-sdk/node';
 
 // #region reach
 /**
@@ -106,11 +113,11 @@ export async function serveMounted(
   // #region mounted
   // The proxy passes /acme/sdk/api/1.0/… on as it is: the prefix is the part
   // before /1.0 of the path the connector receives, so that is what it is told.
-  const running = await serve(acmeConnector(), {
+  const mounted = await serve(acmeConnector(), {
     host,
     port,
     prefix: '/acme/sdk/api',
   });
   // #endregion mounted
-  return running;
+  return mounted;
 }

@@ -2,15 +2,19 @@
 // path parameters, a route that wins over another, input schemas, repeated query keys, an answer without a
 // body, and a list read one end-system page per call. The tests in operations.test.ts serve it on 127.0.0.1 and
 // drive it through the platform simulator against a fake of the API.
+// #region repeated-keys
+import { z } from '@connector-sdk/core';
+// #endregion repeated-keys
+// #region limits
+import type { RequestListenerOptions } from '@connector-sdk/node';
+// #endregion limits
 import {
   defineConnector,
   field,
   secret,
-  z,
   type Logger,
 } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
-import type { RequestListenerOptions } from '@connector-sdk/node';
 
 /** What an operation passes on to reach Acme: the session, the platform's disconnect, the request's log. */
 interface AcmeCall {
@@ -30,13 +34,6 @@ const acme = (call: AcmeCall) =>
     log: call.log,
   });
 
-const Issue = z.object({
-  id: z.string(),
-  summary: z.string(),
-  labels: z.array(z.string()),
-});
-type Issue = z.infer<typeof Issue>;
-
 // #region repeated-keys
 /**
  * `?label=a` arrives as a string, `?label=a&label=b` as an array: read either
@@ -48,6 +45,13 @@ const oneOrMany = z
 // #endregion repeated-keys
 
 // #region page-query
+const Issue = z.object({
+  id: z.string(),
+  summary: z.string(),
+  labels: z.array(z.string()),
+});
+type Issue = z.infer<typeof Issue>;
+
 const IssueListQuery = z.object({
   label: oneOrMany.optional(),
   // Acme's own cursor, passed back as it was answered. It is the caller's

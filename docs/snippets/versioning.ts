@@ -1,9 +1,9 @@
 // The connector of docs/versioning.md in three releases: 1.0.0, then a session field added in two steps (1.1.0
 // adds it as optional, 1.2.0 requires it). versioning.test.ts serves them side by side, as a rolling deploy
 // does, and replays each one's sessions to the others.
+// #region before
 import { defineConnector, field, secret } from '@connector-sdk/core';
 
-// #region before
 export const release100 = defineConnector({
   name: 'acme-tracker',
   version: '1.0.0',

@@ -2,6 +2,7 @@
 // guides are written to read on GitHub as well as on the site, so the site adapts to them, not the reverse.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
+import { regionParts } from '../snippet-region.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const docs = resolve(root, 'docs');
@@ -51,21 +52,34 @@ function repositoryLinks(md) {
   });
 }
 
-/** The first and last line (1-based) of `// #region name` … `// #endregion name` in a file, markers excluded. */
-function regionLines(file, name) {
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const start = lines.findIndex((line) => line.trim() === `// #region ${name}`);
-  const end = lines.findIndex((line, i) => i > start && line.trim() === `// #endregion ${name}`);
-  return start === -1 || end === -1 ? undefined : [start + 2, end];
-}
-
 const escapeHtml = (text) =>
   text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
+/** docs/snippets/pasteable.json's fragments: blocks that are a part of a file, each with what it is a part of. */
+const FRAGMENTS = JSON.parse(readFileSync(resolve(docs, 'snippets/pasteable.json'), 'utf8')).fragments;
+
+/**
+ * What the site says under a block copied from `path#region`: its full, tested source on GitHub, and whether
+ * the block is a fragment (it does not compile pasted alone; docs/snippets/pasteable.json says what it is a part
+ * of) or pastes as it is into a scaffolded project (check-pasted-snippets.mjs proves it). Undefined when the
+ * file does not exist.
+ *
+ * @returns {{ url: string, fragment: string | undefined } | undefined}
+ */
+export function snippetSource(path, region) {
+  const file = resolve(root, path);
+  if (!existsSync(file)) return undefined;
+  // The lines from the region's first line to its last (a region may come in parts).
+  const parts = region ? regionParts(path, region) : undefined;
+  const hash = parts ? `#L${parts[0][0]}-L${parts.at(-1)[1]}` : '';
+  return { url: repositoryUrl(file, hash), fragment: region ? FRAGMENTS[`${path}#${region}`] : undefined };
+}
+
 /**
  * Every code block copied from a tested file carries `<!-- snippet: path#region -->` above it
- * (scripts/check-doc-snippets.mjs keeps the two equal). On the site the comment becomes a visible link under
- * the block, to the lines of the full file on GitHub, so a reader can see the imports and the test around it.
+ * (scripts/check-doc-snippets.mjs keeps the two equal). On the site the comment becomes a visible line under
+ * the block: the link to the lines of the full file on GitHub, so a reader can see the imports and the test
+ * around it, and for a fragment, that it is one and of what.
  */
 function snippetSourceLinks(md) {
   md.core.ruler.push('snippet-source-links', (state) => {
@@ -74,13 +88,14 @@ function snippetSourceLinks(md) {
       const marker = /^<!-- snippet: ([^#\s]+)(?:#([\w-]+))? -->/.exec(tokens[i].content ?? '');
       if (tokens[i].type !== 'html_block' || !marker || tokens[i + 1].type !== 'fence') continue;
       const [, path, region] = marker;
-      const file = resolve(root, path);
-      if (!existsSync(file)) continue;
-      const lines = region ? regionLines(file, region) : undefined;
-      const hash = lines ? `#L${lines[0]}-L${lines[1]}` : '';
+      const source = snippetSource(path, region);
+      if (source === undefined) continue;
       const link = new state.Token('html_block', '', 0);
+      const fragment = source.fragment
+        ? `<strong>Fragment</strong> (${escapeHtml(source.fragment)}). `
+        : '';
       link.content =
-        `<p class="snippet-source">Full, tested source: <a href="${escapeHtml(repositoryUrl(file, hash))}">` +
+        `<p class="snippet-source">${fragment}Full, tested source: <a href="${escapeHtml(source.url)}">` +
         `<code>${escapeHtml(path)}</code></a></p>\n`;
       tokens.splice(i + 2, 0, link);
     }

@@ -48,6 +48,14 @@ const PAGES = [
     scrollTo: '.snippet-source',
   },
   { name: '7-guide-footer', path: 'platform-search.html', scrollTo: '.VPDocFooter' },
+  // A page of fragments: 80-character code, each fragment marked as one with its full source.
+  { name: '8-platform-operations', path: 'platform-operations.html', scrollTo: '.snippet-source' },
+  {
+    name: '9-search-cassette',
+    path: 'getting-started.html',
+    search: 'cassette',
+    waitFor: "document.querySelectorAll('.VPLocalSearchBox .results li').length > 0",
+  },
 ];
 const WIDTHS = [
   { suffix: '1280', width: 1280, height: 900 },

@@ -1,6 +1,7 @@
 // The connector of docs/platform-operations.md declared (docs/declarative-connectors.md): the same issue tracker
 // (fake-tracker.ts serves it), its projects paged by page number, issues searched and polled, their comments,
 // history and attachments, and its users, each a declaration instead of a handler.
+// #region comments
 import {
   defineConnector,
   describeConfig,
@@ -10,54 +11,30 @@ import {
 } from '@connector-sdk/core';
 import { bearerToken } from '@connector-sdk/core/auth';
 import { convert, restApi } from '@connector-sdk/core/rest';
-import { DATE_FORMAT } from '../tracker-api.js';
 
+/** The session the platform replays: the tracker's token and URL. */
 interface Session {
   readonly Authorization: string;
   readonly 'X-Tracker-Url': string;
 }
 
+/** The tracker's API, as a session reaches it. */
 const tracker = restApi<Session>({
   baseUrl: ({ session }) => session['X-Tracker-Url'],
   auth: ({ session }) =>
     bearerToken(session.Authorization.replace(/^Bearer\s+/i, '')),
 });
 
-const Issue = z.object({
-  id: z.string(),
-  summary: z.string().trim().min(1).max(500),
-  status: z.string(),
-  updated: z.string(),
-});
+/** The pattern of the tracker's dates, as the platform reads and sends them. */
+const DATE_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSZ";
+
 const Comment = z.object({
   id: z.string(),
   text: z.string(),
   author: z.string(),
   created: z.string(),
 });
-const Change = z.object({
-  issue: z.string(),
-  number: z.number(),
-  at: z.string(),
-  by: z.string(),
-  kind: z.enum(['created', 'edited', 'commented']),
-  fields: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional(),
-  comment: Comment.optional(),
-});
-const File = z.object({
-  id: z.string(),
-  name: z.string(),
-  type: z.string(),
-  size: z.number(),
-});
-const User = z.object({
-  id: z.string(),
-  login: z.string(),
-  email: z.string(),
-  name: z.string(),
-});
 
-// #region comments
 /**
  * An issue's comments, under the names the platform reads them by, their dates
  * in the declared pattern.
@@ -81,6 +58,16 @@ const comments = tracker.comments(Comment, {
 // #endregion comments
 
 // #region history
+const Change = z.object({
+  issue: z.string(),
+  number: z.number(),
+  at: z.string(),
+  by: z.string(),
+  kind: z.enum(['created', 'edited', 'commented']),
+  fields: z.record(z.string(), z.tuple([z.unknown(), z.unknown()])).optional(),
+  comment: Comment.optional(),
+});
+
 /**
  * The tracker's feed of changes (issue by issue), as the platform's history:
  * the layer orders it.
@@ -107,6 +94,13 @@ const history = tracker.history(Change, {
 // #endregion history
 
 // #region attachments
+const File = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number(),
+});
+
 /**
  * An issue's files: uploaded as multipart with their length, read back from
  * under the API only.
@@ -130,6 +124,13 @@ const files = tracker.attachments(File, {
 // #endregion attachments
 
 // #region issues
+const Issue = z.object({
+  id: z.string(),
+  summary: z.string().trim().min(1).max(500),
+  status: z.string(),
+  updated: z.string(),
+});
+
 const issues = tracker.entity(Issue, {
   name: 'Issue',
   id: 'id',
@@ -171,9 +172,16 @@ const issues = tracker.entity(Issue, {
 });
 // #endregion issues
 
+// #region connector
+const User = z.object({
+  id: z.string(),
+  login: z.string(),
+  email: z.string(),
+  name: z.string(),
+});
+
 const config = { url: field.url(), token: field.secret() };
 
-// #region connector
 export const declaredTrackerConnector = defineConnector({
   name: 'tracker',
   version: '1.0.0',

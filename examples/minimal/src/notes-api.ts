@@ -1,7 +1,11 @@
+// #region client
 import type { Logger } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
-/** Where and as whom to call the notes API, and the platform request the call serves. */
+/**
+ * Where and as whom to call the notes API, and the platform request the call
+ * serves.
+ */
 export interface NotesApiTarget {
   /** The API's base URL, as the user configured it. */
   readonly url: string;
@@ -13,7 +17,6 @@ export interface NotesApiTarget {
   readonly log: Logger;
 }
 
-// #region client
 /**
  * A client for the notes API. Its error bodies are `{ "code", "message" }`,
  * which the client reads on its own; the rules below say what the platform must

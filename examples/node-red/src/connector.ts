@@ -1,3 +1,4 @@
+// #region login
 import {
   defineConnector,
   describeConfig,
@@ -5,14 +6,17 @@ import {
   secret,
 } from '@connector-sdk/core';
 import { requestToken } from '@connector-sdk/core/auth';
+// #endregion login
 import { flows, nodeRed } from './node-red.js';
 
-/** What the user fills in for a Node-RED: the admin root URL and an `adminAuth` user. */
+// #region login
+/** What the user fills in: Node-RED's admin root URL, an `adminAuth` user. */
 const config = {
   url: field.url(),
   username: field.string(),
   password: field.secret(),
 };
+// #endregion login
 
 /** The form the platform shows for `config`. */
 const form = describeConfig(config, {
@@ -28,14 +32,18 @@ const form = describeConfig(config, {
   password: { displayName: 'Password' },
 });
 
+// #region login
 /** Without adminAuth, Node-RED has no token endpoint: a 404 page. */
 const NO_LOGIN =
-  "'url' has no Node-RED login: enable adminAuth, and give the admin root as the URL";
+  "'url' has no Node-RED login: enable adminAuth, " +
+  'and give the admin root as the URL';
+// #endregion login
 
 /**
  * A connector for the admin API of Node-RED 4: it logs in with the password grant of an `adminAuth` user and
  * serves flows as the platform's entities, declared in node-red.ts.
  */
+// #region login
 export const nodeRedConnector = defineConnector({
   name: 'node-red-connector',
   version: '0.1.0',
@@ -44,7 +52,6 @@ export const nodeRedConnector = defineConnector({
   // #region session-and-initialize
   session: { Authorization: field.secret(), 'X-Node-Red-Url': field.url() },
 
-  // #region login
   async initialize({ config, signal, log, addSecret }) {
     // Node-RED's admin client is public (`node-red-admin`), takes JSON and
     // grants the scope `*`.
@@ -106,4 +113,6 @@ export const nodeRedConnector = defineConnector({
         context.log.warn({ err: error }, 'could not revoke the token'),
       );
   },
+  // #region login
 });
+// #endregion login

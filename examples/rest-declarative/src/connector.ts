@@ -1,3 +1,4 @@
+// #region config
 import {
   defineConnector,
   describeConfig,
@@ -7,7 +8,10 @@ import {
 } from '@connector-sdk/core';
 import { bearerToken } from '@connector-sdk/core/auth';
 import { convert, restApi } from '@connector-sdk/core/rest';
+// #endregion config
+// #region operations
 import { endSystemApi } from './api-client.js';
+// #endregion operations
 
 // A declarative connector: the end system's records described once (where they are, their fields, how they
 // are searched), and the platform's operations made from that description. The paths and shapes below
@@ -90,6 +94,7 @@ const records = api.entity(Record, {
 });
 // #endregion entity
 
+// #region operations
 export const apiConnector = defineConnector({
   name: 'rest-declarative-connector',
   version: '0.1.0',
@@ -98,6 +103,8 @@ export const apiConnector = defineConnector({
 
   // #region initialize
   async initialize({ config, signal, log }) {
+    // The login's own client (src/api-client.ts): a refused login is not an
+    // expired session, and a wrong URL is not a missing record.
     const { token } = await endSystemApi(
       { url: config.url, signal, log },
       { login: true },
@@ -141,16 +148,17 @@ export const apiConnector = defineConnector({
     // An operation written by hand beside them, on the same client.
     me: get('/me', (call) => api.client(call).get('me').json()),
   }),
-  // #endregion operations
 
   // The end of the sync session: log out, so the token cannot be used again.
   async cleanup(call) {
     await api
       .client(call)
       .post('auth/logout')
-      // An expired token is as good as logged out: the platform's cleanup succeeds anyway.
+      // An expired token is as good as logged out: the platform's cleanup
+      // succeeds anyway.
       .catch((error: unknown) =>
         call.log.warn({ err: error }, 'logout failed'),
       );
   },
 });
+// #endregion operations

@@ -1,17 +1,23 @@
 // The testing guide's suite against a real end system (skipped where none is configured), for the minimal
-// example's connector; the guide's suite against a fake is the example's own test.
+// example's connector as a scaffolded project has it; the guide's suite against a fake is the example's own test.
+// #region real-end-system
 import type { ParameterEntry } from '@connector-sdk/core';
 import { describeConformance } from '@connector-sdk/testing/vitest';
-import { notesConnector as connector } from '../../examples/minimal/src/connector.js';
-
-declare function revokeAtNotes(
-  session: readonly ParameterEntry[],
-): Promise<void>;
-
-// #region real-end-system
 import { describe } from 'vitest';
+import { notesConnector as connector } from '../src/connector.js';
 
 const notesUrl = process.env.NOTES_URL;
+
+/** Your end system's logout or revoke call: here, the notes API's. */
+async function revokeAtNotes(session: readonly ParameterEntry[]) {
+  const header = (key: string) =>
+    session.find((entry) => entry.key === key)?.value ?? '';
+  await fetch(`${header('X-Notes-Url').replace(/\/+$/, '')}/api/logout`, {
+    method: 'POST',
+    headers: { Authorization: header('Authorization') },
+  });
+}
+
 describe.skipIf(notesUrl === undefined)('against the real notes API', () => {
   describeConformance(() => ({
     target: connector,
@@ -25,7 +31,6 @@ describe.skipIf(notesUrl === undefined)('against the real notes API', () => {
       path: '/notes',
       body: { text: 'From the conformance kit' },
     },
-    // your end system's logout or revoke call
     expireSession: (session) => revokeAtNotes(session),
   }));
 });
