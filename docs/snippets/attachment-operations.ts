@@ -1,18 +1,19 @@
 // The attachment operations of the connector in platform-operations.ts (docs/platform-attachments.md): files go
-// to and from the tracker as they arrive, never whole in memory.
-import {
-  formatJavaDate,
-  type PlatformAnswer,
-  type PlatformBuilders,
-} from '@connector-sdk/core';
-import { multipartBody } from '@connector-sdk/core/http';
+// to and from the tracker as they arrive, never whole in memory. Each region's imports are at the top of the
+// file in its region.
+// #region attachment-fields
+import { formatJavaDate, type PlatformAnswer } from '@connector-sdk/core';
 import {
   DATE_FORMAT,
   TIME_ZONE,
-  tracker,
   type TrackerAttachment,
-  type TrackerSession,
 } from './tracker-api.js';
+// #endregion attachment-fields
+// #region upload
+import type { PlatformBuilders } from '@connector-sdk/core';
+import { multipartBody } from '@connector-sdk/core/http';
+import { tracker, type TrackerSession } from './tracker-api.js';
+// #endregion upload
 
 // #region attachment-fields
 /**
@@ -51,73 +52,75 @@ const asAttachment = (
 });
 // #endregion attachment-fields
 
-/** The attachment operations, spread into the connector's `operations`. */
-export function attachmentOperations(
+// #region upload
+/** A file uploaded to an issue, and one's content replaced. */
+export const attachmentUploads = (
   platform: PlatformBuilders<TrackerSession>,
-) {
-  return {
-    // #region upload
-    createAttachment: platform.createAttachment(
-      async ({ params, body, ...call }) => {
-        // The platform's file goes on to the tracker as an upload of the
-        // tracker's own, sent with its size.
-        const upload = multipartBody([
+) => ({
+  createAttachment: platform.createAttachment(
+    async ({ params, body, ...call }) => {
+      // The platform's file goes on to the tracker as an upload of the
+      // tracker's own, sent with its size.
+      const upload = multipartBody([
+        {
+          name: 'file',
+          fileName: body.fileName,
+          contentType: body.file.contentType,
+          content: body.file.stream,
+        },
+      ]);
+      const stored = await tracker(call)
+        .post(`issues/${encodeURIComponent(params.entityId)}/attachments`, {
+          body: upload.body,
+          headers: { 'content-type': upload.contentType },
+        })
+        .json<TrackerAttachment>();
+      // The platform sends the comment after the file: ask for it once the
+      // file has been read.
+      const comment = await body.field('fileComment');
+      if (comment !== undefined)
+        await tracker(call).post(
+          `issues/${encodeURIComponent(params.entityId)}/comments`,
           {
-            name: 'file',
-            fileName: body.fileName,
-            contentType: body.file.contentType,
-            content: body.file.stream,
+            json: { text: `${stored.name}: ${comment}` },
           },
-        ]);
-        const stored = await tracker(call)
-          .post(`issues/${encodeURIComponent(params.entityId)}/attachments`, {
-            body: upload.body,
-            headers: { 'content-type': upload.contentType },
-          })
-          .json<TrackerAttachment>();
-        // The platform sends the comment after the file: ask for it once the
-        // file has been read.
-        const comment = await body.field('fileComment');
-        if (comment !== undefined)
-          await tracker(call).post(
-            `issues/${encodeURIComponent(params.entityId)}/comments`,
-            {
-              json: { text: `${stored.name}: ${comment}` },
-            },
-          );
-        return asAttachment(stored);
-      },
-    ),
-    updateAttachment: platform.updateAttachment(
-      async ({ query, body, ...call }) => {
-        const upload = multipartBody([
-          { name: 'file', fileName: body.fileName, content: body.file.stream },
-        ]);
-        const stored = await tracker(call)
-          .put(`attachments/${encodeURIComponent(query.attachmentId)}`, {
-            body: upload.body,
-            headers: { 'content-type': upload.contentType },
-          })
-          .json<TrackerAttachment>();
-        return asAttachment(stored);
-      },
-    ),
-    // #endregion upload
-    // #region content
-    attachmentContent: platform.attachmentContent(
-      async ({ query, ...call }) => {
-        const response = await tracker(call).get(
-          `attachments/${encodeURIComponent(query.contentUri)}/content`,
         );
-        // The download's body, sent on as base64 while it arrives.
-        return response.body ?? new Uint8Array(0);
-      },
-    ),
-    deleteAttachment: platform.deleteAttachment(async ({ query, ...call }) => {
-      await tracker(call).delete(
-        `attachments/${encodeURIComponent(query.attachmentId)}`,
-      );
-    }),
-    // #endregion content
-  };
-}
+      return asAttachment(stored);
+    },
+  ),
+  updateAttachment: platform.updateAttachment(
+    async ({ query, body, ...call }) => {
+      const upload = multipartBody([
+        { name: 'file', fileName: body.fileName, content: body.file.stream },
+      ]);
+      const stored = await tracker(call)
+        .put(`attachments/${encodeURIComponent(query.attachmentId)}`, {
+          body: upload.body,
+          headers: { 'content-type': upload.contentType },
+        })
+        .json<TrackerAttachment>();
+      return asAttachment(stored);
+    },
+  ),
+});
+// #endregion upload
+
+// #region content
+/** A file's content read, and a file deleted. */
+export const attachmentDownloads = (
+  platform: PlatformBuilders<TrackerSession>,
+) => ({
+  attachmentContent: platform.attachmentContent(async ({ query, ...call }) => {
+    const response = await tracker(call).get(
+      `attachments/${encodeURIComponent(query.contentUri)}/content`,
+    );
+    // The download's body, sent on as base64 while it arrives.
+    return response.body ?? new Uint8Array(0);
+  }),
+  deleteAttachment: platform.deleteAttachment(async ({ query, ...call }) => {
+    await tracker(call).delete(
+      `attachments/${encodeURIComponent(query.attachmentId)}`,
+    );
+  }),
+});
+// #endregion content

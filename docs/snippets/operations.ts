@@ -1,38 +1,94 @@
 // The connector of docs/operations.md: operations of its own against an issue tracker's REST API (Acme), with
 // path parameters, a route that wins over another, input schemas, repeated query keys, an answer without a
 // body, and a list read one end-system page per call. The tests in operations.test.ts serve it on 127.0.0.1 and
-// drive it through the platform simulator against a fake of the API.
-// #region repeated-keys
-import { z } from '@connector-sdk/core';
-// #endregion repeated-keys
+// drive it through the platform simulator against a fake of the API. The guide's blocks, pasted one after
+// another (routes, repeated-keys, page-query, page-operation), make one file; limits pastes alone.
 // #region limits
 import type { RequestListenerOptions } from '@connector-sdk/node';
 // #endregion limits
-import {
-  defineConnector,
-  field,
-  secret,
-  type Logger,
-} from '@connector-sdk/core';
+import { defineConnector, field, secret } from '@connector-sdk/core';
+
+// #region routes
+import { z, type Logger, type MethodBuilders } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
-/** What an operation passes on to reach Acme: the session, the platform's disconnect, the request's log. */
-interface AcmeCall {
-  readonly session: {
-    readonly Authorization: string;
-    readonly 'X-Acme-Url': string;
-  };
-  readonly signal: AbortSignal;
-  readonly log: Logger;
+/** The session the connector's initialize returns. */
+interface AcmeSession {
+  readonly Authorization: string;
+  readonly 'X-Acme-Url': string;
 }
 
-const acme = (call: AcmeCall) =>
+/** Acme's API as the request's session reaches it, cancelled with the call. */
+const acme = (call: {
+  session: AcmeSession;
+  signal: AbortSignal;
+  log: Logger;
+}) =>
   createEndSystemClient({
     baseUrl: call.session['X-Acme-Url'],
     headers: { Authorization: call.session.Authorization },
     signal: call.signal,
     log: call.log,
   });
+
+const Issue = z.object({
+  id: z.string(),
+  summary: z.string(),
+  labels: z.array(z.string()),
+});
+type Issue = z.infer<typeof Issue>;
+
+/** Spread into the connector's operations: ...issueRoutes(builders). */
+export const issueRoutes = ({
+  get,
+  put,
+  post,
+  delete: remove,
+}: MethodBuilders<AcmeSession>) => ({
+  // GET {base}/issues/search?q=…: two literal segments, so it wins over
+  // /issues/:id below.
+  searchIssues: get(
+    '/issues/search',
+    { query: z.object({ q: z.string().min(1).max(200) }) },
+    ({ query, ...call }) =>
+      acme(call)
+        .get('issues', { searchParams: { q: query.q } })
+        .json(),
+  ),
+  // GET {base}/issues/ACME-7: params.id is 'ACME-7', percent-decoded.
+  getIssue: get('/issues/:id', ({ params, ...call }) =>
+    acme(call)
+      .get(`issues/${encodeURIComponent(params.id)}`)
+      .json(),
+  ),
+  // PUT with a JSON body, validated before the handler runs.
+  updateIssue: put(
+    '/issues/:id',
+    {
+      body: z.object({ summary: z.string().trim().min(1).max(500) }),
+      answer: Issue,
+    },
+    ({ params, body, ...call }) =>
+      acme(call)
+        .put(`issues/${encodeURIComponent(params.id)}`, { json: body })
+        .json<Issue>(),
+  ),
+  // 204: no body, whatever the handler returns.
+  addLabel: post(
+    '/issues/:id/labels',
+    { body: z.object({ label: z.string().min(1).max(50) }), status: 204 },
+    async ({ params, body, ...call }) => {
+      await acme(call).post(`issues/${encodeURIComponent(params.id)}/labels`, {
+        json: body,
+      });
+    },
+  ),
+  // Returns nothing: answered 200 with {}.
+  deleteIssue: remove('/issues/:id', async ({ params, ...call }) => {
+    await acme(call).delete(`issues/${encodeURIComponent(params.id)}`);
+  }),
+});
+// #endregion routes
 
 // #region repeated-keys
 /**
@@ -45,13 +101,6 @@ const oneOrMany = z
 // #endregion repeated-keys
 
 // #region page-query
-const Issue = z.object({
-  id: z.string(),
-  summary: z.string(),
-  labels: z.array(z.string()),
-});
-type Issue = z.infer<typeof Issue>;
-
 const IssueListQuery = z.object({
   label: oneOrMany.optional(),
   // Acme's own cursor, passed back as it was answered. It is the caller's
@@ -66,6 +115,30 @@ const IssuePage = z.object({
 });
 // #endregion page-query
 
+// #region page-operation
+export const issuePages = ({ get }: MethodBuilders<AcmeSession>) => ({
+  // GET {base}/issues?label=bug&label=ui&limit=20&cursor=…: one Acme page per
+  // call.
+  listIssues: get(
+    '/issues',
+    { query: IssueListQuery, answer: IssuePage },
+    async ({ query, ...call }) => {
+      const searchParams: [string, string][] = [['limit', String(query.limit)]];
+      if (query.cursor !== undefined)
+        searchParams.push(['after', query.cursor]);
+      for (const label of query.label ?? [])
+        searchParams.push(['label', label]);
+      // One request, at most `limit` issues (Acme honours it); no `next` on
+      // the last page.
+      const page = await acme(call)
+        .get('issues', { searchParams })
+        .json<{ items: Issue[]; next?: string }>();
+      return { issues: page.items, nextCursor: page.next };
+    },
+  ),
+});
+// #endregion page-operation
+
 export const connector = defineConnector({
   name: 'acme-tracker',
   version: '1.0.0',
@@ -75,75 +148,9 @@ export const connector = defineConnector({
     Authorization: secret(`Bearer ${config.token}`),
     'X-Acme-Url': config.url,
   }),
-  operations: ({ get, put, post, delete: remove }) => ({
-    // #region routes
-    // GET {base}/issues/search?q=…: two literal segments, so it wins over
-    // /issues/:id below.
-    searchIssues: get(
-      '/issues/search',
-      { query: z.object({ q: z.string().min(1).max(200) }) },
-      ({ query, ...call }) =>
-        acme(call)
-          .get('issues', { searchParams: { q: query.q } })
-          .json(),
-    ),
-    // GET {base}/issues/ACME-7: params.id is 'ACME-7', percent-decoded.
-    getIssue: get('/issues/:id', ({ params, ...call }) =>
-      acme(call)
-        .get(`issues/${encodeURIComponent(params.id)}`)
-        .json(),
-    ),
-    // PUT with a JSON body, validated before the handler runs.
-    updateIssue: put(
-      '/issues/:id',
-      {
-        body: z.object({ summary: z.string().trim().min(1).max(500) }),
-        answer: Issue,
-      },
-      ({ params, body, ...call }) =>
-        acme(call)
-          .put(`issues/${encodeURIComponent(params.id)}`, { json: body })
-          .json<Issue>(),
-    ),
-    // 204: no body, whatever the handler returns.
-    addLabel: post(
-      '/issues/:id/labels',
-      { body: z.object({ label: z.string().min(1).max(50) }), status: 204 },
-      async ({ params, body, ...call }) => {
-        await acme(call).post(
-          `issues/${encodeURIComponent(params.id)}/labels`,
-          { json: body },
-        );
-      },
-    ),
-    // Returns nothing: answered 200 with {}.
-    deleteIssue: remove('/issues/:id', async ({ params, ...call }) => {
-      await acme(call).delete(`issues/${encodeURIComponent(params.id)}`);
-    }),
-    // #endregion routes
-    // #region page-operation
-    // GET {base}/issues?label=bug&label=ui&limit=20&cursor=…: one Acme page per
-    // call.
-    listIssues: get(
-      '/issues',
-      { query: IssueListQuery, answer: IssuePage },
-      async ({ query, ...call }) => {
-        const searchParams: [string, string][] = [
-          ['limit', String(query.limit)],
-        ];
-        if (query.cursor !== undefined)
-          searchParams.push(['after', query.cursor]);
-        for (const label of query.label ?? [])
-          searchParams.push(['label', label]);
-        // One request, at most `limit` issues (Acme honours it); no `next` on
-        // the last page.
-        const page = await acme(call)
-          .get('issues', { searchParams })
-          .json<{ items: Issue[]; next?: string }>();
-        return { issues: page.items, nextCursor: page.next };
-      },
-    ),
-    // #endregion page-operation
+  operations: (builders) => ({
+    ...issueRoutes(builders),
+    ...issuePages(builders),
   }),
 });
 

@@ -1,28 +1,65 @@
 // The connector of the polling section of docs/platform-search.md: it answers the platform's incremental poll
 // ("issues updated between the last poll and now", paged) from the tracker's list of issues by update time.
-// The fake tracker in fake-tracker.ts serves it for polling.test.ts.
+// The fake tracker in fake-tracker.ts serves it for polling.test.ts. The poll is a function of the platform's
+// builders, which the connector spreads; each region's imports are at the top of the file in its region.
+// #region poll
+import { pollWindow, type PlatformBuilders } from '@connector-sdk/core';
 import {
-  ValidationError,
-  defineConnector,
-  field,
-  foldSearchQuery,
-  parseJavaDate,
-  pollWindow,
-  secret,
-  type PlatformAnswer,
-  type SearchQuery,
-} from '@connector-sdk/core';
-import {
-  DATE_FORMAT,
   MAX_RESULTS,
-  TIME_ZONE,
   tracker,
   type Issue,
+  type TrackerSession,
 } from './tracker-api.js';
+// #endregion poll
+// #region updated-between
+import {
+  ValidationError,
+  foldSearchQuery,
+  parseJavaDate,
+  type SearchQuery,
+} from '@connector-sdk/core';
+import { DATE_FORMAT, TIME_ZONE } from './tracker-api.js';
+// #endregion updated-between
+import { defineConnector, field, secret } from '@connector-sdk/core';
 
-const asEntity = (issue: Issue): PlatformAnswer<'getEntity'> => ({
-  fields: { ...issue },
+// #region poll
+/** The platform's poll: the issues updated between two times, in windows. */
+export const issuePolling = (platform: PlatformBuilders<TrackerSession>) => ({
+  searchEntities: platform.searchEntities(async ({ body, query, ...call }) => {
+    const { since = 0, until } = updatedBetween(body.query);
+    const { items, ...paging } = await pollWindow(
+      { ...query, since, until },
+      {
+        // The tracker lists issues updated at or after a time, oldest
+        // update first, by offset.
+        offset: (from, offset, limit) =>
+          tracker(call)
+            .get('issues', {
+              searchParams: {
+                updatedSince: new Date(from).toISOString(),
+                sort: 'updated',
+                offset,
+                limit,
+              },
+            })
+            .json<Issue[]>(),
+      },
+      {
+        updated: (issue) => Date.parse(issue.updated),
+        id: (issue) => issue.id,
+        // The tracker stamps updates to the second: read one second before
+        // the poll time (the default).
+        overlapMs: 1_000,
+        maxResults: MAX_RESULTS,
+      },
+    );
+    return {
+      ...paging,
+      entities: items.map((issue) => ({ fields: { ...issue } })),
+    };
+  }),
 });
+// #endregion poll
 
 // #region updated-between
 /**
@@ -74,39 +111,6 @@ export const pollingConnector = defineConnector({
     'X-Tracker-Url': config.url,
   }),
   operations: ({ platform }) => ({
-    // #region poll
-    searchEntities: platform.searchEntities(
-      async ({ body, query, ...call }) => {
-        const { since = 0, until } = updatedBetween(body.query);
-        const { items, ...paging } = await pollWindow(
-          { ...query, since, until },
-          {
-            // The tracker lists issues updated at or after a time, oldest
-            // update first, by offset.
-            offset: (from, offset, limit) =>
-              tracker(call)
-                .get('issues', {
-                  searchParams: {
-                    updatedSince: new Date(from).toISOString(),
-                    sort: 'updated',
-                    offset,
-                    limit,
-                  },
-                })
-                .json<Issue[]>(),
-          },
-          {
-            updated: (issue) => Date.parse(issue.updated),
-            id: (issue) => issue.id,
-            // The tracker stamps updates to the second: read one second before
-            // the poll time (the default).
-            overlapMs: 1_000,
-            maxResults: MAX_RESULTS,
-          },
-        );
-        return { ...paging, entities: items.map(asEntity) };
-      },
-    ),
-    // #endregion poll
+    ...issuePolling(platform),
   }),
 });

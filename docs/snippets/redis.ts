@@ -1,13 +1,18 @@
+// The Redis section of docs/deploying.md: caches shared by every instance, state kept in the session, and a
+// connector served with the Redis store. Each block carries its imports (the regions overlap on them).
+// #region caches
+// #region session-state
 import { defineConnector, field, secret, z } from '@connector-sdk/core';
+import { createEndSystemClient } from '@connector-sdk/core/http';
+// #endregion session-state
+// #endregion caches
 
-declare function loadFields(
-  session: Record<string, unknown>,
-): Promise<string[]>;
-declare function login(config: {
-  url: string;
-  apiKey: string;
-}): Promise<{ access: string; refresh: string }>;
-declare function logout(url: string, refreshToken: string): Promise<void>;
+// #region caches
+/** Your end-system call: here, Acme's list of fields. */
+const loadFields = (session: { 'X-Acme-Url': string }) =>
+  createEndSystemClient({ baseUrl: session['X-Acme-Url'] })
+    .get('fields')
+    .json<string[]>();
 
 export const cached = defineConnector({
   name: 'acme-tracker',
@@ -15,12 +20,10 @@ export const cached = defineConnector({
   config: { url: field.url() },
   session: { 'X-Acme-Url': field.url() },
   initialize: ({ config }) => ({ 'X-Acme-Url': config.url }),
-  // #region caches
   operations: ({ get }) => ({
     // One end-system call per system every 10 minutes, whichever instance
     // serves the request.
     getFields: get('/fields', ({ session, systemCache }) =>
-      // loadFields: your end-system call
       systemCache.getOrSet('fields', () => loadFields(session), {
         ttlMs: 10 * 60_000,
         schema: z.array(z.string()),
@@ -31,14 +34,24 @@ export const cached = defineConnector({
       cursor: (await sessionCache.get('cursor', z.string())) ?? null,
     })),
   }),
-  // #endregion caches
 });
+// #endregion caches
+
+// #region session-state
+/** Your end system's login and logout: here, Acme's. */
+const acme = (url: string) => createEndSystemClient({ baseUrl: url });
+const login = (config: { url: string; apiKey: string }) =>
+  acme(config.url)
+    .post('login', { json: { apiKey: config.apiKey } })
+    .json<{ access: string; refresh: string }>();
+const logout = async (url: string, refreshToken: string) => {
+  await acme(url).post('logout', { json: { refreshToken } });
+};
 
 export const keptInSession = defineConnector({
   name: 'acme-tracker',
   version: '1.0.0',
   config: { url: field.url(), apiKey: field.secret() },
-  // #region session-state
   session: {
     'X-Acme-Url': field.url(),
     Authorization: field.secret(),
@@ -47,7 +60,7 @@ export const keptInSession = defineConnector({
     'X-Refresh-Token': field.secret(),
   },
   async initialize({ config }) {
-    const tokens = await login(config); // your end-system call
+    const tokens = await login(config);
     return {
       'X-Acme-Url': config.url,
       Authorization: secret(`Bearer ${tokens.access}`),
@@ -57,8 +70,8 @@ export const keptInSession = defineConnector({
   async cleanup({ session }) {
     await logout(session['X-Acme-Url'], session['X-Refresh-Token']);
   },
-  // #endregion session-state
 });
+// #endregion session-state
 
 // #region serve
 import { serve } from '@connector-sdk/node';

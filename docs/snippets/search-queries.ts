@@ -1,14 +1,18 @@
 // The search guide's entity type with native criteria, and a translation of the platform's query tree into an
 // end system's own query language (docs/platform-search.md); search-queries.test.ts sends the
-// guide's wire examples through both.
+// guide's wire examples through both. Each block carries its imports, at the top of the file in its region.
+// #region native-criteria
+import type { PlatformAnswer } from '@connector-sdk/core';
+// #endregion native-criteria
+// #region native-fold
 import {
   ValidationError,
   foldSearchQuery,
-  type PlatformAnswer,
   type SearchComparison,
   type SearchQuery,
   type SearchValue,
 } from '@connector-sdk/core';
+// #endregion native-fold
 
 // #region native-criteria
 /**

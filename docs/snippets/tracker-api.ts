@@ -1,6 +1,7 @@
 // The issue tracker's REST API as the connector of docs/platform-operations.md calls it, shared by its required
 // operations (platform-operations.ts) and its optional ones (platform-optional-operations.ts). The fake tracker
 // in fake-tracker.ts serves it for the tests.
+// #region api
 import type { Logger } from '@connector-sdk/core';
 import { createEndSystemClient } from '@connector-sdk/core/http';
 
@@ -26,15 +27,22 @@ export const tracker = (call: TrackerCall) =>
     log: call.log,
   });
 
-/** The page size the platform may ask for at most; server-info says it, readWindow enforces it. */
+/**
+ * The page size the platform may ask for at most: server info announces it,
+ * readWindow enforces it.
+ */
 export const MAX_RESULTS = 100;
 
-/** The time zone server-info announces: dates whose pattern has no offset are read in it. */
+/**
+ * The time zone server info announces: dates whose pattern has no offset are
+ * read in it.
+ */
 export const TIME_ZONE = 'UTC';
 
 /**
- * The pattern the issue type declares for comment and revision dates: the connector writes them in it, and the
- * platform sends `afterTime`, `since` and `maxTime` in it.
+ * The pattern the issue type declares for comment and revision dates: the
+ * connector writes them in it, and the platform sends `afterTime`, `since` and
+ * `maxTime` in it.
  */
 export const DATE_FORMAT = "yyyy-MM-dd'T'HH:mm:ss.SSSZ";
 
@@ -56,7 +64,10 @@ export interface TrackerComment {
   created: string;
 }
 
-/** One change in the tracker's feed of changes: an issue created or edited, or a comment added. */
+/**
+ * One change in the tracker's feed of changes: an issue created or edited, or a
+ * comment added.
+ */
 export interface TrackerChange {
   issue: string;
   /** Counts the issue's changes from 1. */
@@ -81,3 +92,4 @@ export interface TrackerAttachment {
   /** ISO 8601. */
   created: string;
 }
+// #endregion api

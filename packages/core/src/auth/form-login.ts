@@ -131,6 +131,9 @@ const cookieHeader = (record: FormRecord) =>
  * @returns the login: `initialize(ctx)`, `auth(ctx)` for the end-system client, `logout(ctx)`
  * @example
  * ```ts
+ * import { formLogin } from '@connector-sdk/core/auth';
+ *
+ * type Config = { url: string; username: string; password: string };
  * const login = formLogin<Config>({
  *   url: (config) => `${config.url}/_session`,
  *   fields: (config) => ({ name: config.username, password: config.password }),

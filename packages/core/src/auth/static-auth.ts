@@ -23,6 +23,12 @@ function required(value: unknown, what: string): string {
  * @throws TypeError when the user name is empty or holds a `:`, or the password is not a string
  * @example
  * ```ts
+ * import { basicAuth } from '@connector-sdk/core/auth';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ * import type { InitializeContext } from '@connector-sdk/core';
+ *
+ * type Config = { url: string; username: string; password: string };
+ * declare const { config, signal, log }: InitializeContext<Config>;
  * const redmine = createEndSystemClient({
  *   baseUrl: config.url,
  *   auth: basicAuth({ username: config.username, password: config.password }),
@@ -51,7 +57,15 @@ export function basicAuth(credentials: {
  * @throws TypeError when the token is empty
  * @example
  * ```ts
- * createEndSystemClient({ baseUrl, auth: bearerToken(session['X-Token']), signal, log });
+ * import type { OperationContext } from '@connector-sdk/core';
+ * import { bearerToken } from '@connector-sdk/core/auth';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Session = { 'X-Url': string; 'X-Token': string };
+ * declare const ctx: OperationContext<Session, unknown, unknown, unknown>;
+ * const { session, signal, log } = ctx;
+ * const auth = bearerToken(session['X-Token']);
+ * createEndSystemClient({ baseUrl: session['X-Url'], auth, signal, log });
  * ```
  */
 export function bearerToken(token: string): EndSystemAuth {
@@ -89,6 +103,13 @@ export type ApiKeyPlace =
  * @throws TypeError when the key or the name is empty
  * @example
  * ```ts
+ * import type { OperationContext } from '@connector-sdk/core';
+ * import { apiKey } from '@connector-sdk/core/auth';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Session = { 'X-Redmine-Url': string; 'X-Redmine-API-Key': string };
+ * declare const ctx: OperationContext<Session, unknown, unknown, unknown>;
+ * const { session, signal, log } = ctx;
  * createEndSystemClient({
  *   baseUrl: session['X-Redmine-Url'],
  *   auth: apiKey(session['X-Redmine-API-Key'], { header: 'X-Redmine-API-Key' }),

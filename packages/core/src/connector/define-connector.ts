@@ -11,7 +11,6 @@ import { assertSessionCheck, type SessionCheck } from './session-check.js';
 
 /**
  * What `initialize` receives.
- *
  * @example
  * ```ts
  * import type { InitializeContext } from '@connector-sdk/core';
@@ -68,7 +67,6 @@ export type SessionValue<T> = T | Secret;
 /**
  * What `initialize` returns: an object with one value per session field (mark sensitive values with
  * {@link secret}), or the contract's list of entries as it is.
- *
  * @example
  * ```ts
  * import { field, secret, type InitializeResult } from '@connector-sdk/core';
@@ -83,7 +81,6 @@ export type InitializeResult<TSession extends FieldShape> =
 
 /**
  * What `cleanup` receives.
- *
  * @example
  * ```ts
  * import type { CleanupContext } from '@connector-sdk/core';
@@ -206,16 +203,16 @@ export interface EndSystemAdapter<TConfig extends FieldShape, TSession extends F
    * `502 END_SYSTEM_UNREACHABLE` (a `504 END_SYSTEM_TIMEOUT` when it timed out); a `TimeoutError`, a 504;
    * anything else, a `500 INTERNAL_ERROR` with a safe message. If `mapError` itself throws, or returns
    * something that is not a `ConnectorError`, the answer is a `500 INTERNAL_ERROR`.
-   *
    * @param error - what connector code threw (never a `ConnectorError`), from initialize, an operation or
    *   cleanup
    * @param mapped - the SDK's answer to it
    * @returns the error to answer with, or `undefined` to answer `mapped`
-   *
    * @example
    * ```ts
-   * mapError: (error, mapped) =>
-   *   mapped.code === 'NOT_FOUND' ? new ValidationError('No such project', { code: 'INVALID_CONFIGURATION' }) : undefined,
+   * import { ValidationError, type ConnectorError } from '@connector-sdk/core';
+   * const mapError = (error: unknown, mapped: ConnectorError) =>
+   *   mapped.code !== 'NOT_FOUND' ? undefined
+   *     : new ValidationError('No such project', { code: 'INVALID_CONFIGURATION' });
    * ```
    */
   mapError?(error: unknown, mapped: ConnectorError): ConnectorError | undefined;
@@ -263,17 +260,20 @@ export interface Connector<
  * @returns the connector, ready for `createHandler` or a binding such as `@connector-sdk/node`
  * @example
  * ```ts
+ * import { defineConnector, field, secret } from '@connector-sdk/core';
+ * declare function login(config: { url: string }): Promise<string>;
+ * declare function getIssue(s: object, id: string): Promise<object>;
  * export default defineConnector({
  *   name: 'acme-tracker',
  *   version: '1.0.0',
- *   config: { url: field.url(), username: field.string(), password: field.secret() },
+ *   config: { url: field.url(), user: field.string(), password: field.secret() },
  *   session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
  *   async initialize({ config }) {
- *     const token = await login(config);
- *     return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+ *     const token = secret(`Bearer ${await login(config)}`);
+ *     return { Authorization: token, 'X-Acme-Url': config.url };
  *   },
  *   operations: ({ get }) => ({
- *     getIssue: get('/issues/:id', ({ session, params }) => getIssue(session, params.id)),
+ *     getIssue: get('/issues/:id', (ctx) => getIssue(ctx.session, ctx.params.id)),
  *   }),
  * });
  * ```

@@ -103,7 +103,9 @@ const EMAIL =
  *
  * @example
  * ```ts
- * config: {
+ * import { field } from '@connector-sdk/core';
+ * import { z } from 'zod';
+ * const config = {
  *   url: field.url(),
  *   username: field.string(),
  *   password: field.secret(),
@@ -112,7 +114,8 @@ const EMAIL =
  *   verbose: field.boolean().default(false),
  *   mode: field.enum(['cloud', 'server']),
  *   options: field.json(z.object({ retries: z.number().int() })).optional(),
- * }
+ * };
+ * // defineConnector({ …, config })
  * ```
  */
 export const field = {

@@ -47,18 +47,38 @@ import type {
  *
  * @example
  * ```ts
- * operations: ({ get, post }) => ({
- *   // GET {prefix}/1.0/issues/search?q=…: more literal segments, so it wins over /issues/:id
- *   searchIssues: get('/issues/search', { query: z.object({ q: z.string() }) }, ({ session, query }) =>
- *     search(session, query.q),
- *   ),
- *   getIssue: get('/issues/:id', ({ session, params }) => fetchIssue(session, params.id)),
- *   addComment: post(
- *     '/issues/:id/comments',
- *     { body: z.object({ text: z.string().min(1) }), status: 204 },
- *     async ({ session, params, body }) => comment(session, params.id, body.text),
- *   ),
- * })
+ * import { defineConnector, field } from '@connector-sdk/core';
+ * import { z } from 'zod';
+ *
+ * type Session = { 'X-Acme-Url': string };
+ * declare function search(session: Session, q: string): Promise<object[]>;
+ * declare function fetchIssue(session: Session, id: string): Promise<object>;
+ * declare function comment(s: Session, id: string, text: string): Promise<void>;
+ *
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: { url: field.url() },
+ *   session: { 'X-Acme-Url': field.url() },
+ *   initialize: ({ config }) => ({ 'X-Acme-Url': config.url }),
+ *   operations: ({ get, post }) => ({
+ *     // GET {prefix}/1.0/issues/search?q=…: more literal segments, so it wins
+ *     // over /issues/:id
+ *     searchIssues: get(
+ *       '/issues/search',
+ *       { query: z.object({ q: z.string() }) },
+ *       ({ session, query }) => search(session, query.q),
+ *     ),
+ *     getIssue: get('/issues/:id', ({ session, params }) =>
+ *       fetchIssue(session, params.id),
+ *     ),
+ *     addComment: post(
+ *       '/issues/:id/comments',
+ *       { body: z.object({ text: z.string().min(1) }), status: 204 },
+ *       ({ session, params, body }) => comment(session, params.id, body.text),
+ *     ),
+ *   }),
+ * });
  * ```
  */
 export interface OperationBuilder<TSession> {

@@ -10,7 +10,9 @@ import type { Cache } from '../store/cache.js';
  *
  * @example
  * ```ts
- * type P = PathParams<'/projects/:projectId/issues/:id'>; // { projectId: string; id: string }
+ * import type { PathParams } from '@connector-sdk/core';
+ * // { projectId: string; id: string }
+ * type P = PathParams<'/projects/:projectId/issues/:id'>;
  * ```
  */
 export type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

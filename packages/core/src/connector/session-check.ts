@@ -52,11 +52,24 @@ export interface SessionCheckContext<TSession> {
  *
  * @example
  * ```ts
- * checkSession: {
- *   check: async ({ session, ...call }) =>
- *     (await couch({ session, ...call }).get('_session').json<Session>()).userCtx.name !== null,
+ * import type { SessionCheck } from '@connector-sdk/core';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Session = { 'X-Couch-Url': string; Cookie: string };
+ * const checkSession: SessionCheck<Session> = {
+ *   check: async ({ session, signal, log }) => {
+ *     const couch = createEndSystemClient({
+ *       baseUrl: session['X-Couch-Url'],
+ *       headers: { Cookie: session.Cookie },
+ *       signal,
+ *       log,
+ *     });
+ *     type Answer = { userCtx: { name: string | null } };
+ *     const answer = await couch.get('_session').json<Answer>();
+ *     return answer.userCtx.name !== null;
+ *   },
  *   memoMs: 5_000,
- * },
+ * };
  * ```
  */
 export interface SessionCheck<TSession> {

@@ -18,6 +18,10 @@ export type RawQuery = Readonly<Record<string, string | readonly string[]>>;
  *
  * @example
  * ```ts
+ * import { createHandler, type Connector } from '@connector-sdk/core';
+ *
+ * declare const connector: Connector;
+ * const handle = createHandler(connector);
  * await handle({
  *   method: 'POST',
  *   path: '/sdk/api/1.0/initialize/s-1',

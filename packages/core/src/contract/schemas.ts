@@ -7,7 +7,8 @@ import { z } from 'zod';
  *
  * @example
  * ```ts
- * ParameterEntrySchema.parse({ key: 'password', value: 's3cret', sensitive: true });
+ * import { ParameterEntrySchema } from '@connector-sdk/core';
+ * ParameterEntrySchema.parse({ key: 'token', value: 's3cret', sensitive: true });
  * ```
  */
 export const ParameterEntrySchema = z.strictObject({
@@ -37,6 +38,8 @@ export type ParameterEntry = z.infer<typeof ParameterEntrySchema>;
  *
  * @example
  * ```ts
+ * import { ParameterListSchema, type ParameterList } from '@connector-sdk/core';
+ * declare const text: string; // an initialize request's body
  * const entries: ParameterList = ParameterListSchema.parse(JSON.parse(text));
  * ```
  */
@@ -62,7 +65,10 @@ export type ParameterList = z.infer<typeof ParameterListSchema>;
  *
  * @example
  * ```ts
- * ErrorBodySchema.parse({ errors: { code: 'NOT_FOUND', message: 'No issue 42' } });
+ * import { ErrorBodySchema } from '@connector-sdk/core';
+ * ErrorBodySchema.parse({
+ *   errors: { code: 'NOT_FOUND', message: 'No issue 42' },
+ * });
  * ```
  */
 export const ErrorBodySchema = z.strictObject({

@@ -45,7 +45,9 @@ import { channel, tracingChannel, type TracingChannel } from 'node:diagnostics_c
  *   },
  *   error() {},
  * });
- * subscribe(DIAGNOSTICS_CHANNELS.rateLimited, (refusal) => console.log('refused', refusal));
+ * subscribe(DIAGNOSTICS_CHANNELS.rateLimited, (refusal) =>
+ *   console.log('refused', refusal),
+ * );
  * ```
  */
 export const DIAGNOSTICS_CHANNELS = {

@@ -59,7 +59,10 @@ export interface ConnectorErrorOptions {
  *
  * @example
  * ```ts
- * throw new ConnectorError('FORBIDDEN', 'The project is archived', { endSystemCode: 'ARCHIVED' });
+ * import { ConnectorError } from '@connector-sdk/core';
+ * throw new ConnectorError('FORBIDDEN', 'The project is archived', {
+ *   endSystemCode: 'ARCHIVED',
+ * });
  * ```
  */
 export class ConnectorError extends Error {
@@ -100,7 +103,14 @@ export class ConnectorError extends Error {
  * @returns true for connector errors
  * @example
  * ```ts
- * try { await work(); } catch (error) { if (isConnectorError(error)) log.warn({ code: error.code }); }
+ * import { isConnectorError, type Logger } from '@connector-sdk/core';
+ * declare const log: Logger;
+ * declare function work(): Promise<void>;
+ * try {
+ *   await work();
+ * } catch (error) {
+ *   if (isConnectorError(error)) log.warn({ code: error.code });
+ * }
  * ```
  */
 export function isConnectorError(value: unknown): value is ConnectorError {

@@ -159,6 +159,7 @@ export type ErrorCodeWithStatus<S extends number> = {
  * @returns the status from {@link ERROR_STATUS}
  * @example
  * ```ts
+ * import { statusForCode } from '@connector-sdk/core';
  * statusForCode('RATE_LIMITED'); // 403
  * ```
  */

@@ -30,7 +30,10 @@ export interface LeafErrorOptions<C extends string> extends ConnectorErrorOption
  *
  * @example
  * ```ts
- * throw new ValidationError('Summary must not be empty', { endSystemCode: 'EMPTY_SUMMARY' });
+ * import { ValidationError } from '@connector-sdk/core';
+ * throw new ValidationError('Summary must not be empty', {
+ *   endSystemCode: 'EMPTY_SUMMARY',
+ * });
  * ```
  */
 export class ValidationError extends ConnectorError {
@@ -55,7 +58,10 @@ export class ValidationError extends ConnectorError {
  *
  * @example
  * ```ts
- * if (response.status === 401) throw new UnauthenticatedError('The end system rejected the token');
+ * import { UnauthenticatedError } from '@connector-sdk/core';
+ * declare const response: Response;
+ * if (response.status === 401)
+ *   throw new UnauthenticatedError('The end system rejected the token');
  * ```
  */
 export class UnauthenticatedError extends ConnectorError {
@@ -76,6 +82,7 @@ export class UnauthenticatedError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import { ForbiddenError } from '@connector-sdk/core';
  * throw new ForbiddenError('No write access to project ACME');
  * ```
  */
@@ -123,7 +130,10 @@ export interface RateLimitedErrorOptions extends ConnectorErrorOptions {
  *
  * @example
  * ```ts
- * throw new RateLimitedError('Acme allows 100 calls a minute', { retryAfterMs: 20_000 });
+ * import { RateLimitedError } from '@connector-sdk/core';
+ * throw new RateLimitedError('Acme allows 100 calls a minute', {
+ *   retryAfterMs: 20_000,
+ * });
  * ```
  */
 export class RateLimitedError extends ConnectorError {
@@ -151,7 +161,11 @@ export class RateLimitedError extends ConnectorError {
  *
  * @example
  * ```ts
- * throw new NotFoundError(`No issue ${params.id}`, { endSystemCode: 'ISSUE_NOT_FOUND' });
+ * import { NotFoundError } from '@connector-sdk/core';
+ * declare const params: { id: string };
+ * throw new NotFoundError(`No issue ${params.id}`, {
+ *   endSystemCode: 'ISSUE_NOT_FOUND',
+ * });
  * ```
  */
 export class NotFoundError extends ConnectorError {
@@ -184,7 +198,12 @@ export class NotFoundError extends ConnectorError {
  *
  * @example
  * ```ts
- * throw new EndSystemError('Acme answered 500', { endSystemCode: body.code, detail: excerpt });
+ * import { EndSystemError } from '@connector-sdk/core';
+ * declare const body: { code: string; message: string }; // Acme's error body
+ * throw new EndSystemError('Acme answered 500', {
+ *   endSystemCode: body.code,
+ *   detail: body.message,
+ * });
  * ```
  */
 export class EndSystemError extends ConnectorError {
@@ -209,6 +228,8 @@ export class EndSystemError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import { InternalError } from '@connector-sdk/core';
+ * declare const error: unknown; // what was caught
  * throw new InternalError('Unexpected state', { cause: error });
  * ```
  */

@@ -51,6 +51,7 @@ function stacks(error: unknown): string {
  * @returns the body to send
  * @example
  * ```ts
+ * import { formatErrorBody, NotFoundError } from '@connector-sdk/core';
  * formatErrorBody(new NotFoundError('No issue 42'), { redact: (t) => t });
  * // { errors: { code: 'NOT_FOUND', message: 'No issue 42' } }
  * ```

@@ -44,6 +44,9 @@ function sdkMapping(error: unknown): ConnectorError {
  * @returns a connector error
  * @example
  * ```ts
+ * import { toConnectorError, type Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * declare const caught: unknown;
  * const error = toConnectorError(caught, connector.adapter.mapError);
  * ```
  */

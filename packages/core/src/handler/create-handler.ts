@@ -49,8 +49,16 @@ function jsonResponse(result: unknown): ConnectorResponse {
  * @returns the handler
  * @example
  * ```ts
- * const handle = createHandler(connector, { logger: pino() });
- * const response = await handle({ method: 'GET', path: '/sdk/api/1.0/discover', headers: {} });
+ * import { createHandler } from '@connector-sdk/core';
+ * import type { Connector, Logger } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * declare const logger: Logger; // pino() is one
+ * const handle = createHandler(connector, { logger });
+ * const response = await handle({
+ *   method: 'GET',
+ *   path: '/sdk/api/1.0/discover',
+ *   headers: {},
+ * });
  * ```
  */
 export function createHandler(

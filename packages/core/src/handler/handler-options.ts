@@ -121,7 +121,11 @@ export interface HandlerOptions {
    *   public addresses only
    * @example
    * ```ts
-   * createHandler(connector, { egress: { allow: ['jira.corp.example', '10.20.0.0/16'] } });
+   * import { createHandler, type Connector } from '@connector-sdk/core';
+   * declare const connector: Connector;
+   * createHandler(connector, {
+   *   egress: { allow: ['jira.corp.example', '10.20.0.0/16'] },
+   * });
    * ```
    */
   readonly egress?: EgressPolicy;

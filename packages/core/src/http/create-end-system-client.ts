@@ -56,15 +56,30 @@ import { bodyTimeoutOf } from './transport/stall-timeout.js';
  * `proxy` is not an `http:` or `https:` URL, or `stallTimeoutMs` is below 1
  * @example
  * ```ts
- * getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
- *   const acme = createEndSystemClient({
- *     baseUrl: session['X-Acme-Url'],
- *     headers: { Authorization: session.Authorization },
- *     signal,
- *     log,
- *   });
- *   return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json();
- * }),
+ * import { defineConnector, field } from '@connector-sdk/core';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ *
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: { url: field.url(), token: field.secret() },
+ *   session: { Authorization: field.secret(), 'X-Acme-Url': field.url() },
+ *   initialize: ({ config }) => ({
+ *     Authorization: `Bearer ${config.token}`,
+ *     'X-Acme-Url': config.url,
+ *   }),
+ *   operations: ({ get }) => ({
+ *     getIssue: get('/issues/:id', async ({ session, params, signal, log }) => {
+ *       const acme = createEndSystemClient({
+ *         baseUrl: session['X-Acme-Url'],
+ *         headers: { Authorization: session.Authorization },
+ *         signal,
+ *         log,
+ *       });
+ *       return acme.get(`rest/issues/${encodeURIComponent(params.id)}`).json();
+ *     }),
+ *   }),
+ * });
  * ```
  */
 export function createEndSystemClient(options: EndSystemClientOptions): KyInstance {

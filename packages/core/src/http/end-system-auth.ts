@@ -25,9 +25,13 @@ export interface AuthCredentials {
  *
  * @example
  * ```ts
+ * import type { OperationContext } from '@connector-sdk/core';
  * import { createEndSystemClient } from '@connector-sdk/core/http';
  * import { bearerToken } from '@connector-sdk/core/auth';
  *
+ * type Session = { 'X-Acme-Url': string; 'X-Acme-Token': string };
+ * declare const ctx: OperationContext<Session, unknown, unknown, unknown>;
+ * const { session, signal, log } = ctx;
  * const acme = createEndSystemClient({
  *   baseUrl: session['X-Acme-Url'],
  *   auth: bearerToken(session['X-Acme-Token']),

@@ -35,10 +35,11 @@ export interface EndSystemRetryOptions {
  * @example
  * ```ts
  * import { readFileSync } from 'node:fs';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
  *
  * // Read once at start-up, outside the operation, and passed to every client.
  * const tls = { ca: readFileSync('/etc/connector/acme-ca.pem', 'utf8') };
- * createEndSystemClient({ baseUrl, tls });
+ * createEndSystemClient({ baseUrl: 'https://acme.corp.example', tls });
  * ```
  */
 export interface EndSystemTlsOptions {
@@ -131,6 +132,12 @@ export interface EndSystemClientOptions {
    * @default 30_000
    * @example
    * ```ts
+   * import type { OperationContext } from '@connector-sdk/core';
+   * import { createEndSystemClient } from '@connector-sdk/core/http';
+   *
+   * declare const ctx: OperationContext<unknown, unknown, unknown, unknown>;
+   * const { signal, log } = ctx;
+   * const baseUrl = 'https://acme.example/api';
    * // A slow end system that pauses up to a minute while it prepares an export.
    * createEndSystemClient({ baseUrl, signal, log, stallTimeoutMs: 60_000 });
    * ```

@@ -10,6 +10,7 @@
  *
  * @example
  * ```ts
+ * import { tapEndSystem } from '@connector-sdk/core/http';
  * tapEndSystem(async ({ secrets, send }) => {
  *   const known = secrets.values(); // scrub these from what you keep
  *   return send();
@@ -31,6 +32,7 @@ export interface EndSystemSecrets {
  *
  * @example
  * ```ts
+ * import { tapEndSystem, type EndSystemAttempt } from '@connector-sdk/core/http';
  * tapEndSystem(async (attempt: EndSystemAttempt) => {
  *   const body = await attempt.request.clone().text();
  *   return attempt.send();
@@ -52,6 +54,7 @@ export interface EndSystemAttempt {
  *
  * @example
  * ```ts
+ * import type { EndSystemTap } from '@connector-sdk/core/http';
  * const offline: EndSystemTap = () => Promise.resolve(Response.json({ id: '1' }));
  * ```
  */
@@ -88,7 +91,8 @@ export function tapsHonoured(): boolean {
  *
  * const seen: string[] = [];
  * const untap = tapEndSystem(async (attempt) => {
- *   seen.push(`${attempt.request.method} ${new URL(attempt.request.url).pathname}`);
+ *   const { method, url } = attempt.request;
+ *   seen.push(`${method} ${new URL(url).pathname}`);
  *   return attempt.send();
  * });
  * try {

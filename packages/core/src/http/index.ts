@@ -38,11 +38,16 @@ export type {
  *
  * @example
  * ```ts
- * try {
- *   await client.get('issues/1').json();
- * } catch (error) {
- *   if (error instanceof HTTPError && error.response.status === 404) return undefined;
- *   throw error;
+ * import { HTTPError, type EndSystemClient } from '@connector-sdk/core/http';
+ *
+ * async function findIssue(client: EndSystemClient) {
+ *   try {
+ *     return await client.get('issues/1').json();
+ *   } catch (error) {
+ *     if (error instanceof HTTPError && error.response.status === 404)
+ *       return undefined;
+ *     throw error;
+ *   }
  * }
  * ```
  */
@@ -53,6 +58,7 @@ export { HTTPError } from 'ky';
  *
  * @example
  * ```ts
+ * import { TimeoutError } from '@connector-sdk/core/http';
  * const late = (error: unknown) => error instanceof TimeoutError;
  * ```
  */

@@ -3,6 +3,8 @@
  *
  * @example
  * ```ts
+ * import type { Logger } from '@connector-sdk/core';
+ * declare const log: Logger;
  * log.info({ issueId: '42' }, 'issue updated');
  * ```
  */
@@ -14,7 +16,10 @@ export type LogMethod = (fields: Record<string, unknown>, message?: string) => v
  *
  * @example
  * ```ts
- * import pino from 'pino';
+ * import { createHandler } from '@connector-sdk/core';
+ * import type { Connector, Logger } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * declare const pino: () => Logger; // import pino from 'pino';
  * createHandler(connector, { logger: pino() });
  * ```
  */
@@ -36,6 +41,9 @@ const noop: LogMethod = () => undefined;
  *
  * @example
  * ```ts
+ * import { createHandler, silentLogger } from '@connector-sdk/core';
+ * import type { Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
  * createHandler(connector, { logger: silentLogger });
  * ```
  */

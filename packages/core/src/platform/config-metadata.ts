@@ -88,14 +88,28 @@ function defaultOf(schema: z.ZodType): string | undefined {
  * @throws TypeError when a secret field is to be shown as anything but `PASSWORD`
  * @example
  * ```ts
+ * import { defineConnector, describeConfig, field } from '@connector-sdk/core';
+ *
  * const config = { url: field.url(), password: field.secret() };
- * platform.connectorMetadata(() => ({
- *   enableFeatures: [],
- *   fields: describeConfig(config, {
- *     url: { displayName: 'Tracker URL', tooltip: 'The address you open in a browser' },
- *     password: { displayName: 'Password' },
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config,
+ *   session: {},
+ *   initialize: () => ({}),
+ *   operations: ({ platform }) => ({
+ *     connectorMetadata: platform.connectorMetadata(() => ({
+ *       enableFeatures: [],
+ *       fields: describeConfig(config, {
+ *         url: {
+ *           displayName: 'Tracker URL',
+ *           tooltip: 'The address you open in a browser',
+ *         },
+ *         password: { displayName: 'Password' },
+ *       }),
+ *     })),
  *   }),
- * }));
+ * });
  * ```
  */
 export function describeConfig<S extends FieldShape>(

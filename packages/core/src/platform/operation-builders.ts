@@ -6,10 +6,29 @@ import { platformBuilders, type PlatformBuilders } from './platform-builders.js'
  *
  * @example
  * ```ts
- * operations: ({ get, post }) => ({
- *   getIssue: get('/issues/:id', async ({ session, params }) => fetchIssue(session, params.id)),
- *   createIssue: post('/issues', { body: NewIssue }, async ({ session, body }) => create(session, body)),
- * })
+ * import { defineConnector, field } from '@connector-sdk/core';
+ * import { z } from 'zod';
+ *
+ * type Session = { 'X-Acme-Url': string };
+ * const NewIssue = z.object({ summary: z.string() });
+ * declare function fetchIssue(s: Session, id: string): Promise<object>;
+ * declare function create(s: Session, issue: object): Promise<object>;
+ *
+ * defineConnector({
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: { url: field.url() },
+ *   session: { 'X-Acme-Url': field.url() },
+ *   initialize: ({ config }) => ({ 'X-Acme-Url': config.url }),
+ *   operations: ({ get, post }) => ({
+ *     getIssue: get('/issues/:id', async ({ session, params }) =>
+ *       fetchIssue(session, params.id),
+ *     ),
+ *     createIssue: post('/issues', { body: NewIssue }, ({ session, body }) =>
+ *       create(session, body),
+ *     ),
+ *   }),
+ * });
  * ```
  */
 export interface OperationBuilders<TSession> extends MethodBuilders<TSession> {

@@ -191,12 +191,27 @@ async function walkCursor<T>(
  * @returns the items of the window, in order; fewer than `maxResults` at the end of the list
  * @example
  * ```ts
- * projects: platform.projects(({ query, session, signal, log }) =>
- *   readWindow(query, {
- *     pageSize: 50,
- *     page: (index) => acme(session, signal, log).get('projects', { searchParams: { page: index + 1 } }).json(),
- *   }, { maxResults: SERVER_INFO.maxResults }),
- * ),
+ * import { readWindow, type OperationBuilders } from '@connector-sdk/core';
+ * import type { EndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Session = { 'X-Acme-Url': string };
+ * type Project = { id: string; name: string };
+ * declare const { platform }: OperationBuilders<Session>;
+ * declare function acme(call: { session: Session }): EndSystemClient;
+ *
+ * const projects = platform.projects(({ query, ...call }) =>
+ *   readWindow(
+ *     query,
+ *     {
+ *       pageSize: 50,
+ *       page: (index) =>
+ *         acme(call)
+ *           .get('projects', { searchParams: { page: index + 1 } })
+ *           .json<Project[]>(),
+ *     },
+ *     { maxResults: 500 }, // the maxResults your server-info answers
+ *   ),
+ * );
  * ```
  */
 export async function readWindow<T>(

@@ -40,7 +40,14 @@ export type PlatformOperationContext<TSession, E> = OperationContext<
  *
  * @example
  * ```ts
- * async function readHistory({ query, session }: PlatformContext<Session, 'entityHistory'>) { … }
+ * import type { PlatformContext } from '@connector-sdk/core';
+ * type Session = { 'X-Acme-Url': string };
+ * async function readHistory({
+ *   query,
+ *   session,
+ * }: PlatformContext<Session, 'entityHistory'>) {
+ *   // … shared by the handlers that read an entity's history
+ * }
  * ```
  */
 export type PlatformContext<TSession, K extends PlatformOperationName> = PlatformOperationContext<

@@ -194,8 +194,11 @@ class QueryParser {
  * @throws Error naming the path of the first problem, such as `criterias.1.condition`
  * @example
  * ```ts
- * parseSearchQuery({ condition: 'and', criterias: [{ field: 'updated', condition: '>', value: '2026-01-01' }] });
- * // { kind: 'and', criteria: [{ kind: 'compare', field: 'updated', comparison: 'GREATER_THAN', value: '2026-01-01' }] }
+ * import { parseSearchQuery } from '@connector-sdk/core';
+ * const criteria = [{ field: 'updated', condition: '>', value: '2026-01-01' }];
+ * parseSearchQuery({ condition: 'and', criterias: criteria });
+ * // { kind: 'and', criteria: [{ kind: 'compare', field: 'updated',
+ * //   comparison: 'GREATER_THAN', value: '2026-01-01' }] }
  * ```
  */
 export function parseSearchQuery(value: unknown): SearchQuery {
@@ -266,16 +269,18 @@ export interface SearchQueryFolder<T> {
  * @returns what the root becomes
  * @example
  * ```ts
- * // column(field) returns the column of a field id it knows, and throws a ValidationError for any other.
+ * import { foldSearchQuery, ValidationError } from '@connector-sdk/core';
+ * import type { SearchQuery, SearchValue } from '@connector-sdk/core';
+ * declare const query: SearchQuery, SQL: Record<string, string>;
+ * declare function column(field: string): string; // throws for unknown ids
  * const params: SearchValue[] = [];
+ * const $ = (value: SearchValue) => `$${params.push(value)}`;
  * const where = foldSearchQuery(query, {
- *   compare: (field, comparison, value) => `${column(field)} ${SQL[comparison]} $${params.push(value)}`,
- *   in: (field, values) => `${column(field)} IN (${values.map((v) => `$${params.push(v)}`).join(', ')})`,
+ *   compare: (field, op, value) => `${column(field)} ${SQL[op]} ${$(value)}`,
+ *   in: (field, values) => `${column(field)} IN (${values.map($).join(', ')})`,
  *   and: (parts) => parts.map((part) => `(${part})`).join(' AND '),
  *   not: (parts) => `NOT (${parts.join(' AND ')})`,
- *   native: () => {
- *     throw new ValidationError('This connector does not take native queries');
- *   },
+ *   native: () => { throw new ValidationError('No native queries here'); },
  * });
  * ```
  */

@@ -49,7 +49,10 @@ export interface RateLimitKeyInput {
  *
  * @example
  * ```ts
- * createHandler(connector, { rateLimit: { limit: 600, windowMs: 60_000 } }); // 600 calls a minute per system as configured
+ * import { createHandler, type Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * // 600 calls a minute per system as configured
+ * createHandler(connector, { rateLimit: { limit: 600, windowMs: 60_000 } });
  * ```
  */
 export interface RateLimitOptions {

@@ -28,7 +28,12 @@ export interface RateLimitHit {
  *
  * @example
  * ```ts
- * const store: RateLimitStore = { hit: (key, windowMs) => redisFixedWindow(key, windowMs) };
+ * import type { RateLimitHit, RateLimitStore } from '@connector-sdk/core';
+ * // A fixed-window counter of your own, such as one on Redis.
+ * declare function redisWindow(key: string, ms: number): Promise<RateLimitHit>;
+ * const store: RateLimitStore = {
+ *   hit: (key, windowMs) => redisWindow(key, windowMs),
+ * };
  * ```
  */
 export interface RateLimitStore {
@@ -65,7 +70,19 @@ export interface MemoryRateLimitStoreOptions {
  *
  * @example
  * ```ts
- * createHandler(connector, { rateLimit: { limit: 100, windowMs: 60_000, store: new MemoryRateLimitStore() } });
+ * import {
+ *   createHandler,
+ *   MemoryRateLimitStore,
+ *   type Connector,
+ * } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * createHandler(connector, {
+ *   rateLimit: {
+ *     limit: 100,
+ *     windowMs: 60_000,
+ *     store: new MemoryRateLimitStore(),
+ *   },
+ * });
  * ```
  */
 export class MemoryRateLimitStore implements RateLimitStore {

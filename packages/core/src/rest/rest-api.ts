@@ -113,6 +113,10 @@ const withSlash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
  * @returns the API, to declare entity types and the platform's operations with
  * @example
  * ```ts
+ * import { bearerToken } from '@connector-sdk/core/auth';
+ * import { restApi } from '@connector-sdk/core/rest';
+ *
+ * type Session = { Authorization: string; 'X-Acme-Url': string };
  * const api = restApi<Session>({
  *   baseUrl: ({ session }) => session['X-Acme-Url'],
  *   auth: ({ session }) => bearerToken(session.Authorization),

@@ -10,7 +10,12 @@ const BRAND = Symbol.for('@connector-sdk/core.Secret');
  *
  * @example
  * ```ts
- * return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+ * import { secret, type InitializeContext } from '@connector-sdk/core';
+ * declare function login(config: { url: string }): Promise<string>;
+ * async function initialize({ config }: InitializeContext<{ url: string }>) {
+ *   const token = await login(config);
+ *   return { Authorization: secret(`Bearer ${token}`), 'X-Acme-Url': config.url };
+ * }
  * ```
  */
 export class Secret {
@@ -51,7 +56,9 @@ export class Secret {
  * @returns a {@link Secret} wrapping it
  * @example
  * ```ts
- * return { Authorization: secret(`Bearer ${token}`) };
+ * import { secret } from '@connector-sdk/core';
+ * declare const token: string; // from the end system's login
+ * const session = { Authorization: secret(`Bearer ${token}`) };
  * ```
  */
 export function secret(value: string): Secret {
@@ -65,7 +72,9 @@ export function secret(value: string): Secret {
  * @returns true for secrets
  * @example
  * ```ts
- * const text = isSecret(v) ? v.reveal() : String(v);
+ * import { isSecret } from '@connector-sdk/core';
+ * declare const value: unknown; // a session value, plain or secret
+ * const text = isSecret(value) ? value.reveal() : String(value);
  * ```
  */
 export function isSecret(value: unknown): value is Secret {

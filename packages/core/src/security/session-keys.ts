@@ -6,8 +6,10 @@ import { nodeCrypto } from './node-crypto.js';
  *
  * @example
  * ```ts
+ * import { SESSION_KEY_ENV } from '@connector-sdk/core';
  * // CONNECTOR_SDK_SESSION_KEY="$(openssl rand -base64 32)" node dist/main.js
- * process.env[SESSION_KEY_ENV] !== undefined; // true when the deployment configured a key
+ * // true when the deployment configured a key:
+ * process.env[SESSION_KEY_ENV] !== undefined;
  * ```
  */
 export const SESSION_KEY_ENV = 'CONNECTOR_SDK_SESSION_KEY';
@@ -17,7 +19,10 @@ export const SESSION_KEY_ENV = 'CONNECTOR_SDK_SESSION_KEY';
  *
  * @example
  * ```ts
- * if (key.length < MIN_SESSION_KEY_LENGTH) throw new Error('the session key is too short');
+ * import { MIN_SESSION_KEY_LENGTH } from '@connector-sdk/core';
+ * declare const key: string;
+ * if (key.length < MIN_SESSION_KEY_LENGTH)
+ *   throw new Error('the session key is too short');
  * ```
  */
 export const MIN_SESSION_KEY_LENGTH = 32;

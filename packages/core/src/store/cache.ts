@@ -3,7 +3,6 @@ import type { Store } from './store.js';
 
 /**
  * Options of {@link Cache.set}.
- *
  * @example
  * ```ts
  * import type { OperationContext } from '@connector-sdk/core';
@@ -47,8 +46,11 @@ export interface CacheGetOrSetOptions<T> extends CacheSetOptions {
  *
  * @example
  * ```ts
+ * import type { OperationBuilders } from '@connector-sdk/core';
+ * declare const { get }: OperationBuilders<{ 'X-Acme-Url': string }>;
+ * declare function loadFields(session: object): Promise<string[]>;
  * get('/fields', async ({ systemCache, session }) =>
- *   systemCache.getOrSet('fields', () => loadFields(session), { ttlMs: 10 * 60_000 }),
+ *   systemCache.getOrSet('fields', () => loadFields(session), { ttlMs: 600_000 }),
  * );
  * ```
  */

@@ -74,7 +74,12 @@ const ENTRY_OVERHEAD_BYTES = 96;
  *
  * @example
  * ```ts
- * createHandler(connector, { store: new MemoryStore({ maxBytes: 256 * 1024 * 1024 }) });
+ * import { createHandler, MemoryStore } from '@connector-sdk/core';
+ * import type { Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * createHandler(connector, {
+ *   store: new MemoryStore({ maxBytes: 256 * 1024 * 1024 }),
+ * });
  * ```
  */
 export class MemoryStore implements Store {

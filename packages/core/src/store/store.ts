@@ -30,6 +30,7 @@ export interface StoreEntry {
  *
  * @example
  * ```ts
+ * import { MemoryStore, type Store } from '@connector-sdk/core';
  * const store: Store = new MemoryStore();
  * await store.set('system:42', 'fields', { value: '["summary"]', ttlMs: 60_000 });
  * await store.get('system:42', 'fields'); // '["summary"]'
@@ -87,9 +88,16 @@ export interface Store {
    * @returns `undefined` when it wrote the entry, else the value the key holds (the owner to wait for)
    * @example
    * ```ts
-   * const owner = await store.setIfAbsent?.('login:42', 'lock', { value: token, ttlMs: 10_000 });
-   * if (owner === undefined) {
-   *   // this instance holds the lock
+   * import type { Store } from '@connector-sdk/core';
+   * declare const store: Store;
+   * const token = crypto.randomUUID(); // this instance's
+   * const entry = { value: token, ttlMs: 10_000 };
+   * // Optional: without it, a store shares no locks.
+   * if (store.setIfAbsent) {
+   *   const owner = await store.setIfAbsent('login:42', 'lock', entry);
+   *   if (owner === undefined) {
+   *     // this instance holds the lock
+   *   }
    * }
    * ```
    */
@@ -104,6 +112,8 @@ export interface Store {
    * @returns whether it removed the entry
    * @example
    * ```ts
+   * import type { Store } from '@connector-sdk/core';
+   * declare const store: Store, token: string; // the token setIfAbsent wrote
    * await store.deleteIfEquals?.('login:42', 'lock', token);
    * ```
    */

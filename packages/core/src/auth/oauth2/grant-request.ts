@@ -117,14 +117,19 @@ export interface TokenRequestOptions {
  * @returns the token set
  * @example
  * ```ts
- * async initialize(ctx) {
+ * import { secret, type InitializeContext } from '@connector-sdk/core';
+ * import { requestToken } from '@connector-sdk/core/auth';
+ *
+ * type Config = { url: string; username: string; password: string };
+ * async function initialize(ctx: InitializeContext<Config>) {
+ *   const { url, username, password } = ctx.config;
  *   const token = await requestToken(ctx, {
- *     tokenUrl: `${ctx.config.url}/auth/token`,
+ *     tokenUrl: `${url}/auth/token`,
  *     client: { id: 'node-red-admin' },
- *     grant: { type: 'password', username: ctx.config.username, password: ctx.config.password },
+ *     grant: { type: 'password', username, password },
  *     scope: '*',
  *   });
- *   return { Authorization: secret(`Bearer ${token.accessToken}`), 'X-Url': ctx.config.url };
+ *   return { Authorization: secret(`Bearer ${token.accessToken}`), 'X-Url': url };
  * }
  * ```
  */

@@ -4,7 +4,6 @@ import type { Logger } from '../../logging/logger.js';
 
 /**
  * A value given as it is, or made from the connector's configuration at initialize.
- *
  * @example
  * ```ts
  * import type { FromConfig } from '@connector-sdk/core/auth';
@@ -34,7 +33,6 @@ export function endpointTarget(url: string): { readonly baseUrl: string; readonl
 
 /**
  * A JSON Web Key (RFC 7517), as parsed JSON: `kty` and the members of its kind.
- *
  * @example
  * ```ts
  * import type { Jwk } from '@connector-sdk/core/auth';
@@ -50,7 +48,6 @@ export interface Jwk {
 
 /**
  * A private key for signing JWTs: PKCS #8 PEM (`-----BEGIN PRIVATE KEY-----`), or a private JWK.
- *
  * @example
  * ```ts
  * import type { SigningKey } from '@connector-sdk/core/auth';
@@ -62,12 +59,15 @@ export type SigningKey = string | Jwk;
 
 /**
  * The OAuth2 client: its id and how it authenticates at the token endpoint (RFC 6749 §2.3, RFC 7523 §2.2).
- *
  * @example
  * ```ts
- * { id: config.clientId, secret: config.clientSecret } // client_secret_basic
- * { id: config.clientId, privateKey: config.privateKey, keyId: 'k1' } // private_key_jwt
- * { id: 'node-red-admin' } // a public client: none
+ * import type { OAuth2Client } from '@connector-sdk/core/auth';
+ * declare const pem: string; // -----BEGIN PRIVATE KEY-----…
+ * const clients: OAuth2Client[] = [
+ *   { id: 'acme', secret: 's3cret' }, // client_secret_basic
+ *   { id: 'acme', privateKey: pem, keyId: 'k1' }, // private_key_jwt
+ *   { id: 'node-red-admin' }, // a public client: none
+ * ];
  * ```
  */
 export interface OAuth2Client {

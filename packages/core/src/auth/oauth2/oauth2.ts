@@ -19,12 +19,10 @@ import {
 
 /**
  * What a later call's or cleanup's context gives the login: its session cache, logger and redactor.
- *
  * @example
  * ```ts
  * import type { OperationContext } from '@connector-sdk/core';
  * import { oauth2, type OAuth2CallContext } from '@connector-sdk/core/auth';
- *
  * const login = oauth2({
  *   tokenUrl: 'https://acme.example/oauth/token',
  *   client: { id: 'connector', secret: 's3cret-client' },
@@ -47,12 +45,10 @@ export interface OAuth2CallContext {
 
 /**
  * What {@link OAuth2Login.initialize} learned, without any token.
- *
  * @example
  * ```ts
  * import type { InitializeContext } from '@connector-sdk/core';
  * import { oauth2, type OAuth2Session } from '@connector-sdk/core/auth';
- *
  * declare const ctx: InitializeContext<unknown>;
  * const login = oauth2({
  *   tokenUrl: 'https://acme.example/oauth/token',
@@ -74,7 +70,6 @@ export interface OAuth2Session {
 
 /**
  * An OAuth2 login: made once per connector, used from initialize, every later call and cleanup.
- *
  * @example
  * ```ts
  * import type { InitializeContext } from '@connector-sdk/core';
@@ -140,15 +135,21 @@ export interface OAuth2Login<TConfig> {
  * @returns the login: `initialize(ctx)`, `auth(ctx)` for the end-system client, `revoke(ctx)`
  * @example
  * ```ts
+ * import { defineConnector, field } from '@connector-sdk/core';
+ * import { oauth2 } from '@connector-sdk/core/auth';
+ * import { createEndSystemClient } from '@connector-sdk/core/http';
+ * type Config = { url: string; id: string; secret: string };
  * const login = oauth2<Config>({
  *   tokenUrl: (config) => `${config.url}/oauth/token`,
- *   client: (config) => ({ id: config.clientId, secret: config.clientSecret }),
+ *   client: ({ id, secret }) => ({ id, secret }),
  *   grant: { type: 'client_credentials' },
  *   scope: 'api',
  * });
- *
  * export default defineConnector({
- *   // …
+ *   name: 'acme',
+ *   version: '1.0.0',
+ *   config: { url: field.url(), id: field.string(), secret: field.secret() },
+ *   session: { 'X-Acme-Url': field.url() },
  *   async initialize(ctx) {
  *     await login.initialize(ctx);
  *     return { 'X-Acme-Url': ctx.config.url };

@@ -11,8 +11,12 @@ import type { Redactor } from '../../security/redaction/redactor.js';
  *
  * @example
  * ```ts
- * // On the platform: a sensitive configuration field named "connectorAccessKey".
- * createHandler(connector, { accessKey: process.env.CONNECTOR_SDK_ACCESS_KEY });
+ * import { createHandler, type Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * declare const accessKey: string; // from your secret store
+ * // On the platform: a sensitive configuration field named "connectorAccessKey"
+ * // (without the option, the key is read from CONNECTOR_SDK_ACCESS_KEY).
+ * createHandler(connector, { accessKey });
  * ```
  */
 export const ACCESS_KEY_ENTRY = 'connectorAccessKey';
@@ -23,6 +27,7 @@ export const ACCESS_KEY_ENTRY = 'connectorAccessKey';
  *
  * @example
  * ```ts
+ * import { ACCESS_KEY_ENV } from '@connector-sdk/core';
  * // CONNECTOR_SDK_ACCESS_KEY="$(openssl rand -base64 24)" node dist/main.js
  * process.env[ACCESS_KEY_ENV] !== undefined;
  * ```

@@ -95,8 +95,11 @@ const MESSAGE_PATHS = [
  * @returns what was found
  * @example
  * ```ts
- * extractErrorInfo({ error: 'invalid_grant', error_description: 'Bad credentials' });
- * // { code: 'invalid_grant', message: 'Bad credentials' }
+ * import { extractErrorInfo } from '@connector-sdk/core/http';
+ * extractErrorInfo({
+ *   error: 'invalid_grant',
+ *   error_description: 'Bad credentials',
+ * }); // { code: 'invalid_grant', message: 'Bad credentials' }
  * ```
  */
 export function extractErrorInfo(

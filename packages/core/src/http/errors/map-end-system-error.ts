@@ -21,7 +21,12 @@ import { retryAfterMs } from './retry-after.js';
  *
  * @example
  * ```ts
- * { status: 400, body: { error: { type: 'TOKEN_EXPIRED' } }, code: 'SESSION_EXPIRED' }
+ * import type { ErrorRule } from '@connector-sdk/core/http';
+ * const rule: ErrorRule = {
+ *   status: 400,
+ *   body: { error: { type: 'TOKEN_EXPIRED' } },
+ *   code: 'SESSION_EXPIRED',
+ * };
  * ```
  */
 export interface ErrorRule {

@@ -77,6 +77,12 @@ const quoted = (text: string) =>
  * @returns the body and its content type
  * @example
  * ```ts
+ * import type { UploadBody } from '@connector-sdk/core';
+ * import { multipartBody, type EndSystemClient } from '@connector-sdk/core/http';
+ *
+ * declare const client: EndSystemClient;
+ * declare const params: { entityId: string };
+ * declare const body: UploadBody<'fileName', 'fileComment'>;
  * const upload = multipartBody([
  *   { name: 'file', fileName: body.fileName, content: body.file.stream },
  * ]);
@@ -86,7 +92,8 @@ const quoted = (text: string) =>
  *     headers: { 'content-type': upload.contentType },
  *   })
  *   .json();
- * // The platform sends the comment after the file: ask for it once the file has been read.
+ * // The platform sends the comment after the file: ask for it once the file has
+ * // been read.
  * const comment = await body.field('fileComment');
  * ```
  */

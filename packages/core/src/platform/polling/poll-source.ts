@@ -21,12 +21,22 @@ import type { CursorPage } from '../paging.js';
  *
  * @example
  * ```ts
- * // GET /issues?updatedSince=2026-11-25T09:00:00.000Z&sort=updated&offset=0&limit=100
+ * import type { PollSource } from '@connector-sdk/core';
+ * import type { EndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Issue = { key: string; updated: string };
+ * declare const acme: EndSystemClient;
+ * // GET /issues?updatedSince=2026-11-25T09:00:00.000Z&sort=updated
+ * //   &offset=0&limit=100
  * const source: PollSource<Issue> = {
- *   offset: (since, offset, limit) =>
- *     acme(call)
- *       .get('issues', { searchParams: { updatedSince: new Date(since).toISOString(), sort: 'updated', offset, limit } })
- *       .json<Issue[]>(),
+ *   offset: (since, offset, limit) => {
+ *     const updatedSince = new Date(since).toISOString();
+ *     return acme
+ *       .get('issues', {
+ *         searchParams: { updatedSince, sort: 'updated', offset, limit },
+ *       })
+ *       .json<Issue[]>();
+ *   },
  * };
  * ```
  */

@@ -10,8 +10,15 @@ import type { PollSource } from './poll-source.js';
  *
  * @example
  * ```ts
- * // query: the search's startIndex, maxResults and nextPageLink; the times read from its body.
- * const window: PollWindow = { ...query, since: Date.parse('2026-11-25T09:00:00Z'), until: Date.now() };
+ * import type { PollWindow } from '@connector-sdk/core';
+ * // The search's startIndex, maxResults and nextPageLink, and times read from
+ * // its body.
+ * declare const query: { startIndex: number; maxResults: number };
+ * const window: PollWindow = {
+ *   ...query,
+ *   since: Date.parse('2026-11-25T09:00:00Z'),
+ *   until: Date.now(),
+ * };
  * ```
  */
 export interface PollWindow {
@@ -38,6 +45,8 @@ export interface PollWindow {
  *
  * @example
  * ```ts
+ * import type { PollWindowOptions } from '@connector-sdk/core';
+ * type Issue = { key: string; updated: string };
  * const options: PollWindowOptions<Issue> = {
  *   updated: (issue) => Date.parse(issue.updated),
  *   id: (issue) => issue.key,
@@ -72,8 +81,20 @@ export interface PollWindowOptions<T> {
  *
  * @example
  * ```ts
+ * import {
+ *   pollWindow,
+ *   type PollSource,
+ *   type PollWindow,
+ *   type PollWindowOptions,
+ * } from '@connector-sdk/core';
+ * type Issue = { key: string; updated: string };
+ * declare const window: PollWindow;
+ * declare const source: PollSource<Issue>;
+ * declare const options: PollWindowOptions<Issue>;
+ * declare function asEntity(issue: Issue): { fields: Record<string, unknown> };
+ *
  * const { items, ...paging } = await pollWindow(window, source, options);
- * return { ...paging, entities: items.map(asEntity) };
+ * const answer = { ...paging, entities: items.map(asEntity) };
  * ```
  */
 export interface PolledWindow<T> {
@@ -129,15 +150,41 @@ function bounds(window: PollWindow): PollBounds {
  * @returns the items of the window, and `nextPageLink` while more may follow
  * @example
  * ```ts
- * searchEntities: platform.searchEntities(async ({ body, query, ...call }) => {
- *   const { since, until } = updatedBetween(body.query); // read from the platform's query, in epoch ms
+ * import {
+ *   pollWindow,
+ *   type OperationBuilders,
+ *   type SearchQuery,
+ * } from '@connector-sdk/core';
+ * import type { EndSystemClient } from '@connector-sdk/core/http';
+ *
+ * type Issue = { key: string; updated: string };
+ * declare const { platform }: OperationBuilders<{ 'X-Acme-Url': string }>;
+ * declare function acme(call: object): EndSystemClient;
+ * declare function asEntity(issue: Issue): { fields: Record<string, unknown> };
+ * // Reads the update times of the platform's query, in epoch ms.
+ * declare function updatedBetween(query: SearchQuery): {
+ *   since: number;
+ *   until: number;
+ * };
+ *
+ * platform.searchEntities(async ({ body, query, ...call }) => {
+ *   const { since, until } = updatedBetween(body.query);
  *   const { items, ...paging } = await pollWindow(
  *     { ...query, since, until },
- *     { all: (from) => acme(call).get('issues', { searchParams: { updatedSince: from } }).json<Issue[]>() },
- *     { updated: (issue) => Date.parse(issue.updated), id: (issue) => issue.key, maxResults: 100 },
+ *     {
+ *       all: (from) =>
+ *         acme(call)
+ *           .get('issues', { searchParams: { updatedSince: from } })
+ *           .json<Issue[]>(),
+ *     },
+ *     {
+ *       updated: (issue) => Date.parse(issue.updated),
+ *       id: (issue) => issue.key,
+ *       maxResults: 100,
+ *     },
  *   );
  *   return { ...paging, entities: items.map(asEntity) };
- * }),
+ * });
  * ```
  */
 export async function pollWindow<T>(

@@ -93,7 +93,9 @@ function formatOffset(offset: number, letter: string, width: number): string {
  * @throws TypeError for a pattern it cannot use, or an invalid date
  * @example
  * ```ts
- * formatJavaDate(Date.UTC(2026, 10, 25, 9, 30), "yyyy-MM-dd'T'HH:mm:ss.SSSZ", 'Europe/Berlin');
+ * import { formatJavaDate } from '@connector-sdk/core';
+ * const instant = Date.UTC(2026, 10, 25, 9, 30);
+ * formatJavaDate(instant, "yyyy-MM-dd'T'HH:mm:ss.SSSZ", 'Europe/Berlin');
  * // '2026-11-25T10:30:00.000+0100'
  * ```
  */
@@ -152,8 +154,9 @@ export function formatJavaDate(instant: Date | number, pattern: string, timeZone
  * @throws TypeError naming the pattern when the text does not follow it
  * @example
  * ```ts
- * parseJavaDate('2026-11-25 10:30', 'yyyy-MM-dd HH:mm', 'Europe/Berlin').toISOString();
- * // '2026-11-25T09:30:00.000Z'
+ * import { parseJavaDate } from '@connector-sdk/core';
+ * parseJavaDate('2026-11-25 10:30', 'yyyy-MM-dd HH:mm', 'Europe/Berlin');
+ * // 2026-11-25T09:30:00.000Z
  * ```
  */
 export function parseJavaDate(text: string, pattern: string, timeZone = 'UTC'): Date {

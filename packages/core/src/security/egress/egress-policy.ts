@@ -12,7 +12,13 @@ import { builtInRanges, rangeList } from './address-ranges.js';
  *
  * @example
  * ```ts
- * createHandler(connector, { egress: { allow: ['10.20.0.0/16', 'jira.corp.example', '*.svc.cluster.local'] } });
+ * import { createHandler, type Connector } from '@connector-sdk/core';
+ * declare const connector: Connector;
+ * createHandler(connector, {
+ *   egress: {
+ *     allow: ['10.20.0.0/16', 'jira.corp.example', '*.svc.cluster.local'],
+ *   },
+ * });
  * ```
  */
 export interface EgressPolicy {
@@ -42,6 +48,7 @@ export interface EgressPolicy {
  *
  * @example
  * ```ts
+ * import { EGRESS_ALLOW_ENV } from '@connector-sdk/core';
  * // CONNECTOR_SDK_EGRESS_ALLOW="10.20.0.0/16,jira.corp.example" node dist/main.js
  * process.env[EGRESS_ALLOW_ENV]?.split(',');
  * ```

@@ -155,6 +155,7 @@ export interface SecretForms {
  * @returns its spellings, each once
  * @example
  * ```ts
+ * import { secretForms } from '@connector-sdk/core';
  * const { anywhere } = secretForms('p@ss w0rd');
  * anywhere.includes('p%40ss%20w0rd'); // true
  * anywhere.includes('p%2540ss%2520w0rd'); // true: percent-encoded twice
