@@ -165,18 +165,27 @@ export class SessionSealer {
       configuration,
       issuedAt,
     };
-    const text = this.#covered(claims, names, values);
-    // The digest is part of what is remembered: the same text under another digest is another token.
-    const seen = `${digest}${keyId}${text}`;
+    // Everything the MAC covers besides the connector's name (the sealer's own), and the key: a session
+    // verified before under this digest with the same parts is the same session.
+    const covers = [
+      keyId,
+      issued,
+      configuration,
+      carried.systemId,
+      carried.sdkSessionId,
+      list,
+      ...values,
+    ];
     const verified = this.#verified;
-    if (verified?.has(seen) !== true) {
+    if (verified?.matches(digest, covers) !== true) {
       // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
       // is re-encoded and compared, and only its one canonical spelling verifies.
       const given = Buffer.from(digest, 'base64url');
       if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
         return fail('malformed');
+      const text = this.#covered(claims, names, values);
       if (!nodeCrypto().timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
-      verified?.add(seen);
+      verified?.add(digest, covers);
     }
     return { ok: true, claims, covered: names };
   }

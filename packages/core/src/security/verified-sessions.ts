@@ -1,17 +1,20 @@
 /**
- * The sessions this handler verified lately, each remembered as the exact text its MAC covered: a later call
- * that replays one of them, unchanged, needs no new HMAC. An HMAC costs about 15 µs of CPU in a busy server
- * (OpenSSL, far more than in a loop) and the platform replays one session many times, so this is most of what
- * verification costs (ARCHITECTURE.md, D1). Only sessions whose MAC verified are remembered, so no caller can
- * add a session it could not also have made with a real initialize; the memory is bounded in bytes and entries,
- * the oldest forgotten first. A lookup hashes the text (V8 hashes a very long string by its length only) and
- * compares it with a remembered one only on a hash match; such a comparison starts with the MAC digest, which an
- * attacker without the session cannot match, so its time says next to nothing about a secret.
+ * The sessions this handler verified lately: a later call that replays one of them, unchanged, needs no new
+ * HMAC. An HMAC costs about 15 µs of CPU in a busy server (OpenSSL, far more than in a loop) and the platform
+ * replays one session many times, so this is most of what verification costs (ARCHITECTURE.md, D1). Each is
+ * remembered under its MAC digest with the parts its MAC covered (the key id, the claims, the entry names and
+ * values); a replay matches when its digest finds an entry and every part is the same string. Nothing is built
+ * to look a session up: a digest is 43 characters, where the JSON text the MAC covers is hundreds, and a lookup
+ * by that text cost more than the rest of the session's reading. Only sessions whose MAC verified are
+ * remembered, so no caller can add a session it could not also have made with a real initialize; the memory is
+ * bounded in bytes and entries, the oldest forgotten first. The parts are compared only once the digest, which
+ * an attacker without the session cannot know, has found an entry, so their comparison's time says next to
+ * nothing about a secret.
  *
  * @internal
  */
 export class VerifiedSessions {
-  readonly #seen = new Map<string, number>();
+  readonly #seen = new Map<string, { readonly parts: readonly string[]; readonly bytes: number }>();
   readonly #maxBytes: number;
   readonly #maxEntries: number;
   #bytes = 0;
@@ -21,20 +24,29 @@ export class VerifiedSessions {
     this.#maxEntries = options.maxEntries ?? 10_000;
   }
 
-  /** Whether exactly this text verified before. */
-  has(text: string): boolean {
-    return this.#seen.has(text);
+  /** Whether a session verified before under this digest with exactly these parts. */
+  matches(digest: string, parts: readonly string[]): boolean {
+    const seen = this.#seen.get(digest)?.parts;
+    if (seen === undefined || seen.length !== parts.length) return false;
+    for (let i = 0; i < parts.length; i++) if (seen[i] !== parts[i]) return false;
+    return true;
   }
 
-  /** Remembers a text whose MAC verified, forgetting the oldest past the bounds. */
-  add(text: string): void {
-    const bytes = 2 * text.length;
-    if (bytes > this.#maxBytes || this.#seen.has(text)) return;
-    this.#seen.set(text, bytes);
+  /** Remembers a session whose MAC verified, forgetting the oldest past the bounds. */
+  add(digest: string, parts: readonly string[]): void {
+    let bytes = 2 * digest.length;
+    for (const part of parts) bytes += 2 * part.length;
+    if (bytes > this.#maxBytes) return;
+    const old = this.#seen.get(digest);
+    if (old !== undefined) {
+      this.#seen.delete(digest);
+      this.#bytes -= old.bytes;
+    }
+    this.#seen.set(digest, { parts: [...parts], bytes });
     this.#bytes += bytes;
-    for (const [old, size] of this.#seen) {
+    for (const [name, { bytes: size }] of this.#seen) {
       if (this.#bytes <= this.#maxBytes && this.#seen.size <= this.#maxEntries) break;
-      this.#seen.delete(old);
+      this.#seen.delete(name);
       this.#bytes -= size;
     }
   }
