@@ -59,9 +59,14 @@ const NO_SESSION = new Refusal(
   ),
 );
 
+/** The characters encodeURIComponent leaves as they are: an id of only these is its own encoding. */
+const UNESCAPED = /^[\w.!~*'()-]*$/;
+
 /** An id header as initialize wrote it; any other spelling of the same id counts as changed. */
 function decodeId(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
+  // The common id (letters, digits, dashes): decoding and encoding it again would give it back unchanged.
+  if (UNESCAPED.test(value)) return value;
   let id: string;
   try {
     id = decodeURIComponent(value);
