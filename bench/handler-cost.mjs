@@ -1,15 +1,16 @@
-// node bench/handler-cost.mjs: what the later call costs inside the handler, with no HTTP around it: core's
-// handler (createHandler, as every binding uses it) against the hand-written behaviour (hand-written.mjs: a MAC
-// verified on every call) and the naive one (naive.mjs: no MAC), in one process, CPU µs per call. The HTTP
-// server's own cost is the same for all three and hides small changes in the handler; this shows them in
-// seconds, for an A/B while working on the later call's path. Figures are comparable within a run only.
+// node bench/handler-cost.mjs: what the later call or initialize costs inside the handler, with no HTTP around
+// it: core's handler (createHandler, as every binding uses it) against the hand-written behaviour
+// (hand-written.mjs: the session sealed, its MAC verified on every call) and the naive one (naive.mjs: no seal),
+// in one process, CPU µs per call. The HTTP server's own cost is the same for all three and hides small changes
+// in the handler; this shows them in seconds, for an A/B while working on either path. Figures are comparable
+// within a run only.
 //
-//   node bench/handler-cost.mjs [--calls 200000] [--rounds 3]
+//   node bench/handler-cost.mjs [--scenario later-call|initialize] [--calls 200000] [--rounds 3]
 import { parseArgs } from 'node:util';
 import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
-import { getIssue as handWritten } from './src/hand-written.mjs';
-import { getIssue as naive } from './src/naive.mjs';
+import * as handWritten from './src/hand-written.mjs';
+import * as naive from './src/naive.mjs';
 import { scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
 
@@ -17,6 +18,7 @@ const { values: args } = parseArgs({
   options: {
     calls: { type: 'string', default: '200000' },
     rounds: { type: 'string', default: '3' },
+    scenario: { type: 'string', default: 'later-call' },
   },
 });
 const calls = Number(args.calls);
@@ -26,30 +28,44 @@ if (!(Number.isInteger(calls) && calls > 0 && Number.isInteger(rounds) && rounds
   process.exit(2);
 }
 
-// The bench's later call, as a binding hands it to the handler: lower-cased headers, the query parsed.
-const later = scenarios('http://127.0.0.1:9').find((scenario) => scenario.name === 'later-call');
-const url = new URL(later.path, 'http://127.0.0.1');
+// The scenario as a binding hands it to the handler: lower-cased headers, the query parsed, the body as text
+// (the hand-written behaviours parse it too, as the floor's server does).
+const scenario = scenarios('http://127.0.0.1:9').find((entry) => entry.name === args.scenario);
+if (!['later-call', 'initialize'].includes(scenario?.name ?? '')) {
+  console.error(`handler-cost: --scenario must be later-call or initialize, not ${args.scenario}`);
+  process.exit(2);
+}
+const url = new URL(scenario.path, 'http://127.0.0.1');
 const headers = Object.fromEntries(
-  Object.entries(later.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  Object.entries(scenario.headers).map(([name, value]) => [name.toLowerCase(), value]),
 );
 const request = {
-  method: 'GET',
+  method: scenario.method,
   path: url.pathname,
   query: Object.fromEntries(url.searchParams),
   headers,
+  // As the node binding gives it: the raw text, which the handler parses.
+  ...(scenario.body === undefined ? {} : { text: async () => scenario.body }),
 };
 const handle = createHandler(connector, { sessionKey: BENCH_SESSION_KEY, egress: BENCH_EGRESS });
-const id = url.pathname.split('/').at(-1);
-const fields = url.searchParams.get('fields');
+const last = decodeURIComponent(url.pathname.split('/').at(-1) ?? '');
+const fields = url.searchParams.get('fields') ?? undefined;
+const systemId = url.searchParams.get('systemId') ?? undefined;
+/** The hand-written behaviour of the scenario, as the floor's server calls it. */
+const byHand = (behaviour) =>
+  scenario.name === 'initialize'
+    ? () => behaviour.initialize(JSON.parse(scenario.body), last, systemId)
+    : () => behaviour.getIssue(headers, last, fields);
 const contenders = {
   sdk: () => handle(request),
-  'hand-written': () => handWritten(headers, id, fields),
-  naive: () => naive(headers, id, fields),
+  'hand-written': byHand(handWritten),
+  naive: byHand(naive),
 };
 // Every contender answers the call as the bench expects before anything is timed.
 for (const [name, call] of Object.entries(contenders)) {
   const { status } = await call();
-  if (status !== later.status) throw new Error(`${name} answered ${status}, not ${later.status}`);
+  if (status !== scenario.status)
+    throw new Error(`${name} answered ${status}, not ${scenario.status}`);
 }
 
 /** CPU µs per call over `calls` calls, after a tenth as many to warm up. */
@@ -66,7 +82,9 @@ for (let round = 0; round < rounds; round++)
   for (const [name, call] of Object.entries(contenders)) figures[name].push(await cost(call));
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const naiveCost = median(figures.naive);
-console.log(`later call in the handler, CPU µs per call (median of ${rounds} rounds of ${calls}):`);
+console.log(
+  `${scenario.name} in the handler, CPU µs per call (median of ${rounds} rounds of ${calls}):`,
+);
 for (const [name, values] of Object.entries(figures))
   console.log(
     `  ${name.padEnd(12)} ${median(values).toFixed(2).padStart(6)}  (${(median(values) / naiveCost).toFixed(2)}× naive)`,

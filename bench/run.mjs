@@ -2,7 +2,7 @@
 // side by side in one run; then cold start, memory and the dev loop's reload time. Prints a markdown table and writes it to results/.
 // See README.md for what is measured and how to read it.
 //
-//   pnpm bench [--seconds 2] [--warmup 1] [--warmup-requests 10000] [--repeats 5] [--judged-repeats 9]
+//   pnpm bench [--seconds 1.5] [--warmup 1] [--warmup-requests 10000] [--repeats 1] [--judged-repeats 5]
 //              [--connections 16] [--smoke]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,12 +18,13 @@ import { measureThroughput } from './src/throughput.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '2' },
+    seconds: { type: 'string', default: '1.5' },
     warmup: { type: 'string', default: '1' },
     'warmup-requests': { type: 'string', default: '10000' },
-    repeats: { type: 'string', default: '5' },
-    // The floor, the minimal floor and @connector-sdk/node, whose ratios the budgets are judged on.
-    'judged-repeats': { type: 'string', default: '9' },
+    repeats: { type: 'string', default: '1' },
+    // The rounds: each runs the servers a budget judges on the scenario back to back (throughput.mjs); the
+    // servers shown for comparison join the first `repeats` of them.
+    'judged-repeats': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
     only: { type: 'string' },
     scenarios: { type: 'string' },
@@ -64,7 +65,7 @@ const settings = args.smoke
       judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),
       connections: positive('connections', true),
       memory: [10_000, 100_000],
-      coldRepeats: 15,
+      coldRepeats: 11,
       reloads: 40,
     };
 const log = (line) => console.log(`bench: ${line}`);

@@ -58,8 +58,9 @@ export const tooLarge = () => fail(413, 'PAYLOAD_TOO_LARGE', 'The request body i
  * @param {unknown} body - the parsed JSON body
  * @param {string} sdkSessionId - from the path
  * @param {string | undefined} systemId - from the query
+ * @param {{ seal?: boolean }} [options] - `seal: false` for the naive server: the session without ids or MAC
  */
-export function initialize(body, sdkSessionId, systemId) {
+export function initialize(body, sdkSessionId, systemId, { seal: sealed = true } = {}) {
   if (typeof systemId !== 'string' || systemId === '')
     return fail(400, 'INVALID_PARAMETER', "The query parameter 'systemId' is required");
   const parsed = Entries.safeParse(body);
@@ -103,6 +104,8 @@ export function initialize(body, sdkSessionId, systemId) {
     { key: 'X-Acme-Url', value: config.data.url, sensitive: false },
     { key: 'X-Acme-User', value: config.data.username, sensitive: false },
   ];
+  // The naive server (naive.mjs) answers the session as it is: no ids, no MAC.
+  if (!sealed) return ok(session);
   const ids = { systemId, sdkSessionId, configuration: fingerprint(entries) };
   return ok([
     ...session,

@@ -2,44 +2,67 @@
 // verdict, and what a Redis store costs, stated. Pure: figures in, markdown out.
 import { cpus } from 'node:os';
 import { COLD_TARGETS } from './cold-start.mjs';
-import { median } from './stats.mjs';
+import { medianInterval, verdict } from './verdict.mjs';
 
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
 const ratio = (value, base) =>
   Number.isFinite(value / base) ? `${(value / base).toFixed(2)}×` : '–';
 
 /**
- * The ratio a budget judges: the median over the repeats both servers ran of their ratio within the repeat.
- * Servers take turns within a repeat, so each such ratio compares figures taken minutes apart at most, while
- * this machine's speed changes by up to 2x between repeats (a quiet and a slow phase of the virtual machine):
- * a ratio of medians taken over the whole run can compare one server's quiet figure with another's slow one.
- * Without figures per repeat, the ratio of the medians.
+ * The ratio a budget judges: the median over the rounds both servers ran of their ratio within the round, with
+ * its confidence interval (verdict.mjs). The servers a budget compares run back to back in each round
+ * (throughput.mjs), while this machine's speed changes by up to 2x between minutes (a quiet and a slow phase of
+ * the virtual machine): a ratio of medians taken over the whole run can compare one server's quiet figure with
+ * another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
  */
 function pairedRatio(a, b, key) {
   const shared = Math.min(a.rounds?.length ?? 0, b.rounds?.length ?? 0);
-  if (shared === 0) return a[key] / b[key];
-  return median(Array.from({ length: shared }, (_, i) => a.rounds[i][key] / b.rounds[i][key]));
+  if (shared === 0) {
+    const value = a[key] / b[key];
+    return { median: value, low: value, high: value, count: 1, confident: false };
+  }
+  return medianInterval(
+    Array.from({ length: shared }, (_, i) => a.rounds[i][key] / b.rounds[i][key]),
+  );
 }
+
+const times = (value) => `${value.toFixed(3)}×`;
 
 function budgets({ throughput, memory, cold, reload }) {
   const rows = [];
   const get = (scenario, server) => throughput.get(scenario)?.get(server);
-  const add = (budget, value, limit, higherIsBetter, unit = '×') => {
-    if (!Number.isFinite(value)) return;
-    const pass = higherIsBetter ? value >= limit : value <= limit;
+  /**
+   * A budget's row: a ratio judged by its interval (pass, FAIL or unclear), or a single figure (cold start in
+   * ms, the reload time, memory) judged as it is.
+   */
+  const add = (budget, measured, limit, higherIsBetter, unit = '×') => {
+    const interval =
+      typeof measured === 'number'
+        ? { median: measured, low: measured, high: measured, count: 1, confident: true }
+        : measured;
+    if (!Number.isFinite(interval.median)) return;
+    const judged = verdict(interval, limit, higherIsBetter);
     // Three decimals: a ratio that fails by a hair must not read as the limit itself.
-    const shown = unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`;
+    const shown = unit === '×' ? times(interval.median) : `${interval.median.toFixed(1)} ${unit}`;
+    const spread =
+      interval.count > 1
+        ? `${times(interval.low)} – ${times(interval.high)} (${interval.count} rounds${interval.confident ? '' : ', too few for 90%'})`
+        : '–';
     const bound =
       unit === '×'
         ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
         : `≤ ${limit.toFixed(1)} ${unit}`;
-    rows.push(`| ${budget} | ${shown} | ${bound} | ${pass ? 'pass' : '**FAIL**'} |`);
+    rows.push(
+      `| ${budget} | ${shown} | ${spread} | ${bound} | ${judged === 'pass' ? 'pass' : `**${judged}**`} |`,
+    );
   };
-  const stated = (budget, value, unit = '×') => {
-    if (Number.isFinite(value))
-      rows.push(
-        `| ${budget} | ${unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`} | stated | – |`,
-      );
+  const stated = (budget, measured) => {
+    if (!Number.isFinite(measured.median)) return;
+    const spread =
+      measured.count > 1
+        ? `${times(measured.low)} – ${times(measured.high)} (${measured.count} rounds)`
+        : '–';
+    rows.push(`| ${budget} | ${times(measured.median)} | ${spread} | stated | – |`);
   };
   // The node binding against the equal-work floor on initialize, the later call and the 401.
   for (const scenario of ['initialize', 'later-call', 'no-session']) {
@@ -62,6 +85,22 @@ function budgets({ throughput, memory, cold, reload }) {
       add(
         `${scenario}: node CPU/req ÷ minimal floor`,
         pairedRatio(node, minimal, 'cpuUs'),
+        limit,
+        false,
+      );
+  }
+  // The price of the SDK's safety: against a naive server that seals no session and redacts nothing
+  // (naive.mjs), what a team ships when it checks its input with zod and nothing more.
+  for (const [scenario, limit] of [
+    ['initialize', 1.5],
+    ['later-call', 1.2],
+  ]) {
+    const naive = get(scenario, 'naive');
+    const node = get(scenario, 'sdk-node');
+    if (naive && node)
+      add(
+        `${scenario}: node CPU/req ÷ naive (no seal, no redaction)`,
+        pairedRatio(node, naive, 'cpuUs'),
         limit,
         false,
       );
@@ -215,9 +254,9 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, round-robin over the servers in ${settings.judgedRepeats} fresh processes each for the floors and ` +
-      `@connector-sdk/node (whose ratios the budgets judge) and ${settings.repeats} for the others; figures are ` +
-      `medians, and a budget judges the median of the ratios within each repeat. CPU µs/req is the ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario back to back in each of ${settings.judgedRepeats} rounds ` +
+      `(a fresh process each, the order rotating), the others in the first ${settings.repeats}; figures are ` +
+      `medians over the rounds, and a budget judges the median of the ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
     '',
   ];
@@ -285,10 +324,14 @@ export function report({
     '',
     '## Budgets',
     '',
-    '| budget | measured | limit | verdict |',
-    '| --- | ---: | ---: | --- |',
+    'A ratio is the median of the ratios within each round, where the two servers ran back to back; the interval',
+    'holds that median with at least 90% confidence. A budget passes when its whole interval is within the limit,',
+    'fails when the whole interval is past it, and is unclear otherwise: within the noise of its limit.',
+    '',
+    '| budget | measured | interval | limit | verdict |',
+    '| --- | ---: | ---: | ---: | --- |',
   );
-  if (smoke) lines.push('| (smoke run: not judged) | | | |');
+  if (smoke) lines.push('| (smoke run: not judged) | | | | |');
   else lines.push(...budgets({ throughput, memory, cold, reload }));
   return `${lines.join('\n')}\n`;
 }

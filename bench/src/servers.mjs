@@ -1,15 +1,23 @@
 // The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
 import { redisMissing } from './redis-for-bench.mjs';
 
-// `judged`: the servers whose ratios decide the CPU budgets (report.mjs), measured in more processes than the
-// others (see the README).
-/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean }[]} */
+// `judged`: the servers whose ratios decide the budgets (report.mjs), on every scenario they serve or on those
+// named; they run back to back in each round and in more rounds than the others (throughput.mjs, README).
+/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean | readonly string[], sameBodies?: boolean }[]} */
 export const SERVERS = [
   {
     name: 'floor',
     title: 'raw node:http + zod (floor)',
     module: 'servers/floor.mjs',
-    judged: true,
+    // Its ratios on the end-system call and the declared entity are stated, not budgets: one round there.
+    judged: [
+      'initialize',
+      'initialize-secrets',
+      'initialize-worst',
+      'later-call',
+      'catalog-call',
+      'no-session',
+    ],
   },
   {
     name: 'minimal',
@@ -18,6 +26,16 @@ export const SERVERS = [
     // The CPU budgets bound initialize and the later call against it too.
     only: ['initialize', 'later-call'],
     judged: true,
+  },
+  {
+    name: 'naive',
+    title: 'raw node:http + zod, no session seal, no redaction (naive)',
+    module: 'servers/naive.mjs',
+    // What the SDK's safety costs: its initialize and later call against this (report.mjs).
+    only: ['initialize', 'later-call'],
+    judged: true,
+    // Its initialize answers the session without ids or MAC: the status and error code are compared only.
+    sameBodies: false,
   },
   {
     name: 'floor-ky',
@@ -44,6 +62,7 @@ export const SERVERS = [
     name: 'sdk-node-otel',
     title: '@connector-sdk/node, OpenTelemetry on (batch spans, metric reader)',
     module: 'servers/sdk-node-otel.mjs',
+    judged: true,
     // A budget bounds the later call and the end-system call with tracing and metrics on.
     only: ['later-call', 'end-system'],
   },
@@ -51,6 +70,7 @@ export const SERVERS = [
     name: 'sdk-node-declared',
     title: '@connector-sdk/node, the entity read declared (@connector-sdk/core/rest)',
     module: 'servers/sdk-node-declared.mjs',
+    judged: true,
     // A budget bounds the declared operation against the same operation written by hand.
     only: ['declared-entity'],
   },
@@ -64,11 +84,13 @@ export const SERVERS = [
     name: 'sdk-express',
     title: '@connector-sdk/express (Express 5)',
     module: 'servers/sdk-express.mjs',
+    judged: ['initialize', 'later-call'],
   },
   {
     name: 'express-plain',
     title: 'Express 5 + express.json + zod',
     module: 'servers/express-plain.mjs',
+    judged: ['initialize', 'later-call'],
   },
   // The store's cost, a rate-limit count per call, against a Redis each server starts itself.
   ...(redisMissing === undefined

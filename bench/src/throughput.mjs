@@ -5,10 +5,11 @@
 // optimises by calls, not by time, and a scenario served at 2,000 requests a second still spent its first
 // seconds compiling (an end-system call took 1,575 µs of CPU in its first second, 700 in its third and 430
 // from its fifth on; the floor's 1,413, 525 and 350), so a warm-up by time alone measured the JIT, the slower
-// the scenario the more. Servers take turns within a repeat, so that a slow moment of the
-// machine falls on all alike. The servers the budgets are judged on run in more processes than the others.
-// Each server's figures are kept per repeat too (`rounds`), so that a budget can compare two servers within
-// the repeats they shared (see report.mjs).
+// the scenario the more. In each round the servers a budget judges on the scenario run back to back, in an
+// order that rotates from round to round, so that a slow minute of the machine falls on both sides of each
+// ratio; they run in more rounds (processes) than the others, which follow them. Each server's figures are
+// kept per round too (`rounds`), so that a budget judges the ratios within the rounds two servers shared
+// (report.mjs, verdict.mjs).
 import { loadProblem, runLoad } from './load.mjs';
 import { serves } from './scenarios.mjs';
 import { median } from './stats.mjs';
@@ -34,7 +35,7 @@ async function warmUp(load, seconds, requests) {
 }
 
 /**
- * @param {{ servers: { name: string, module: string, judged?: boolean }[],
+ * @param {{ servers: { name: string, module: string, judged?: boolean | readonly string[] }[],
  *   start: (server: { module: string }) => Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>,
  *   scenarios: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
@@ -56,15 +57,28 @@ export async function measureThroughput({
   connections,
   progress,
 }) {
-  const repeatsOf = (server) => (server.judged ? judgedRepeats : repeats);
+  /** Whether a budget judges this server on this scenario: `judged` is true, or names the scenario. */
+  const isJudged = (server, scenario) =>
+    server.judged === true ||
+    (Array.isArray(server.judged) && server.judged.includes(scenario.name));
   const results = new Map();
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is left out of the others' tables.
     const measured = servers.filter((server) => serves(server, scenario));
     const runs = new Map(measured.map((server) => [server.name, []]));
-    const rounds = Math.max(...measured.map(repeatsOf));
+    const judged = measured.filter((server) => isJudged(server, scenario));
+    const others = measured.filter((server) => !isJudged(server, scenario));
+    const rounds = judged.length > 0 ? Math.max(judgedRepeats, repeats) : repeats;
     for (let repeat = 1; repeat <= rounds; repeat++) {
-      for (const server of measured.filter((entry) => repeatsOf(entry) >= repeat)) {
+      // The judged servers back to back, each round starting one further along, so that no server is always
+      // first after another's process; then the others, in their first `repeats` rounds.
+      const shift = judged.length > 0 ? (repeat - 1) % judged.length : 0;
+      const order = [
+        ...judged.slice(shift),
+        ...judged.slice(0, shift),
+        ...(repeat <= repeats ? others : []),
+      ];
+      for (const server of order) {
         const running = await start(server);
         try {
           const url = `http://127.0.0.1:${running.port}`;
