@@ -67,13 +67,13 @@ function decodeId(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   // The common id (letters, digits, dashes): decoding and encoding it again would give it back unchanged.
   if (UNESCAPED.test(value)) return value;
-  let id: string;
+  // Either step throws on text no URL encoding spells (a lone surrogate): that id is malformed too.
   try {
-    id = decodeURIComponent(value);
+    const id = decodeURIComponent(value);
+    return encodeURIComponent(id) === value ? id : undefined;
   } catch {
     return undefined;
   }
-  return encodeURIComponent(id) === value ? id : undefined;
 }
 
 /**

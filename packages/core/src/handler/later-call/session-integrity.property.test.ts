@@ -173,6 +173,20 @@ describe('session integrity (property)', () => {
     expect((await later(session ?? {})).status).toBe(200);
   });
 
+  it('refuses an id that no URL encoding can spell, as any other malformed id', async () => {
+    const entries: ParameterEntry[] = [
+      { key: 'Authorization', value: 'Bearer t', sensitive: true },
+      { key: 'X-Url', value: 'https://a.example', sensitive: false },
+    ];
+    const session = await initialize(entries, { sdkSessionId: 's', systemId: 'sys' });
+    // A lone surrogate: a binding over HTTP never delivers one, a direct caller of the handler can.
+    for (const id of ['\ud800', 'a\udfffb']) {
+      const response = await later({ ...session, 'x-sdk-system-id': id });
+      expect(response.status).toBe(401);
+      expect(JSON.parse(response.body)).toMatchObject({ errors: { code: 'SESSION_INVALID' } });
+    }
+  });
+
   it('refuses a session of another connector, or signed by another key', async () => {
     const entries: ParameterEntry[] = [
       { key: 'Authorization', value: 'Bearer t', sensitive: true },
