@@ -10,7 +10,7 @@ const ratio = (value, base) =>
 
 /**
  * The ratio a budget judges: the median over the rounds both servers ran of their ratio within the round, with
- * its confidence interval (verdict.mjs). The servers a budget compares run back to back in each round
+ * its confidence interval (verdict.mjs). The servers a budget compares run one after another, seconds apart, in each round
  * (throughput.mjs), while this machine's speed changes by up to 2x between minutes (a quiet and a slow phase of
  * the virtual machine): a ratio of medians taken over the whole run can compare one server's quiet figure with
  * another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
@@ -41,13 +41,15 @@ function budgets({ throughput, memory, cold, reload }) {
         ? { median: measured, low: measured, high: measured, count: 1, confident: true }
         : measured;
     if (!Number.isFinite(interval.median)) return;
-    const judged = verdict(interval, limit, higherIsBetter);
+    // Too few rounds for 90% confidence (fewer than 5, or figures without rounds): never a firm verdict.
+    const judged = interval.confident ? verdict(interval, limit, higherIsBetter) : 'unclear';
     // Three decimals: a ratio that fails by a hair must not read as the limit itself.
     const shown = unit === '×' ? times(interval.median) : `${interval.median.toFixed(1)} ${unit}`;
+    const rounds = `${interval.count} round${interval.count === 1 ? '' : 's'}`;
     const spread =
-      interval.count > 1
-        ? `${times(interval.low)} – ${times(interval.high)} (${interval.count} rounds${interval.confident ? '' : ', too few for 90%'})`
-        : '–';
+      typeof measured === 'number'
+        ? '–'
+        : `${times(interval.low)} – ${times(interval.high)} (${rounds}${interval.confident ? '' : ', too few for 90%'})`;
     const bound =
       unit === '×'
         ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
@@ -254,8 +256,8 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario back to back in each of ${settings.judgedRepeats} rounds ` +
-      `(a fresh process each, the order rotating), the others in the first ${settings.repeats}; figures are ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario one after another in each of ${settings.judgedRepeats} rounds ` +
+      `(a fresh process each, the order changing), the others in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
       `medians over the rounds, and a budget judges the median of the ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
     '',
@@ -324,7 +326,7 @@ export function report({
     '',
     '## Budgets',
     '',
-    'A ratio is the median of the ratios within each round, where the two servers ran back to back; the interval',
+    'A ratio is the median of the ratios within each round, where the two servers ran seconds apart; the interval',
     'holds that median with at least 90% confidence. A budget passes when its whole interval is within the limit,',
     'fails when the whole interval is past it, and is unclear otherwise: within the noise of its limit.',
     '',

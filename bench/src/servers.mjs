@@ -2,8 +2,8 @@
 import { redisMissing } from './redis-for-bench.mjs';
 
 // `judged`: the servers whose ratios decide the budgets (report.mjs), on every scenario they serve or on those
-// named; they run back to back in each round and in more rounds than the others (throughput.mjs, README).
-/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean | readonly string[], sameBodies?: boolean }[]} */
+// named; they run one after another in each round and in more rounds than the others (throughput.mjs, README).
+/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean | readonly string[], bodiesDiffer?: readonly string[] }[]} */
 export const SERVERS = [
   {
     name: 'floor',
@@ -35,7 +35,7 @@ export const SERVERS = [
     only: ['initialize', 'later-call'],
     judged: true,
     // Its initialize answers the session without ids or MAC: the status and error code are compared only.
-    sameBodies: false,
+    bodiesDiffer: ['initialize'],
   },
   {
     name: 'floor-ky',

@@ -5,9 +5,9 @@
 // optimises by calls, not by time, and a scenario served at 2,000 requests a second still spent its first
 // seconds compiling (an end-system call took 1,575 µs of CPU in its first second, 700 in its third and 430
 // from its fifth on; the floor's 1,413, 525 and 350), so a warm-up by time alone measured the JIT, the slower
-// the scenario the more. In each round the servers a budget judges on the scenario run back to back, in an
-// order that rotates from round to round, so that a slow minute of the machine falls on both sides of each
-// ratio; they run in more rounds (processes) than the others, which follow them. Each server's figures are
+// the scenario the more. In each round the servers a budget judges on the scenario run one after another,
+// within seconds, in an order that changes from round to round, so that a slow minute of the machine falls on
+// both sides of each ratio; they run in more rounds (processes) than the others, which follow them. Each server's figures are
 // kept per round too (`rounds`), so that a budget judges the ratios within the rounds two servers shared
 // (report.mjs, verdict.mjs).
 import { loadProblem, runLoad } from './load.mjs';
@@ -70,14 +70,13 @@ export async function measureThroughput({
     const others = measured.filter((server) => !isJudged(server, scenario));
     const rounds = judged.length > 0 ? Math.max(judgedRepeats, repeats) : repeats;
     for (let repeat = 1; repeat <= rounds; repeat++) {
-      // The judged servers back to back, each round starting one further along, so that no server is always
-      // first after another's process; then the others, in their first `repeats` rounds.
-      const shift = judged.length > 0 ? (repeat - 1) % judged.length : 0;
-      const order = [
-        ...judged.slice(shift),
-        ...judged.slice(0, shift),
-        ...(repeat <= repeats ? others : []),
-      ];
+      // The judged servers one after another, the order shifted by one every second round and reversed in
+      // every other one, so that each pair of neighbours runs in both orders and no server is always first;
+      // then the others, in their first `repeats` rounds.
+      const shift = judged.length > 0 ? Math.floor((repeat - 1) / 2) % judged.length : 0;
+      const rotated = [...judged.slice(shift), ...judged.slice(0, shift)];
+      if (repeat % 2 === 0) rotated.reverse();
+      const order = [...rotated, ...(repeat <= repeats ? others : [])];
       for (const server of order) {
         const running = await start(server);
         try {
