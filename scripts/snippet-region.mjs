@@ -5,14 +5,14 @@ import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const MARKER = /^\s*\/\/ #(?:end)?region\b/;
+const readLines = (file) => readFileSync(join(root, file), 'utf8').split('\n');
 
 /**
  * The parts of a region: each run of lines between `// #region name` and `// #endregion name`, as 1-based
  * line numbers of its first and last line. A region may come in several parts, so that a block can show a
  * file's imports and then the code inside a function that uses them (the block then pastes alone).
  */
-export function regionParts(file, name) {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+export function regionParts(file, name, lines = readLines(file)) {
   const parts = [];
   for (let start = 0; ;) {
     start = lines.findIndex((line, i) => i >= start && line.trim() === `// #region ${name}`);
@@ -31,8 +31,8 @@ export function regionParts(file, name) {
  * between; other regions' markers inside it are left out.
  */
 export function region(file, name) {
-  const lines = readFileSync(join(root, file), 'utf8').split('\n');
-  return regionParts(file, name)
+  const lines = readLines(file);
+  return regionParts(file, name, lines)
     .map(([first, last]) => {
       const body = lines.slice(first - 1, last).filter((line) => !MARKER.test(line));
       const indent = Math.min(

@@ -1,4 +1,4 @@
-// After the site's build (`pnpm run docs`), two things vitepress-plugin-llms does not do:
+// After the site's build (`pnpm run docs`), what vitepress-plugin-llms does not do:
 // - the `.md` copy of each guide keeps the guide's links to files of the repository (`../examples/minimal/…`,
 //   `../README.md`), which the site does not serve: they are pointed at the repository on GitHub, as the HTML
 //   pages' are (markdown.mjs);
@@ -64,11 +64,15 @@ function withNotes(text, notes) {
 const guides = GUIDE_GROUPS.flatMap((group) => group.items).filter((name) =>
   existsSync(join(site, `${name}.md`)),
 );
+/** Each guide's notes, read from its source once. */
+const notesOf = new Map(
+  guides.filter((name) => existsSync(join(docs, `${name}.md`))).map((name) => [name, sourceNotes(name)]),
+);
 // Each fragment is marked as one on its HTML page too (markdown.mjs): the same count as the guide shows.
-for (const name of GUIDE_GROUPS.flatMap((group) => group.items)) {
+for (const [name, notes] of notesOf) {
   const html = join(site, `${name}.html`);
-  if (!existsSync(join(docs, `${name}.md`)) || !existsSync(html)) continue;
-  const shown = sourceNotes(name).filter(({ note }) => note.startsWith('**Fragment**')).length;
+  if (!existsSync(html)) continue;
+  const shown = notes.filter(({ note }) => note.startsWith('**Fragment**')).length;
   const marked = readFileSync(html, 'utf8').split('<strong>Fragment</strong>').length - 1;
   if (marked !== shown)
     throw new Error(`${name}.html marks ${marked} blocks as fragments; the guide shows ${shown}`);
@@ -83,7 +87,7 @@ const small = [
 ];
 for (const name of guides) {
   const copy = join(site, `${name}.md`);
-  const fixed = withNotes(linksFixed(readFileSync(copy, 'utf8'), `${name}.md`), sourceNotes(name));
+  const fixed = withNotes(linksFixed(readFileSync(copy, 'utf8'), `${name}.md`), notesOf.get(name) ?? []);
   writeFileSync(copy, fixed);
   const body = fixed.replace(/^---\n[\s\S]*?\n---\n/, '').replace(/```[^\n]*\n([\s\S]*?)```/g, (block, code) =>
     code.split('\n').length > SMALL_BLOCK_LINES
@@ -96,7 +100,7 @@ writeFileSync(join(site, 'llms-small.txt'), `${small.join('\n')}\n`);
 // llms-full.txt holds the guides in the same order: the same lines under their blocks.
 const full = join(site, 'llms-full.txt');
 if (existsSync(full))
-  writeFileSync(full, withNotes(readFileSync(full, 'utf8'), guides.flatMap(sourceNotes)));
+  writeFileSync(full, withNotes(readFileSync(full, 'utf8'), [...notesOf.values()].flat()));
 // The API reference's index is copied to /api.md, its links still relative to /api/.
 const apiIndex = join(site, 'api.md');
 if (existsSync(apiIndex))
