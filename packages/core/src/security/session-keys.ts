@@ -1,3 +1,4 @@
+import { hmacSha256 } from './hmac-sha256.js';
 import { nodeCrypto } from './node-crypto.js';
 
 /**
@@ -31,6 +32,8 @@ export const MIN_SESSION_KEY_LENGTH = 32;
 interface SessionKey {
   readonly id: string;
   readonly secret: Buffer;
+  /** HMAC-SHA-256 under this key, of a text's UTF-8 bytes. */
+  readonly mac: (text: string) => Buffer;
 }
 
 /**
@@ -47,7 +50,7 @@ export class SessionKeys {
   readonly #byId: ReadonlyMap<string, SessionKey>;
 
   constructor(secrets: readonly Buffer[], generated: boolean) {
-    const keys = secrets.map((secret) => ({ id: keyId(secret), secret }));
+    const keys = secrets.map((secret) => ({ id: keyId(secret), secret, mac: hmacSha256(secret) }));
     this.signing = keys[0] as SessionKey;
     this.generated = generated;
     this.#byId = new Map(keys.map((key) => [key.id, key]));
@@ -70,11 +73,7 @@ export class SessionKeys {
 
 /** A short public id of a key: the start of an HMAC with the key of a fixed label, so it reveals nothing. */
 function keyId(secret: Buffer): string {
-  return nodeCrypto()
-    .createHmac('sha256', secret)
-    .update('connector-sdk key id')
-    .digest('base64url')
-    .slice(0, 8);
+  return hmacSha256(secret)('connector-sdk key id').toString('base64url').slice(0, 8);
 }
 
 let processKeys: SessionKeys | undefined;

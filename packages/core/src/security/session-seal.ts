@@ -37,9 +37,6 @@ interface SealedEntry {
   readonly value: string;
 }
 
-const mac = (secret: Buffer, text: string): Buffer =>
-  nodeCrypto().createHmac('sha256', secret).update(text).digest();
-
 function inKeyOrder(entries: readonly SealedEntry[]): boolean {
   for (let i = 1; i < entries.length; i++)
     if ((entries[i - 1] as SealedEntry).key > (entries[i] as SealedEntry).key) return false;
@@ -104,10 +101,8 @@ export class SessionSealer {
       sorted.sort((a, b) =>
         (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
       );
-    return nodeCrypto()
-      .createHmac('sha256', this.#keys.signing.secret)
-      .update(JSON.stringify(['connector-sdk configuration 1', this.#connector, sorted]))
-      .digest()
+    return this.#keys.signing
+      .mac(JSON.stringify(['connector-sdk configuration 1', this.#connector, sorted]))
       .subarray(0, FINGERPRINT_BYTES)
       .toString('base64url');
   }
@@ -122,7 +117,7 @@ export class SessionSealer {
     const { signing } = this.#keys;
     const names = entries.map((entry) => entry.key.toLowerCase());
     const values = entries.map((entry) => entry.value);
-    const digest = mac(signing.secret, this.#covered(claims, names, values)).toString('base64url');
+    const digest = signing.mac(this.#covered(claims, names, values)).toString('base64url');
     return `${VERSION}:${claims.issuedAt}:${signing.id}:${claims.configuration}:${names.join(',')}:${digest}`;
   }
 
@@ -184,7 +179,7 @@ export class SessionSealer {
       if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
         return fail('malformed');
       const text = this.#covered(claims, names, values);
-      if (!nodeCrypto().timingSafeEqual(mac(key.secret, text), given)) return fail('tampered');
+      if (!nodeCrypto().timingSafeEqual(key.mac(text), given)) return fail('tampered');
       verified?.add(digest, covers);
     }
     return { ok: true, claims, covered: names };

@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../../security/node-crypto.js';
+import { hmacSha256 } from '../../security/hmac-sha256.js';
 import { isIP, type BlockList } from 'node:net';
 import { ConnectorError } from '../../errors/connector-error.js';
 import { stackless } from '../../errors/stackless.js';
@@ -66,7 +67,7 @@ const wrongSource = () =>
 export class InitializeAccess {
   readonly #from: BlockList | undefined;
   readonly #digests: readonly Buffer[];
-  readonly #mac = nodeCrypto().randomBytes(32);
+  readonly #mac = hmacSha256(nodeCrypto().randomBytes(32));
 
   /** @throws TypeError when a network is not an address or CIDR range, or a key is too short */
   constructor(options: {
@@ -139,6 +140,6 @@ export class InitializeAccess {
   }
 
   #digest(key: string): Buffer {
-    return nodeCrypto().createHmac('sha256', this.#mac).update(key).digest();
+    return this.#mac(key);
   }
 }

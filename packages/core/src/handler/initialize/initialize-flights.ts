@@ -120,10 +120,9 @@ class StoreFlight {
     work: (signal: AbortSignal) => Promise<SharedLogin>,
   ): Promise<SharedLogin> {
     const { store, keys, connector, lockTtlMs, setIfAbsent, deleteIfEquals } = this.#options;
-    const scope = `login:${encodeURIComponent(connector)}:${nodeCrypto()
-      .createHmac('sha256', keys.signing.secret)
-      .update(`connector-sdk login 1\n${key}`)
-      .digest('base64url')}`;
+    const scope = `login:${encodeURIComponent(connector)}:${keys.signing
+      .mac(`connector-sdk login 1\n${key}`)
+      .toString('base64url')}`;
     const deadline = Date.now() + 2 * lockTtlMs;
     let poll = FIRST_POLL_MS;
     for (;;) {
