@@ -5,7 +5,9 @@
 // in the handler; this shows them in seconds, for an A/B while working on either path. Figures are comparable
 // within a run only.
 //
-//   node bench/handler-cost.mjs [--scenario later-call|initialize] [--calls 200000] [--rounds 3]
+//   node bench/handler-cost.mjs [--scenario later-call|initialize] [--calls 200000] [--rounds 3] [--only sdk]
+//
+// `--only NAME` times one contender alone, for `node --cpu-prof` to show where its time goes.
 import { parseArgs } from 'node:util';
 import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     calls: { type: 'string', default: '200000' },
     rounds: { type: 'string', default: '3' },
     scenario: { type: 'string', default: 'later-call' },
+    only: { type: 'string' },
   },
 });
 const calls = Number(args.calls);
@@ -61,8 +64,15 @@ const contenders = {
   'hand-written': byHand(handWritten),
   naive: byHand(naive),
 };
+if (args.only !== undefined && !(args.only in contenders)) {
+  console.error(`handler-cost: --only must be one of ${Object.keys(contenders).join(', ')}`);
+  process.exit(2);
+}
+const timed = Object.entries(contenders).filter(
+  ([name]) => args.only === undefined || name === args.only,
+);
 // Every contender answers the call as the bench expects before anything is timed.
-for (const [name, call] of Object.entries(contenders)) {
+for (const [name, call] of timed) {
   const { status } = await call();
   if (status !== scenario.status)
     throw new Error(`${name} answered ${status}, not ${scenario.status}`);
@@ -77,15 +87,16 @@ async function cost(call) {
   return (user + system) / calls;
 }
 
-const figures = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+const figures = Object.fromEntries(timed.map(([name]) => [name, []]));
 for (let round = 0; round < rounds; round++)
-  for (const [name, call] of Object.entries(contenders)) figures[name].push(await cost(call));
+  for (const [name, call] of timed) figures[name].push(await cost(call));
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
-const naiveCost = median(figures.naive);
+const naiveCost = figures.naive ? median(figures.naive) : undefined;
 console.log(
   `${scenario.name} in the handler, CPU µs per call (median of ${rounds} rounds of ${calls}):`,
 );
 for (const [name, values] of Object.entries(figures))
   console.log(
-    `  ${name.padEnd(12)} ${median(values).toFixed(2).padStart(6)}  (${(median(values) / naiveCost).toFixed(2)}× naive)`,
+    `  ${name.padEnd(12)} ${median(values).toFixed(2).padStart(6)}` +
+      (naiveCost === undefined ? '' : `  (${(median(values) / naiveCost).toFixed(2)}× naive)`),
   );

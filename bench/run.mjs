@@ -22,7 +22,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     'warmup-requests': { type: 'string', default: '10000' },
     repeats: { type: 'string', default: '1' },
-    // The rounds: each runs the servers a budget judges on the scenario back to back (throughput.mjs); the
+    // The rounds: each measures the servers a budget judges on the scenario together, in turns (throughput.mjs); the
     // servers shown for comparison join the first `repeats` of them.
     'judged-repeats': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },

@@ -9,19 +9,22 @@ import autocannon from 'autocannon';
  *   statuses: Record<string, number>, errors: number, timeouts: number }} LoadResult
  */
 
-const percentile = (sorted, p) =>
+/** The `p`th percentile of ascending latencies. */
+export const percentile = (sorted, p) =>
   sorted.length === 0
     ? NaN
     : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
  * Sends requests to `url` over `connections` keep-alive connections, for `seconds` or `amount` requests.
+ * `latencies`, when given, gathers every response's latency (ms) across runs, for percentiles over several.
  *
- * @param {{ url: string, requests: LoadRequest[], connections: number, seconds?: number, amount?: number }} options
+ * @param {{ url: string, requests: LoadRequest[], connections: number, seconds?: number, amount?: number,
+ *   latencies?: number[] }} options
  * @returns {Promise<LoadResult>}
  */
-export function runLoad({ url, requests, connections, seconds, amount }) {
-  const latencies = [];
+export function runLoad({ url, requests, connections, seconds, amount, latencies = [] }) {
+  const first = latencies.length;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -38,7 +41,7 @@ export function runLoad({ url, requests, connections, seconds, amount }) {
       },
       (error, result) => {
         if (error) return reject(error);
-        const sorted = Float64Array.from(latencies).sort();
+        const sorted = Float64Array.from(latencies.slice(first)).sort();
         const statuses = {};
         for (const [status, { count }] of Object.entries(result.statusCodeStats))
           statuses[status] = count;

@@ -2,6 +2,7 @@
 // verdict, and what a Redis store costs, stated. Pure: figures in, markdown out.
 import { cpus } from 'node:os';
 import { COLD_TARGETS } from './cold-start.mjs';
+import { TURN_SECONDS } from './throughput.mjs';
 import { medianInterval, verdict } from './verdict.mjs';
 
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
@@ -10,10 +11,10 @@ const ratio = (value, base) =>
 
 /**
  * The ratio a budget judges: the median over the rounds both servers ran of their ratio within the round, with
- * its confidence interval (verdict.mjs). The servers a budget compares run one after another, seconds apart, in each round
- * (throughput.mjs), while this machine's speed changes by up to 2x between minutes (a quiet and a slow phase of
- * the virtual machine): a ratio of medians taken over the whole run can compare one server's quiet figure with
- * another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
+ * its confidence interval (verdict.mjs). The servers a budget compares are measured together in each round, in
+ * alternating quarter-second turns (throughput.mjs), while this machine's speed changes by up to 2x between
+ * minutes and moves within seconds: a ratio of medians taken over the whole run can compare one server's quiet
+ * figure with another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
  */
 function pairedRatio(a, b, key) {
   const shared = Math.min(a.rounds?.length ?? 0, b.rounds?.length ?? 0);
@@ -256,7 +257,7 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario one after another in each of ${settings.judgedRepeats} rounds ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario together, in alternating turns of ${TURN_SECONDS} s, in each of ${settings.judgedRepeats} rounds ` +
       `(a fresh process each, the order changing), the others in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
       `medians over the rounds, and a budget judges the median of the ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
@@ -326,7 +327,7 @@ export function report({
     '',
     '## Budgets',
     '',
-    'A ratio is the median of the ratios within each round, where the two servers ran seconds apart; the interval',
+    'A ratio is the median of the ratios within each round, where the two servers ran in alternating turns; the interval',
     'holds that median with at least 90% confidence. A budget passes when its whole interval is within the limit,',
     'fails when the whole interval is past it, and is unclear otherwise: within the noise of its limit.',
     '',

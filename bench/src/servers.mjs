@@ -2,7 +2,8 @@
 import { redisMissing } from './redis-for-bench.mjs';
 
 // `judged`: the servers whose ratios decide the budgets (report.mjs), on every scenario they serve or on those
-// named; they run one after another in each round and in more rounds than the others (throughput.mjs, README).
+// named; they are measured together, in turns, in each round and in more rounds than the others (throughput.mjs,
+// README).
 /** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean | readonly string[], bodiesDiffer?: readonly string[] }[]} */
 export const SERVERS = [
   {

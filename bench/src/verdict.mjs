@@ -1,6 +1,6 @@
-// A budget's verdict from paired measurements. The servers a budget compares run one after another in each round
-// (throughput.mjs), so each round gives one ratio measured seconds apart; this virtual machine changes speed by
-// up to 2x between minutes, which moves both sides of a pair alike. The verdict judges the median of those
+// A budget's verdict from paired measurements. The servers a budget compares are measured together in each round,
+// in alternating quarter-second turns (throughput.mjs), so each round gives one ratio; this virtual machine
+// changes speed by up to 2x between minutes and within seconds, which moves both sides of a pair alike. The verdict judges the median of those
 // per-round ratios with a distribution-free confidence interval (order statistics of the binomial, no
 // assumption about how the noise is spread): a budget passes when the whole interval is within its limit,
 // fails when the whole interval is past it, and is "unclear" otherwise, with the interval shown, so that a
