@@ -6,6 +6,7 @@ import type { Cache } from '../store/cache.js';
 import { DeferredCache } from '../store/deferred-cache.js';
 import type { ConnectorRequest } from '../contract/connector-request.js';
 import type { Tenant } from './context-caches.js';
+import type { TenantShare } from './later-call/tenant-shares.js';
 
 /**
  * The signal of a request that came without one (a binding that cannot tell a disconnect). Shared, so code that
@@ -36,7 +37,7 @@ export class RequestScope {
    */
   tenant: Tenant | undefined = undefined;
   /** The tenant whose share of the calls in flight this request holds, given back once it is answered. */
-  share: string | undefined = undefined;
+  share: TenantShare | undefined = undefined;
   /** The request's trace, when the `request` channel has a subscriber (ARCHITECTURE.md, D22). */
   requestTrace: RequestTrace | undefined = undefined;
   /** The innermost trace the request's work runs in: its login while `initialize` runs, else its trace. */

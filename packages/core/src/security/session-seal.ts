@@ -1,6 +1,6 @@
 import { nodeCrypto } from './node-crypto.js';
 import type { SessionKeys } from './session-keys.js';
-import type { VerifiedSessions } from './verified-sessions.js';
+import type { VerifiedEntry, VerifiedSessions } from './verified-sessions.js';
 
 // The SDK's session entry (ARCHITECTURE.md, D1): a MAC over the ids, the issue time, a fingerprint of the
 // configuration and every entry initialize returned, so that a later call proves it carries a session this
@@ -58,6 +58,26 @@ export type Unsealed =
 
 const fail = (reason: UnsealFailure): Unsealed => ({ ok: false, reason });
 
+/** A session that verified: what {@link SessionSealer.unseal} answers, and remembers. */
+type Verified = Extract<Unsealed, { ok: true }>;
+
+/**
+ * Whether a later call carries the ids and entry values of the session remembered under its token: the entry's
+ * parts hold the ids, then the value of each covered entry in order.
+ */
+function sameParts(
+  known: VerifiedEntry<Verified>,
+  carried: CarriedSession,
+  header: (lowerName: string) => unknown,
+): boolean {
+  const { parts } = known;
+  const { covered } = known.value;
+  if (parts[0] !== carried.systemId || parts[1] !== carried.sdkSessionId) return false;
+  for (let i = 0; i < covered.length; i++)
+    if (header(covered[i] as string) !== parts[i + 2]) return false;
+  return true;
+}
+
 /** What a later call carries of its session besides the entries: the SDK's session entry and the ids. */
 export interface CarriedSession {
   /** The value of the SDK's session entry. */
@@ -75,14 +95,14 @@ export interface CarriedSession {
 export class SessionSealer {
   readonly #keys: SessionKeys;
   readonly #connector: string;
-  readonly #verified: VerifiedSessions | undefined;
+  readonly #verified: VerifiedSessions<Verified> | undefined;
 
   /**
    * @param keys - the handler's session keys
    * @param connector - the connector's name, which every seal covers
    * @param verified - the sessions verified lately, so a replayed one costs no new HMAC
    */
-  constructor(keys: SessionKeys, connector: string, verified?: VerifiedSessions) {
+  constructor(keys: SessionKeys, connector: string, verified?: VerifiedSessions<Verified>) {
     this.#keys = keys;
     this.#connector = connector;
     this.#verified = verified;
@@ -128,6 +148,10 @@ export class SessionSealer {
   unseal(carried: CarriedSession, header: (lowerName: string) => unknown): Unsealed {
     const { token } = carried;
     if (token.length > MAX_TOKEN_LENGTH) return fail('malformed');
+    // A session verified before under this very token, replayed with the same ids and entries, is the same
+    // session: its conclusion is recalled without reading the token again.
+    const known = this.#verified?.recall(token);
+    if (known !== undefined && sameParts(known, carried, header)) return known.value;
     const parts = token.split(':');
     if (parts.length !== 6 || parts[0] !== VERSION) return fail('malformed');
     const [, issued, keyId, configuration, list, digest] = parts as [
@@ -160,29 +184,22 @@ export class SessionSealer {
       configuration,
       issuedAt,
     };
-    // Everything the MAC covers besides the connector's name (the sealer's own), and the key: a session
-    // verified before under this digest with the same parts is the same session.
-    const covers = [
-      keyId,
-      issued,
-      configuration,
-      carried.systemId,
-      carried.sdkSessionId,
-      list,
-      ...values,
-    ];
-    const verified = this.#verified;
-    if (verified?.matches(digest, covers) !== true) {
-      // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
-      // is re-encoded and compared, and only its one canonical spelling verifies.
-      const given = Buffer.from(digest, 'base64url');
-      if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
-        return fail('malformed');
-      const text = this.#covered(claims, names, values);
-      if (!nodeCrypto().timingSafeEqual(key.mac(text), given)) return fail('tampered');
-      verified?.add(digest, covers);
-    }
-    return { ok: true, claims, covered: names };
+    // The digest is not covered by itself: base64url's last character carries bits the decoder drops, so it
+    // is re-encoded and compared, and only its one canonical spelling verifies.
+    const given = Buffer.from(digest, 'base64url');
+    if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
+      return fail('malformed');
+    const text = this.#covered(claims, names, values);
+    if (!nodeCrypto().timingSafeEqual(key.mac(text), given)) return fail('tampered');
+    const verified: Verified = Object.freeze({
+      ok: true,
+      claims: Object.freeze(claims),
+      covered: Object.freeze(names),
+    });
+    // Remembered with everything the MAC covers that the token does not hold: the ids and the entries' values
+    // (the connector's name is the sealer's own, the rest is in the token, the key named by it).
+    this.#verified?.add(token, [carried.systemId, carried.sdkSessionId, ...values], verified);
+    return verified;
   }
 
   /** The text the MAC covers: JSON of strings and a number, which no two different sessions share. */

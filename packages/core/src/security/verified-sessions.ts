@@ -1,20 +1,20 @@
 /**
  * The sessions this handler verified lately: a later call that replays one of them, unchanged, needs no new
- * HMAC. An HMAC costs about 15 µs of CPU in a busy server (OpenSSL, far more than in a loop) and the platform
- * replays one session many times, so this is most of what verification costs (ARCHITECTURE.md, D1). Each is
- * remembered under its MAC digest with the parts its MAC covered (the key id, the claims, the entry names and
- * values); a replay matches when its digest finds an entry and every part is the same string. Nothing is built
- * to look a session up: a digest is 43 characters, where the JSON text the MAC covers is hundreds, and a lookup
- * by that text cost more than the rest of the session's reading. Only sessions whose MAC verified are
- * remembered, so no caller can add a session it could not also have made with a real initialize; the memory is
- * bounded in bytes and entries, the oldest forgotten first. The parts are compared only once the digest, which
- * an attacker without the session cannot know, has found an entry, so their comparison's time says next to
- * nothing about a secret.
+ * HMAC, and no new reading of its token either. An HMAC costs far more in a busy server than in a loop, and the
+ * platform replays one session many times, so this is most of what verification costs (ARCHITECTURE.md, D1).
+ * Each is remembered under its whole token (which holds its MAC digest) with the parts its MAC covered besides
+ * the token's own (the ids and the entries' values) and what verifying it concluded; a replay is recalled by
+ * its token and accepted only when every part is the same string. Nothing is built to look a session up: the
+ * token is a header as it came, where the JSON text the MAC covers is hundreds of characters to build. Only
+ * sessions whose MAC verified are remembered, so no caller can add a session it could not also have made with a
+ * real initialize; the memory is bounded in bytes and entries, the oldest forgotten first. The parts are
+ * compared only once the token, whose digest an attacker without the session cannot know, has found an entry,
+ * so their comparison's time says next to nothing about a secret.
  *
  * @internal
  */
-export class VerifiedSessions {
-  readonly #seen = new Map<string, { readonly parts: readonly string[]; readonly bytes: number }>();
+export class VerifiedSessions<T> {
+  readonly #seen = new Map<string, VerifiedEntry<T>>();
   readonly #maxBytes: number;
   readonly #maxEntries: number;
   #bytes = 0;
@@ -24,25 +24,30 @@ export class VerifiedSessions {
     this.#maxEntries = options.maxEntries ?? 10_000;
   }
 
-  /** Whether a session verified before under this digest with exactly these parts. */
-  matches(digest: string, parts: readonly string[]): boolean {
-    const seen = this.#seen.get(digest)?.parts;
+  /** The session remembered under this token, if any: its parts are the caller's to compare. */
+  recall(key: string): VerifiedEntry<T> | undefined {
+    return this.#seen.get(key);
+  }
+
+  /** Whether a session verified before under this key with exactly these parts. */
+  matches(key: string, parts: readonly string[]): boolean {
+    const seen = this.#seen.get(key)?.parts;
     if (seen === undefined || seen.length !== parts.length) return false;
     for (let i = 0; i < parts.length; i++) if (seen[i] !== parts[i]) return false;
     return true;
   }
 
   /** Remembers a session whose MAC verified, forgetting the oldest past the bounds. */
-  add(digest: string, parts: readonly string[]): void {
-    let bytes = 2 * digest.length;
-    for (const part of parts) bytes += 2 * part.length;
+  add(key: string, parts: readonly string[], value: T): void {
+    let bytes = ENTRY_OVERHEAD_BYTES + 2 * key.length;
+    for (const part of parts) bytes += PART_OVERHEAD_BYTES + 2 * part.length;
     if (bytes > this.#maxBytes) return;
-    const old = this.#seen.get(digest);
+    const old = this.#seen.get(key);
     if (old !== undefined) {
-      this.#seen.delete(digest);
+      this.#seen.delete(key);
       this.#bytes -= old.bytes;
     }
-    this.#seen.set(digest, { parts: [...parts], bytes });
+    this.#seen.set(key, new VerifiedEntry(Object.freeze([...parts]), value, bytes));
     this.#bytes += bytes;
     for (const [name, { bytes: size }] of this.#seen) {
       if (this.#bytes <= this.#maxBytes && this.#seen.size <= this.#maxEntries) break;
@@ -55,4 +60,20 @@ export class VerifiedSessions {
   get size(): number {
     return this.#seen.size;
   }
+}
+
+/**
+ * What an entry costs besides its characters, counted against the byte budget: the entry, its parts' array
+ * and the map's slot (about 160 bytes on 64-bit V8), and each part's string header (about 16).
+ */
+export const ENTRY_OVERHEAD_BYTES = 160;
+export const PART_OVERHEAD_BYTES = 16;
+
+/** One remembered session. @internal */
+export class VerifiedEntry<T> {
+  constructor(
+    readonly parts: readonly string[],
+    readonly value: T,
+    readonly bytes: number,
+  ) {}
 }

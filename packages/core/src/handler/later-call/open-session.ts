@@ -38,9 +38,7 @@ export function openSession(
   if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
     throw mismatch("The path's session id is not the id of this call's session");
   state.tenant = session;
-  const share = tenantKey(session);
-  runtime.tenantShares.enter(share);
-  state.share = share;
+  state.share = runtime.tenantShares.enter(tenantKey(session));
   if (!runtime.rateLimit) return session;
   return runtime
     .rateLimit({

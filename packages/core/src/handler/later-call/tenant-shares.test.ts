@@ -3,6 +3,7 @@ import { bareConnector } from '../../../test/acme-connector.js';
 import { initializeSession } from '../../../test/sessions.js';
 import { tally } from '../../../test/tally.js';
 import { createHandler, type ConnectorRequest } from '../../index.js';
+import { TenantShares } from './tenant-shares.js';
 
 // One tenant whose calls never end (an end system that never answers) must not hold every place of the
 // process: past its share of calls in flight, its next call is told to wait (403 with the wait header, which the
@@ -76,5 +77,16 @@ describe("a tenant's share of the calls in flight", () => {
     expect(() => held({ maxCallsInFlightPerTenant: 0 })).toThrow(
       'maxCallsInFlightPerTenant must be a whole number from 1, not 0',
     );
+  });
+
+  it('keeps a tenant without calls in flight only until 1,024 are counted, and never forgets one in flight', () => {
+    const shares = new TenantShares(1);
+    const busy = shares.enter('busy');
+    for (let i = 0; i < 3_000; i++) shares.leave(shares.enter(`tenant ${i}`));
+    expect(shares.size).toBeLessThanOrEqual(1_024);
+    // The tenant with a call in flight survived every sweep: its share is still full.
+    expect(() => shares.enter('busy')).toThrow('calls in flight');
+    shares.leave(busy);
+    shares.leave(shares.enter('busy'));
   });
 });

@@ -9,15 +9,20 @@ import { stackless } from '../../errors/stackless.js';
 /** How long a tenant over its share is told to wait, in milliseconds: the wait header's least value. */
 const WAIT_MS = 1_000;
 
+/** Tenants counted at once before those with no call in flight are forgotten. */
+const SWEEP_AT = 1_024;
+
 /**
- * The calls in flight per tenant, in this process. A tenant's entry exists only while it has calls in flight,
- * so the map holds at most as many entries as there are calls being served.
+ * The calls in flight per tenant, in this process. A tenant's count stays in the map at zero once its calls
+ * are answered, so that a tenant calling again (the usual case: one sync after another) finds it without a new
+ * entry; past {@link SWEEP_AT} tenants, those at zero are forgotten before another is added, so the map holds at
+ * most that many entries or as many as there are calls being served.
  *
  * @internal
  */
 export class TenantShares {
   readonly #max: number;
-  readonly #inFlight = new Map<string, number>();
+  readonly #inFlight = new Map<string, TenantShare>();
 
   /** @param max - the share, a whole number from 1 (`resolveHandlerOptions` checked it) */
   constructor(max: number) {
@@ -27,11 +32,16 @@ export class TenantShares {
   /**
    * Counts one call of `tenant` in flight; give it back with {@link leave} once it is answered.
    *
+   * @returns the tenant's count, to give back
    * @throws RateLimitedError (403 with the wait header) when the tenant has its whole share in flight
    */
-  enter(tenant: string): void {
-    const count = this.#inFlight.get(tenant) ?? 0;
-    if (count >= this.#max)
+  enter(tenant: string): TenantShare {
+    let share = this.#inFlight.get(tenant);
+    if (share === undefined) {
+      if (this.#inFlight.size >= SWEEP_AT) this.#sweep();
+      this.#inFlight.set(tenant, (share = new TenantShare()));
+    }
+    if (share.inFlight >= this.#max)
       throw stackless(
         () =>
           new RateLimitedError(
@@ -39,13 +49,28 @@ export class TenantShares {
             { retryAfterMs: WAIT_MS },
           ),
       );
-    this.#inFlight.set(tenant, count + 1);
+    share.inFlight++;
+    return share;
   }
 
-  /** Gives back one call of `tenant`. */
-  leave(tenant: string): void {
-    const count = this.#inFlight.get(tenant) ?? 0;
-    if (count <= 1) this.#inFlight.delete(tenant);
-    else this.#inFlight.set(tenant, count - 1);
+  /** Gives back one call of the tenant whose count {@link enter} returned. */
+  leave(share: TenantShare): void {
+    share.inFlight--;
   }
+
+  /** How many tenants are counted, those at zero included; for tests. */
+  get size(): number {
+    return this.#inFlight.size;
+  }
+
+  /** Forgets the tenants with no call in flight. */
+  #sweep(): void {
+    for (const [tenant, share] of this.#inFlight)
+      if (share.inFlight === 0) this.#inFlight.delete(tenant);
+  }
+}
+
+/** One tenant's calls in flight. @internal */
+export class TenantShare {
+  inFlight = 0;
 }
