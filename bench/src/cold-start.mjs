@@ -62,8 +62,13 @@ function importOnce(modules) {
 }
 
 /**
+ * Each repeat imports every target once, one fresh process after another, so that a budget can judge the
+ * difference between two targets within each repeat (report.mjs): this machine's speed moves within seconds,
+ * and medians taken apart compared a quick stretch with a slow one (zod alone measured 63 ms in one run and
+ * 148 ms in another; the SDK's budget over it went from +25 ms to +33 ms between two runs of one commit).
+ *
  * @param {{ repeats: number, progress: (line: string) => void }} options
- * @returns {Map<string, number>} target → median milliseconds
+ * @returns {Map<string, { median: number, times: number[] }>} target → median milliseconds, and each repeat's
  */
 export function measureColdStart({ repeats, progress }) {
   const times = new Map(COLD_TARGETS.map((target) => [target.name, []]));
@@ -71,9 +76,11 @@ export function measureColdStart({ repeats, progress }) {
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const target of COLD_TARGETS) times.get(target.name).push(importOnce(target.modules));
   }
-  const medians = new Map([...times].map(([name, list]) => [name, median(list)]));
-  progress(
-    `cold start: ${[...medians].map(([name, ms]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`,
+  const measured = new Map(
+    [...times].map(([name, list]) => [name, { median: median(list), times: list }]),
   );
-  return medians;
+  progress(
+    `cold start: ${[...measured].map(([name, { median: ms }]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`,
+  );
+  return measured;
 }

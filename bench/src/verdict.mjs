@@ -28,11 +28,13 @@ function binomialAtMost(k, n) {
  * the interval is then the whole range, and says so.
  *
  * @param {number[]} values
- * @returns {{ median: number, low: number, high: number, count: number, confident: boolean }}
+ * @returns {{ median: number, low: number, high: number, count: number, dropped: number, confident: boolean }}
+ *   `count` values judged, `dropped` left out for not being finite numbers
  */
 export function medianInterval(values) {
   const sorted = [...values].filter(Number.isFinite).sort((a, b) => a - b);
   const n = sorted.length;
+  const dropped = values.length - n;
   let k = 0;
   // The interval [x(k+1), x(n-k)] misses the median with probability 2·P(X ≤ k).
   while (k + 1 < n / 2 && 2 * binomialAtMost(k + 1, n) <= 1 - CONFIDENCE) k++;
@@ -41,6 +43,7 @@ export function medianInterval(values) {
     low: sorted[k],
     high: sorted[n - 1 - k],
     count: n,
+    dropped,
     confident: n > 0 && 2 * binomialAtMost(0, n) <= 1 - CONFIDENCE,
   };
 }

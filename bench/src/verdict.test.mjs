@@ -10,6 +10,7 @@ describe('medianInterval', () => {
       low: 1.0,
       high: 1.4,
       count: 5,
+      dropped: 0,
       confident: true,
     });
     // 9 values: the second of each end (2·P(X ≤ 1) = 20/512; the third would miss with 92/512).
@@ -21,8 +22,10 @@ describe('medianInterval', () => {
 
   it('says when too few values reach no confidence', () => {
     expect(medianInterval([1, 2, 3, 4])).toMatchObject({ low: 1, high: 4, confident: false });
-    expect(medianInterval([1, Number.NaN, 2, 3, 4, 5])).toMatchObject({
+    // A value that is not a number is left out, and counted as left out.
+    expect(medianInterval([1, Number.NaN, 2, 3, Infinity, 4, 5])).toMatchObject({
       count: 5,
+      dropped: 2,
       confident: true,
     });
   });
