@@ -12,7 +12,7 @@ const ratio = (value, base) =>
 /**
  * The ratio a budget judges: the median over the rounds both servers ran of their ratio within the round, with
  * its confidence interval (verdict.mjs). The servers a budget compares are measured together in each round, in
- * alternating quarter-second turns (throughput.mjs), while this machine's speed changes by up to 2x between
+ * alternating one-second turns (throughput.mjs), while this machine's speed changes by up to 2x between
  * minutes and moves within seconds: a ratio of medians taken over the whole run can compare one server's quiet
  * figure with another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
  */
@@ -257,7 +257,7 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario together, in alternating turns of ${TURN_SECONDS} s, in each of ${settings.judgedRepeats} rounds ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario together, in alternating turns of ${TURN_SECONDS} s (the measured seconds rounded to whole turns, at least two), in each of ${settings.judgedRepeats} rounds ` +
       `(a fresh process each, the order changing), the others in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
       `medians over the rounds, and a budget judges the median of the ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,

@@ -6,7 +6,7 @@
 // seconds compiling (an end-system call took 1,575 µs of CPU in its first second, 700 in its third and 430
 // from its fifth on; the floor's 1,413, 525 and 350), so a warm-up by time alone measured the JIT, the slower
 // the scenario the more. In each round the servers a budget judges on the scenario are measured together, in
-// turns of a quarter second (`measureInTurns`), so that a slow stretch of the machine falls on both sides of
+// turns of a second (`measureInTurns`), so that a slow stretch of the machine falls on both sides of
 // each ratio; their order changes from round to round, and they run in more rounds (processes) than the
 // others, which follow them one at a time. Each server's figures are kept per round too (`rounds`), so that a
 // budget judges the ratios within the rounds two servers shared (report.mjs, verdict.mjs).
@@ -34,8 +34,12 @@ async function warmUp(load, seconds, requests) {
   }
 }
 
-/** How long one turn of a server lasts when servers are measured together (`measureInTurns`). */
-export const TURN_SECONDS = 0.25;
+/**
+ * How long one turn of a server lasts when servers are measured together (`measureInTurns`): a second, since
+ * autocannon times a run in whole seconds (a run asked for 0.25 s lasts one), and a turn by a number of requests
+ * ends on connections draining, below the server's full load.
+ */
+export const TURN_SECONDS = 1;
 
 /**
  * The order of the servers in each turn: forwards, then backwards, so that over two turns each server runs
@@ -54,8 +58,8 @@ export function turnOrder(count, turns) {
 
 /**
  * Measures servers side by side: each started afresh and warmed, then loaded in turns of
- * {@link TURN_SECONDS} (A B, B A, A B …) until each has had `seconds` of load. This machine's speed moves
- * within seconds (one server's CPU per request ranged 42–84 µs over six turns in a row), so servers measured
+ * {@link TURN_SECONDS} (A B, B A, A B …), `seconds` rounded to whole turns and at least two. This machine's speed moves
+ * within seconds (one server's CPU per request ranged 42–84 µs over six one-second turns in a row), so servers measured
  * one after another compare a quick stretch with a slow one; in turns, each stretch falls on every server.
  * A server's CPU is counted from before its first turn to after its last, the pauses between its turns
  * included, so work a server defers (a collection after its turn) is still its own. One server alone is
@@ -85,7 +89,9 @@ async function measureInTurns(
         await warmUp({ url, requests: [scenario], connections }, warmup / 2, warmupRequests);
       }
     }
+    // Alone, a server is measured for `seconds`; together, in at least two turns of TURN_SECONDS each.
     const turns = group.length === 1 ? 1 : Math.max(2, Math.round(seconds / TURN_SECONDS));
+    const turnSeconds = group.length === 1 ? seconds : TURN_SECONDS;
     const sums = group.map(() => ({
       requests: 0,
       seconds: 0,
@@ -103,7 +109,7 @@ async function measureInTurns(
           url: `http://127.0.0.1:${running[index].port}`,
           requests: [scenario],
           connections,
-          seconds: seconds / turns,
+          seconds: turnSeconds,
           latencies: sum.latencies,
         });
         sum.requests += result.requests;

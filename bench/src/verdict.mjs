@@ -1,5 +1,5 @@
 // A budget's verdict from paired measurements. The servers a budget compares are measured together in each round,
-// in alternating quarter-second turns (throughput.mjs), so each round gives one ratio; this virtual machine
+// in alternating one-second turns (throughput.mjs), so each round gives one ratio; this virtual machine
 // changes speed by up to 2x between minutes and within seconds, which moves both sides of a pair alike. The verdict judges the median of those
 // per-round ratios with a distribution-free confidence interval (order statistics of the binomial, no
 // assumption about how the noise is spread): a budget passes when the whole interval is within its limit,
