@@ -2,7 +2,7 @@
 // that records what each call sent: the credentials on every attempt, registered as secrets before sending.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { createHandler, defineConnector, field, secret } from '../index.js';
 import { createEndSystemClient, type EndSystemAuth } from '../http/index.js';
@@ -109,6 +109,27 @@ describe('static strategies', () => {
     // Sent with its length, as without the key: some servers store a chunked body's framing.
     expect(seen[0]?.length).toBe('7');
     expect(JSON.stringify(logger.lines)).not.toContain('s3cr3t-t0ken-value');
+  });
+
+  it('have ky clone no answer: a strategy that neither sees answers nor renews gets no afterResponse hook', async () => {
+    // ky hands every afterResponse hook a clone of every answer, its body teed: a cost on every call.
+    const clones = vi.spyOn(Response.prototype, 'clone');
+    try {
+      const plain = await connectorWith((session) => bearerToken(session.Token)).send();
+      expect(plain.status).toBe(200);
+      expect(clones).not.toHaveBeenCalled();
+      // A strategy that sees answers still sees every one, through the hook and its clone.
+      const answered: number[] = [];
+      const watching = await connectorWith((session) => ({
+        ...bearerToken(session.Token),
+        answered: (response: Response) => void answered.push(response.status),
+      })).send();
+      expect(watching.status).toBe(200);
+      expect(answered).toEqual([200]);
+      expect(clones).toHaveBeenCalled();
+    } finally {
+      clones.mockRestore();
+    }
   });
 
   it('refuse what is not a credential', () => {
