@@ -48,9 +48,12 @@ export function hmacSha256(secret: Buffer): (message: string) => Buffer {
       inner.copy(input, 0, 0, BLOCK);
       input.write(message, BLOCK, 'utf8');
     }
-    crypto.hash('sha256', input, 'buffer').copy(outer, BLOCK);
-    // The message may hold a session's secrets: nothing of it is kept past the call.
-    if (kept) inner.fill(0, BLOCK, BLOCK + bytes);
+    try {
+      crypto.hash('sha256', input, 'buffer').copy(outer, BLOCK);
+    } finally {
+      // The message may hold a session's secrets: nothing of it is kept past the call.
+      input.fill(0, BLOCK, BLOCK + bytes);
+    }
     return crypto.hash('sha256', outer, 'buffer');
   };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bareConnector } from '../../../test/acme-connector.js';
 import { initializeSession } from '../../../test/sessions.js';
 import { tally } from '../../../test/tally.js';
@@ -88,5 +88,21 @@ describe("a tenant's share of the calls in flight", () => {
     expect(() => shares.enter('busy')).toThrow('calls in flight');
     shares.leave(busy);
     shares.leave(shares.enter('busy'));
+  });
+
+  it('with more than 1,024 tenants busy, lets the map double before the next sweep, and shrinks it once they leave', () => {
+    const shares = new TenantShares(1);
+    const busy = Array.from({ length: 1_500 }, (_, i) => shares.enter(`busy ${i}`));
+    // A sweep walks the map: with every swept-for tenant busy, it must not walk it for each new tenant.
+    const walks = vi.spyOn(Map.prototype, Symbol.iterator);
+    for (let i = 0; i < 3_000; i++) shares.leave(shares.enter(`short ${i}`));
+    expect(walks.mock.calls.length).toBeLessThan(10);
+    walks.mockRestore();
+    // Each sweep found the busy ones only: the next waited for twice as many.
+    expect(shares.size).toBeGreaterThan(1_500);
+    expect(shares.size).toBeLessThanOrEqual(2 * 1_500);
+    for (const share of busy) shares.leave(share);
+    for (let i = 0; i < 5_000; i++) shares.leave(shares.enter(`later ${i}`));
+    expect(shares.size).toBeLessThanOrEqual(1_024);
   });
 });

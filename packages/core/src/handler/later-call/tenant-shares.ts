@@ -16,13 +16,15 @@ const SWEEP_AT = 1_024;
  * The calls in flight per tenant, in this process. A tenant's count stays in the map at zero once its calls
  * are answered, so that a tenant calling again (the usual case: one sync after another) finds it without a new
  * entry; past {@link SWEEP_AT} tenants, those at zero are forgotten before another is added, so the map holds at
- * most that many entries or as many as there are calls being served.
+ * most that many entries or twice as many as there are tenants with calls being served.
  *
  * @internal
  */
 export class TenantShares {
   readonly #max: number;
   readonly #inFlight = new Map<string, TenantShare>();
+  /** The count of tenants past which the next new one sweeps: twice what the last sweep left, at least SWEEP_AT. */
+  #sweepAt = SWEEP_AT;
 
   /** @param max - the share, a whole number from 1 (`resolveHandlerOptions` checked it) */
   constructor(max: number) {
@@ -38,7 +40,7 @@ export class TenantShares {
   enter(tenant: string): TenantShare {
     let share = this.#inFlight.get(tenant);
     if (share === undefined) {
-      if (this.#inFlight.size >= SWEEP_AT) this.#sweep();
+      if (this.#inFlight.size >= this.#sweepAt) this.#sweep();
       this.#inFlight.set(tenant, (share = new TenantShare()));
     }
     if (share.inFlight >= this.#max)
@@ -63,10 +65,14 @@ export class TenantShares {
     return this.#inFlight.size;
   }
 
-  /** Forgets the tenants with no call in flight. */
+  /**
+   * Forgets the tenants with no call in flight. The next sweep waits until the map has doubled, so that many
+   * tenants all with calls in flight (whom a sweep cannot forget) do not make every new tenant walk the map.
+   */
   #sweep(): void {
     for (const [tenant, share] of this.#inFlight)
       if (share.inFlight === 0) this.#inFlight.delete(tenant);
+    this.#sweepAt = Math.max(SWEEP_AT, 2 * this.#inFlight.size);
   }
 }
 
