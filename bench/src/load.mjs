@@ -31,8 +31,8 @@ export function runLoad({ url, requests, connections, seconds, amount, latencies
         url,
         connections,
         pipelining: 1,
-        // autocannon counts a duration in whole seconds (0.25 runs for a second, and `stop()` waits for the
-        // next one): a shorter run is asked for by `amount`.
+        // autocannon counts a duration in whole seconds: 0.25 runs for a second (see TURN_SECONDS in
+        // throughput.mjs).
         ...(amount === undefined ? { duration: seconds } : { amount }),
         requests: requests.map(({ method, path, headers, body }) => ({
           method,

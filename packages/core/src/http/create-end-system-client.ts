@@ -153,10 +153,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
  * most, since ky hands each one a clone of every answer (its body teed): a strategy that neither sees answers
  * nor renews credentials (a bearer token, an API key, Basic) gets none, which took a call through such a client
  * from 1.71x to 1.51x a bare fetch's CPU (`node bench/ky-cost.mjs`).
- *
- * @internal
  */
-export function clientHooks(options: EndSystemClientOptions): Pick<Options, 'hooks'> | undefined {
+function clientHooks(options: EndSystemClientOptions): Pick<Options, 'hooks'> | undefined {
   const { auth, sessionExpired } = options;
   if (auth === undefined) return sessionExpired && { hooks: { afterResponse: [detectExpiry] } };
   const afterResponse = [

@@ -50,7 +50,10 @@ export class SessionKeys {
   readonly #byId: ReadonlyMap<string, SessionKey>;
 
   constructor(secrets: readonly Buffer[], generated: boolean) {
-    const keys = secrets.map((secret) => ({ id: keyId(secret), secret, mac: hmacSha256(secret) }));
+    const keys = secrets.map((secret) => {
+      const mac = hmacSha256(secret);
+      return { id: keyId(mac), secret, mac };
+    });
     this.signing = keys[0] as SessionKey;
     this.generated = generated;
     this.#byId = new Map(keys.map((key) => [key.id, key]));
@@ -72,8 +75,8 @@ export class SessionKeys {
 }
 
 /** A short public id of a key: the start of an HMAC with the key of a fixed label, so it reveals nothing. */
-function keyId(secret: Buffer): string {
-  return hmacSha256(secret)('connector-sdk key id').toString('base64url').slice(0, 8);
+function keyId(mac: (text: string) => Buffer): string {
+  return mac('connector-sdk key id').toString('base64url').slice(0, 8);
 }
 
 let processKeys: SessionKeys | undefined;

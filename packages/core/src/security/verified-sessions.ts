@@ -29,7 +29,7 @@ export class VerifiedSessions<T> {
     return this.#seen.get(key);
   }
 
-  /** Whether a session verified before under this key with exactly these parts. */
+  /** Whether a session verified before under this key with exactly these parts; for tests. */
   matches(key: string, parts: readonly string[]): boolean {
     const seen = this.#seen.get(key)?.parts;
     if (seen === undefined || seen.length !== parts.length) return false;
