@@ -63,7 +63,7 @@ function installAndTest({ project, install }) {
 
 /**
  * Starts `npm start`, waits for its "connector listening" log line, and returns the URL and a stop function
- * that sends SIGTERM and resolves with the log lines once the process group has ended.
+ * that sends SIGTERM and resolves with the log lines once every process of the group has closed its output.
  */
 async function start(project) {
   const server = spawn('npm', ['start'], {
@@ -89,7 +89,9 @@ async function start(project) {
     server.once('exit', (code) => fail(new Error(`npm start exited with ${code}:\n${output}`)));
   });
   const stop = async () => {
-    const exited = new Promise((done) => server.once('exit', done));
+    // 'close', not 'exit': npm may exit on the signal before the node it started has written its last lines to
+    // the pipe they share; the pipe closes only when every process holding it has ended.
+    const exited = new Promise((done) => server.once('close', done));
     process.kill(-server.pid, 'SIGTERM');
     const timer = setTimeout(() => process.kill(-server.pid, 'SIGKILL'), 10_000);
     await exited;
