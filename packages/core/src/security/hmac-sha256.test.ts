@@ -22,25 +22,58 @@ describe('hmacSha256', () => {
     'y'.repeat(100_000),
   ];
 
-  it("is createHmac's HMAC-SHA-256 for keys and messages of every length class", () => {
+  it("is createHmac's HMAC-SHA-256 for keys and messages of every length class, in every form", () => {
     for (const key of keys) {
       const mac = hmacSha256(key);
-      for (const message of messages) expect(mac(message)).toEqual(expected(key, message));
+      for (const message of messages) {
+        const want = expected(key, message);
+        expect(mac.base64url(message)).toBe(want.toString('base64url'));
+        expect(mac.bytes(message)).toEqual(want);
+        expect(mac.verifies(message, want)).toBe(true);
+      }
     }
+  });
+
+  it('answers the first bytes of the MAC in base64url, as the whole MAC cut there would be', () => {
+    const key = randomBytes(32);
+    const mac = hmacSha256(key);
+    for (const bytes of [0, 1, 8, 16, 31, 32])
+      expect(mac.base64url('connector-sdk configuration 1', bytes)).toBe(
+        expected(key, 'connector-sdk configuration 1').subarray(0, bytes).toString('base64url'),
+      );
+  });
+
+  it('verifies no MAC of another message, another key, one bit changed, or the wrong length', () => {
+    const key = randomBytes(32);
+    const mac = hmacSha256(key);
+    const right = expected(key, 'session');
+    expect(mac.verifies('session', right)).toBe(true);
+    expect(mac.verifies('session!', right)).toBe(false);
+    expect(mac.verifies('session', expected(randomBytes(32), 'session'))).toBe(false);
+    for (const index of [0, 15, 31]) {
+      const flipped = Buffer.from(right);
+      flipped[index] = (flipped[index] as number) ^ 1;
+      expect(mac.verifies('session', flipped)).toBe(false);
+    }
+    expect(mac.verifies('session', right.subarray(0, 31))).toBe(false);
+    expect(mac.verifies('session', Buffer.concat([right, Buffer.of(0)]))).toBe(false);
   });
 
   it('keeps nothing of one message in the next: a short one after a long one, in both orders', () => {
     const key = randomBytes(32);
     const mac = hmacSha256(key);
     const order = ['z'.repeat(5_000), 'short', 'w'.repeat(20_000), 'ab', '', 'ab'];
-    for (const message of order) expect(mac(message)).toEqual(expected(key, message));
+    for (const message of order)
+      expect(mac.base64url(message)).toBe(expected(key, message).toString('base64url'));
   });
 
-  it('returns a buffer of its own each time', () => {
+  it('answers bytes of their own each time, which no later MAC or comparison changes', () => {
     const mac = hmacSha256(randomBytes(32));
-    const first = mac('one');
+    const first = mac.bytes('one');
     const copy = Buffer.from(first);
-    mac('two');
+    mac.bytes('two');
+    mac.verifies('three', copy);
+    mac.base64url('four', 16);
     expect(first).toEqual(copy);
   });
 
@@ -51,7 +84,10 @@ describe('hmacSha256', () => {
         fc.string({ unit: 'binary', maxLength: 400 }),
         (key, message) => {
           const secret = Buffer.from(key);
-          expect(hmacSha256(secret)(message)).toEqual(expected(secret, message));
+          const want = expected(secret, message);
+          const mac = hmacSha256(secret);
+          expect(mac.base64url(message)).toBe(want.toString('base64url'));
+          expect(mac.verifies(message, want)).toBe(true);
         },
       ),
       { numRuns: RUNS },

@@ -1,4 +1,4 @@
-import { hmacSha256 } from './hmac-sha256.js';
+import { hmacSha256, type HmacSha256 } from './hmac-sha256.js';
 import { nodeCrypto } from './node-crypto.js';
 
 /**
@@ -33,7 +33,7 @@ interface SessionKey {
   readonly id: string;
   readonly secret: Buffer;
   /** HMAC-SHA-256 under this key, of a text's UTF-8 bytes. */
-  readonly mac: (text: string) => Buffer;
+  readonly mac: HmacSha256;
 }
 
 /**
@@ -75,8 +75,8 @@ export class SessionKeys {
 }
 
 /** A short public id of a key: the start of an HMAC with the key of a fixed label, so it reveals nothing. */
-function keyId(mac: (text: string) => Buffer): string {
-  return mac('connector-sdk key id').toString('base64url').slice(0, 8);
+function keyId(mac: HmacSha256): string {
+  return mac.base64url('connector-sdk key id').slice(0, 8);
 }
 
 let processKeys: SessionKeys | undefined;

@@ -1,4 +1,3 @@
-import { nodeCrypto } from './node-crypto.js';
 import type { SessionKeys } from './session-keys.js';
 import type { VerifiedEntry, VerifiedSessions } from './verified-sessions.js';
 
@@ -121,10 +120,10 @@ export class SessionSealer {
       sorted.sort((a, b) =>
         (a[0] as string) < (b[0] as string) ? -1 : (a[0] as string) > (b[0] as string) ? 1 : 0,
       );
-    return this.#keys.signing
-      .mac(JSON.stringify(['connector-sdk configuration 1', this.#connector, sorted]))
-      .subarray(0, FINGERPRINT_BYTES)
-      .toString('base64url');
+    return this.#keys.signing.mac.base64url(
+      JSON.stringify(['connector-sdk configuration 1', this.#connector, sorted]),
+      FINGERPRINT_BYTES,
+    );
   }
 
   /**
@@ -137,7 +136,7 @@ export class SessionSealer {
     const { signing } = this.#keys;
     const names = entries.map((entry) => entry.key.toLowerCase());
     const values = entries.map((entry) => entry.value);
-    const digest = signing.mac(this.#covered(claims, names, values)).toString('base64url');
+    const digest = signing.mac.base64url(this.#covered(claims, names, values));
     return `${VERSION}:${claims.issuedAt}:${signing.id}:${claims.configuration}:${names.join(',')}:${digest}`;
   }
 
@@ -190,7 +189,7 @@ export class SessionSealer {
     if (given.length !== MAC_BYTES || given.toString('base64url') !== digest)
       return fail('malformed');
     const text = this.#covered(claims, names, values);
-    if (!nodeCrypto().timingSafeEqual(key.mac(text), given)) return fail('tampered');
+    if (!key.mac.verifies(text, given)) return fail('tampered');
     const verified: Verified = Object.freeze({
       ok: true,
       claims: Object.freeze(claims),

@@ -140,6 +140,6 @@ export class InitializeAccess {
   }
 
   #digest(key: string): Buffer {
-    return this.#mac(key);
+    return this.#mac.bytes(key);
   }
 }

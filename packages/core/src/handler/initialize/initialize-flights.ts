@@ -120,9 +120,9 @@ class StoreFlight {
     work: (signal: AbortSignal) => Promise<SharedLogin>,
   ): Promise<SharedLogin> {
     const { store, keys, connector, lockTtlMs, setIfAbsent, deleteIfEquals } = this.#options;
-    const scope = `login:${encodeURIComponent(connector)}:${keys.signing
-      .mac(`connector-sdk login 1\n${key}`)
-      .toString('base64url')}`;
+    const scope = `login:${encodeURIComponent(connector)}:${keys.signing.mac.base64url(
+      `connector-sdk login 1\n${key}`,
+    )}`;
     const deadline = Date.now() + 2 * lockTtlMs;
     let poll = FIRST_POLL_MS;
     for (;;) {
