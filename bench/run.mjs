@@ -13,7 +13,7 @@ import { measureReload } from './src/reload.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
 import { report } from './src/report.mjs';
 import { scenarios as allScenarios } from './src/scenarios.mjs';
-import { SERVERS } from './src/servers.mjs';
+import { PAIRS, SERVERS } from './src/servers.mjs';
 import { measureThroughput } from './src/throughput.mjs';
 
 const { values: args } = parseArgs({
@@ -22,8 +22,8 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '1' },
     'warmup-requests': { type: 'string', default: '10000' },
     repeats: { type: 'string', default: '1' },
-    // The rounds: each measures the servers a budget judges on the scenario together, in turns (throughput.mjs); the
-    // servers shown for comparison join the first `repeats` of them.
+    // The rounds: each measures the two servers of every budget pair on the scenario side by side, in turns
+    // (throughput.mjs); the servers shown for comparison join the first `repeats` of them.
     'judged-repeats': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
     only: { type: 'string' },
@@ -102,6 +102,7 @@ try {
   const timed = args.smoke ? pick(chosen, 'floor,sdk-node') : chosen;
   const throughput = await measureThroughput({
     servers: timed,
+    pairs: PAIRS,
     start: (server) => startProcess(server.module, layout.serverCpu),
     scenarios,
     ...settings,

@@ -10,13 +10,17 @@ const ratio = (value, base) =>
   Number.isFinite(value / base) ? `${(value / base).toFixed(2)}×` : '–';
 
 /**
- * The ratio a budget judges: the median over the rounds both servers ran of their ratio within the round, with
- * its confidence interval (verdict.mjs). The servers a budget compares are measured together in each round, in
- * alternating one-second turns (throughput.mjs), while this machine's speed changes by up to 2x between
+ * The ratio a budget judges: the median over the rounds of the pair's ratio within each round, with its
+ * confidence interval (verdict.mjs). The two servers of a budget pair are measured side by side in each round,
+ * in alternating one-second turns (throughput.mjs), while this machine's speed changes by up to 2x between
  * minutes and moves within seconds: a ratio of medians taken over the whole run can compare one server's quiet
- * figure with another's slow one. Without figures per round, the ratio of the medians, as an interval of one point.
+ * figure with another's slow one. Two servers that are not a pair (a stated ratio) are compared round by round
+ * as far as both ran; without figures per round, the ratio of the medians, as an interval of one point.
  */
 function pairedRatio(a, b, key) {
+  const pair = a.pairs?.get(b.name);
+  if (pair !== undefined && pair.length > 0)
+    return medianInterval(pair.map(({ own, other }) => own[key] / other[key]));
   const shared = Math.min(a.rounds?.length ?? 0, b.rounds?.length ?? 0);
   if (shared === 0) {
     const value = a[key] / b[key];
@@ -257,9 +261,9 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the servers a budget judges on a scenario together, in alternating turns of ${TURN_SECONDS} s (the measured seconds rounded to whole turns, at least two), in each of ${settings.judgedRepeats} rounds ` +
-      `(a fresh process each, the order changing), the others in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
-      `medians over the rounds, and a budget judges the median of the ratios within each round. CPU µs/req is the ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the two servers of each budget pair side by side, in alternating turns of ${TURN_SECONDS} s (the measured seconds rounded to whole turns, at least two), no more than two servers up at once, in each of ${settings.judgedRepeats} rounds ` +
+      `(a fresh process each, the order changing), the others alone in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
+      `medians over all measurements, and a budget judges the median of its pair's ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
     '',
   ];
@@ -327,7 +331,7 @@ export function report({
     '',
     '## Budgets',
     '',
-    'A ratio is the median of the ratios within each round, where the two servers ran in alternating turns; the interval',
+    "A ratio is the median of the ratios within each round, where the pair's two servers ran in alternating turns; the interval",
     'holds that median with at least 90% confidence. A budget passes when its whole interval is within the limit,',
     'fails when the whole interval is past it, and is unclear otherwise: within the noise of its limit.',
     '',

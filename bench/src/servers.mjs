@@ -1,32 +1,18 @@
 // The servers measured side by side, in table order. Each module in servers/ exports `start({ port })`.
 import { redisMissing } from './redis-for-bench.mjs';
 
-// `judged`: the servers whose ratios decide the budgets (report.mjs), on every scenario they serve or on those
-// named; they are measured together, in turns, in each round and in more rounds than the others (throughput.mjs,
-// README).
-/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], judged?: boolean | readonly string[], bodiesDiffer?: readonly string[] }[]} */
+/** @type {readonly { name: string, title: string, module: string, only?: readonly string[], bodiesDiffer?: readonly string[] }[]} */
 export const SERVERS = [
   {
     name: 'floor',
     title: 'raw node:http + zod (floor)',
     module: 'servers/floor.mjs',
-    // Its ratios on the end-system call and the declared entity are stated, not budgets: one round there.
-    judged: [
-      'initialize',
-      'initialize-secrets',
-      'initialize-worst',
-      'later-call',
-      'catalog-call',
-      'no-session',
-    ],
   },
   {
     name: 'minimal',
     title: 'raw node:http + zod, entry shapes only (minimal)',
     module: 'servers/minimal.mjs',
-    // The CPU budgets bound initialize and the later call against it too.
     only: ['initialize', 'later-call'],
-    judged: true,
   },
   {
     name: 'naive',
@@ -34,7 +20,6 @@ export const SERVERS = [
     module: 'servers/naive.mjs',
     // What the SDK's safety costs: its initialize and later call against this (report.mjs).
     only: ['initialize', 'later-call'],
-    judged: true,
     // Its initialize answers the session without ids or MAC: the status and error code are compared only.
     bodiesDiffer: ['initialize'],
   },
@@ -42,15 +27,12 @@ export const SERVERS = [
     name: 'floor-ky',
     title: 'raw node:http + zod, end system through ky made once (ky floor)',
     module: 'servers/floor-ky.mjs',
-    // A budget bounds the SDK's end-system call against it.
     only: ['end-system'],
-    judged: true,
   },
   {
     name: 'sdk-node',
     title: '@connector-sdk/node',
     module: 'servers/sdk-node.mjs',
-    judged: true,
   },
   {
     name: 'sdk-node-validated',
@@ -63,16 +45,12 @@ export const SERVERS = [
     name: 'sdk-node-otel',
     title: '@connector-sdk/node, OpenTelemetry on (batch spans, metric reader)',
     module: 'servers/sdk-node-otel.mjs',
-    judged: true,
-    // A budget bounds the later call and the end-system call with tracing and metrics on.
     only: ['later-call', 'end-system'],
   },
   {
     name: 'sdk-node-declared',
     title: '@connector-sdk/node, the entity read declared (@connector-sdk/core/rest)',
     module: 'servers/sdk-node-declared.mjs',
-    judged: true,
-    // A budget bounds the declared operation against the same operation written by hand.
     only: ['declared-entity'],
   },
   { name: 'fastify', title: 'Fastify 5 + zod', module: 'servers/fastify.mjs' },
@@ -85,13 +63,11 @@ export const SERVERS = [
     name: 'sdk-express',
     title: '@connector-sdk/express (Express 5)',
     module: 'servers/sdk-express.mjs',
-    judged: ['initialize', 'later-call'],
   },
   {
     name: 'express-plain',
     title: 'Express 5 + express.json + zod',
     module: 'servers/express-plain.mjs',
-    judged: ['initialize', 'later-call'],
   },
   // The store's cost, a rate-limit count per call, against a Redis each server starts itself.
   ...(redisMissing === undefined
@@ -110,4 +86,37 @@ export const SERVERS = [
         },
       ]
     : (process.stderr.write(`bench: Redis-backed servers left out: ${redisMissing}\n`), [])),
+];
+
+/**
+ * The budgets' pairs: on each scenario named, `server` is judged against `against` (report.mjs). The two are
+ * measured side by side in alternating turns in every round, in fresh processes (throughput.mjs); every other
+ * server is shown for comparison, measured alone in the first round.
+ *
+ * @type {readonly { server: string, against: string, scenarios: readonly string[] }[]}
+ */
+export const PAIRS = [
+  // The node binding against the equal-work floor (CPU, req/s, p99), and within the budgets of redaction.
+  {
+    server: 'sdk-node',
+    against: 'floor',
+    scenarios: [
+      'initialize',
+      'initialize-secrets',
+      'initialize-worst',
+      'later-call',
+      'catalog-call',
+      'no-session',
+    ],
+  },
+  // … against the floor that checks the entries' shape only, and the naive server: the price of the safety.
+  { server: 'sdk-node', against: 'minimal', scenarios: ['initialize', 'later-call'] },
+  { server: 'sdk-node', against: 'naive', scenarios: ['initialize', 'later-call'] },
+  // The end-system call against a careful user of ky.
+  { server: 'sdk-node', against: 'floor-ky', scenarios: ['end-system'] },
+  // Tracing and metrics on, against the same server without.
+  { server: 'sdk-node-otel', against: 'sdk-node', scenarios: ['later-call', 'end-system'] },
+  // A platform operation declared, against the same operation written by hand.
+  { server: 'sdk-node-declared', against: 'sdk-node', scenarios: ['declared-entity'] },
+  { server: 'sdk-express', against: 'express-plain', scenarios: ['initialize', 'later-call'] },
 ];

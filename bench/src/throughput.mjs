@@ -5,11 +5,14 @@
 // optimises by calls, not by time, and a scenario served at 2,000 requests a second still spent its first
 // seconds compiling (an end-system call took 1,575 µs of CPU in its first second, 700 in its third and 430
 // from its fifth on; the floor's 1,413, 525 and 350), so a warm-up by time alone measured the JIT, the slower
-// the scenario the more. In each round the servers a budget judges on the scenario are measured together, in
-// turns of a second (`measureInTurns`), so that a slow stretch of the machine falls on both sides of
-// each ratio; their order changes from round to round, and they run in more rounds (processes) than the
-// others, which follow them one at a time. Each server's figures are kept per round too (`rounds`), so that a
-// budget judges the ratios within the rounds two servers shared (report.mjs, verdict.mjs).
+// the scenario the more. In each round the two servers of each budget pair (servers.mjs, `PAIRS`) are measured
+// side by side, in alternating turns of a second (`measureInTurns`), so that a slow stretch of the machine
+// falls on both sides of the ratio, and never more than two servers are up at once: with every judged server
+// of a scenario up and taking turns (up to seven), the later call read 1.26–1.34x the naive server where
+// the same pair alone read 1.10x. A server in several pairs (the node binding against the floor, the minimal
+// floor and the naive server) stays up while its partners come one after another (`pairGroups`). Each pair's
+// figures are kept per round (`pairs`), and a budget judges the ratios within them (report.mjs, verdict.mjs);
+// the servers shown for comparison run alone, in the first `repeats` rounds.
 import { loadProblem, percentile, runLoad } from './load.mjs';
 import { serves } from './scenarios.mjs';
 import { median } from './stats.mjs';
@@ -57,103 +60,185 @@ export function turnOrder(count, turns) {
 }
 
 /**
- * Measures servers side by side: each started afresh and warmed, then loaded in turns of
- * {@link TURN_SECONDS} (A B, B A, A B …), `seconds` rounded to whole turns and at least two. This machine's speed moves
- * within seconds (one server's CPU per request ranged 42–84 µs over six one-second turns in a row), so servers measured
- * one after another compare a quick stretch with a slow one; in turns, each stretch falls on every server.
- * A server's CPU is counted from before its first turn to after its last, the pauses between its turns
- * included, so work a server defers (a collection after its turn) is still its own. One server alone is
- * simply measured for `seconds`.
+ * Starts a server afresh and warms it: the scenarios it serves mixed, then the measured one.
  *
- * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server
+ * @returns {Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>}
  */
-async function measureInTurns(
-  group,
-  { start, scenario, scenarios, seconds, warmup, warmupRequests, connections },
+async function startWarmed(
+  server,
+  { start, scenario, scenarios, warmup, warmupRequests, connections },
 ) {
-  const running = [];
+  const started = await start(server);
   try {
-    for (const server of group) {
-      const started = await start(server);
-      running.push(started);
-      const url = `http://127.0.0.1:${started.port}`;
-      if (warmup > 0) {
-        // Mixed as a connector serves them: those it serves, for a server measured on some only.
-        const served = scenarios.filter((entry) => serves(server, entry));
-        const mixed = await runLoad({ url, requests: served, connections, seconds: warmup / 2 });
-        const problem = loadProblem(
-          mixed,
-          served.map((entry) => entry.status),
-        );
-        if (problem) throw new Error(`warm-up of ${server.name}: ${problem}`);
-        await warmUp({ url, requests: [scenario], connections }, warmup / 2, warmupRequests);
-      }
+    const url = `http://127.0.0.1:${started.port}`;
+    if (warmup > 0) {
+      const served = scenarios.filter((entry) => serves(server, entry));
+      const mixed = await runLoad({ url, requests: served, connections, seconds: warmup / 2 });
+      const problem = loadProblem(
+        mixed,
+        served.map((entry) => entry.status),
+      );
+      if (problem) throw new Error(`warm-up of ${server.name}: ${problem}`);
+      await warmUp({ url, requests: [scenario], connections }, warmup / 2, warmupRequests);
     }
-    // Alone, a server is measured for `seconds`; together, in at least two turns of TURN_SECONDS each.
-    const turns = group.length === 1 ? 1 : Math.max(2, Math.round(seconds / TURN_SECONDS));
-    const turnSeconds = group.length === 1 ? seconds : TURN_SECONDS;
-    const sums = group.map(() => ({
-      requests: 0,
-      seconds: 0,
-      latencies: [],
-      statuses: {},
-      errors: 0,
-      timeouts: 0,
-    }));
-    const before = [];
-    for (const started of running) before.push((await started.stats()).cpuUs);
-    for (const order of turnOrder(group.length, turns)) {
-      for (const index of order) {
-        const sum = sums[index];
-        const result = await runLoad({
-          url: `http://127.0.0.1:${running[index].port}`,
-          requests: [scenario],
-          connections,
-          seconds: turnSeconds,
-          latencies: sum.latencies,
-        });
-        sum.requests += result.requests;
-        sum.seconds += result.seconds;
-        sum.errors += result.errors;
-        sum.timeouts += result.timeouts;
-        for (const [status, count] of Object.entries(result.statuses))
-          sum.statuses[status] = (sum.statuses[status] ?? 0) + count;
-      }
-    }
-    const figures = [];
-    for (const [index, started] of running.entries()) {
-      const cpuUs = (await started.stats()).cpuUs - before[index];
-      const sum = sums[index];
-      const problem = loadProblem(sum, [scenario.status]);
-      if (problem) throw new Error(`${scenario.name} against ${group[index].name}: ${problem}`);
-      const sorted = Float64Array.from(sum.latencies).sort();
-      figures.push({
-        requests: sum.requests,
-        rps: sum.requests / sum.seconds,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        cpuUs: cpuUs / sum.requests,
-      });
-    }
-    return figures;
-  } finally {
-    for (const started of running) await started.stop();
+    return started;
+  } catch (error) {
+    await started.stop();
+    throw error;
   }
 }
 
 /**
- * @param {{ servers: { name: string, module: string, judged?: boolean | readonly string[] }[],
+ * Measures started servers side by side, in turns of {@link TURN_SECONDS} (A B, B A, A B …), `seconds` rounded
+ * to whole turns and at least two; `first` says which leads. This machine's speed moves within seconds (one
+ * server's CPU per request ranged 42–84 µs over six one-second turns in a row), so servers measured one after
+ * another compare a quick stretch with a slow one; in turns, each stretch falls on both. A server's CPU is
+ * counted from before its first turn to after its last, the pause between its turns included, so work a
+ * server defers (a collection after its turn) is still its own. One server alone is simply measured for
+ * `seconds`.
+ *
+ * @param {{ server: { name: string }, started: { port: number, stats: () => Promise<{ cpuUs: number }> } }[]} running
+ * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server
+ */
+async function measureInTurns(running, { scenario, seconds, connections, first = 0 }) {
+  const turns = running.length === 1 ? 1 : Math.max(2, Math.round(seconds / TURN_SECONDS));
+  const turnSeconds = running.length === 1 ? seconds : TURN_SECONDS;
+  const sums = running.map(() => ({
+    requests: 0,
+    seconds: 0,
+    latencies: [],
+    statuses: {},
+    errors: 0,
+    timeouts: 0,
+  }));
+  const lead = (index) => (index + first) % running.length;
+  const before = [];
+  for (const { started } of running) before.push((await started.stats()).cpuUs);
+  for (const order of turnOrder(running.length, turns)) {
+    for (const index of order.map(lead)) {
+      const sum = sums[index];
+      const result = await runLoad({
+        url: `http://127.0.0.1:${running[index].started.port}`,
+        requests: [scenario],
+        connections,
+        seconds: turnSeconds,
+        latencies: sum.latencies,
+      });
+      sum.requests += result.requests;
+      sum.seconds += result.seconds;
+      sum.errors += result.errors;
+      sum.timeouts += result.timeouts;
+      for (const [status, count] of Object.entries(result.statuses))
+        sum.statuses[status] = (sum.statuses[status] ?? 0) + count;
+    }
+  }
+  const figures = [];
+  for (const [index, { server, started }] of running.entries()) {
+    const cpuUs = (await started.stats()).cpuUs - before[index];
+    const sum = sums[index];
+    const problem = loadProblem(sum, [scenario.status]);
+    if (problem) throw new Error(`${scenario.name} against ${server.name}: ${problem}`);
+    const sorted = Float64Array.from(sum.latencies).sort();
+    figures.push({
+      requests: sum.requests,
+      rps: sum.requests / sum.seconds,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      cpuUs: cpuUs / sum.requests,
+    });
+  }
+  return figures;
+}
+
+/**
+ * Groups a scenario's budget pairs so that a server in several of them is started once per round: the
+ * server in the most pairs left (the first of the list on a tie) anchors a group of all its pairs, its
+ * partners in list order; then the next.
+ *
+ * @param {readonly { server: string, against: string }[]} pairs
+ * @returns {{ anchor: string, partners: string[] }[]}
+ */
+export function pairGroups(pairs) {
+  const left = [...pairs];
+  const groups = [];
+  while (left.length > 0) {
+    const count = new Map();
+    for (const { server, against } of left)
+      for (const name of [server, against]) count.set(name, (count.get(name) ?? 0) + 1);
+    let anchor = '';
+    for (const [name, n] of count) if (n > (count.get(anchor) ?? 0)) anchor = name;
+    const partners = [];
+    for (let i = 0; i < left.length;) {
+      const { server, against } = left[i];
+      if (server === anchor || against === anchor) {
+        partners.push(server === anchor ? against : server);
+        left.splice(i, 1);
+      } else i++;
+    }
+    groups.push({ anchor, partners });
+  }
+  return groups;
+}
+
+/**
+ * One round of a pair group: the anchor started and warmed, then each partner in turn started, warmed and
+ * measured side by side with it, and stopped; the anchor last. Two servers are up at any time.
+ *
+ * @returns {Promise<{ partner: string, anchor: object, other: object }[]>} each pair's figures
+ */
+async function measureGroup(anchor, partners, options) {
+  const measured = [];
+  const anchorStarted = await startWarmed(anchor, options);
+  try {
+    for (const [index, partner] of partners.entries()) {
+      const started = await startWarmed(partner, options);
+      try {
+        // The anchor sat idle while the partner started and warmed: loaded again for a turn, unmeasured, it
+        // comes to its turns as freshly loaded as the partner. Without it, two processes of the node binding
+        // paired with each other read 1.19x anchor ÷ partner on the later call (median of 10 rounds, 9 of them
+        // above 1); with it 0.92x (0.69x–1.17x, 4 of 10 above 1: the noise of two turns each).
+        await runLoad({
+          url: `http://127.0.0.1:${anchorStarted.port}`,
+          requests: [options.scenario],
+          connections: options.connections,
+          seconds: TURN_SECONDS,
+        });
+        const [anchorFigures, partnerFigures] = await measureInTurns(
+          [
+            { server: anchor, started: anchorStarted },
+            { server: partner, started },
+          ],
+          // Who leads changes from pair to pair and from round to round.
+          { ...options, first: (index + options.round) % 2 },
+        );
+        measured.push({ partner: partner.name, anchor: anchorFigures, other: partnerFigures });
+      } finally {
+        await started.stop();
+      }
+    }
+  } finally {
+    await anchorStarted.stop();
+  }
+  return measured;
+}
+
+/**
+ * @param {{ servers: { name: string, module: string }[],
+ *   pairs: readonly { server: string, against: string, scenarios: readonly string[] }[],
  *   start: (server: { module: string }) => Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>,
  *   scenarios: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
  *   connections: number,
  *   progress: (line: string) => void }} options
- * @returns {Promise<Map<string, Map<string, { rps: number, p50: number, p99: number, cpuUs: number, requests: number,
- *   rounds: { rps: number, p99: number, cpuUs: number }[] }>>>}
- *   scenario → server → medians over the repeats, and the figures of each repeat in order
+ * @returns {Promise<Map<string, Map<string, { name: string, rps: number, p50: number, p99: number, cpuUs: number,
+ *   requests: number, rounds: { rps: number, p99: number, cpuUs: number }[],
+ *   pairs: Map<string, { own: { rps: number, p99: number, cpuUs: number }, other: { rps: number, p99: number, cpuUs: number } }[]> }>>>}
+ *   scenario → server → medians over all its measurements, each of them in order (`rounds`), and the
+ *   figures of each round it shared with each partner of a budget pair (`pairs`, by the partner's name)
  */
 export async function measureThroughput({
   servers,
+  pairs = [],
   start,
   scenarios,
   seconds,
@@ -164,58 +249,79 @@ export async function measureThroughput({
   connections,
   progress,
 }) {
-  /** Whether a budget judges this server on this scenario: `judged` is true, or names the scenario. */
-  const isJudged = (server, scenario) =>
-    server.judged === true ||
-    (Array.isArray(server.judged) && server.judged.includes(scenario.name));
   const results = new Map();
+  const figuresOf = ({ rps, p99, cpuUs }) => ({ rps, p99, cpuUs });
   for (const scenario of scenarios) {
     // A server measured on some scenarios only (`only`) is left out of the others' tables.
     const measured = servers.filter((server) => serves(server, scenario));
+    const byName = new Map(measured.map((server) => [server.name, server]));
     const runs = new Map(measured.map((server) => [server.name, []]));
-    const judged = measured.filter((server) => isJudged(server, scenario));
-    const others = measured.filter((server) => !isJudged(server, scenario));
-    const rounds = judged.length > 0 ? Math.max(judgedRepeats, repeats) : repeats;
-    for (let repeat = 1; repeat <= rounds; repeat++) {
-      // The judged servers together, in turns (see `measureInTurns`), the order shifted by one every second
-      // round and reversed in every other one, so that each pair of neighbours goes first in both orders; then
-      // the others one at a time, in their first `repeats` rounds.
-      const shift = judged.length > 0 ? Math.floor((repeat - 1) / 2) % judged.length : 0;
-      const rotated = [...judged.slice(shift), ...judged.slice(0, shift)];
-      if (repeat % 2 === 0) rotated.reverse();
-      const groups = [
-        ...(rotated.length > 0 ? [rotated] : []),
-        ...(repeat <= repeats ? others.map((server) => [server]) : []),
-      ];
-      for (const group of groups) {
-        const measuredRound = await measureInTurns(group, {
-          start,
-          scenario,
-          scenarios,
-          seconds,
-          warmup,
-          warmupRequests,
-          connections,
-        });
-        for (const [index, server] of group.entries()) {
-          const result = measuredRound[index];
-          runs.get(server.name).push(result);
-          progress(
-            `${scenario.name} #${repeat} ${server.name}: ${Math.round(result.rps)} req/s, ` +
-              `p99 ${result.p99.toFixed(2)} ms, ${result.cpuUs.toFixed(1)} µs CPU/req`,
-          );
+    const paired = new Map(measured.map((server) => [server.name, new Map()]));
+    const groups = pairGroups(
+      pairs.filter(
+        (pair) =>
+          pair.scenarios.includes(scenario.name) &&
+          byName.has(pair.server) &&
+          byName.has(pair.against),
+      ),
+    );
+    const inPairs = new Set(groups.flatMap(({ anchor, partners }) => [anchor, ...partners]));
+    const others = measured.filter((server) => !inPairs.has(server.name));
+    const rounds = groups.length > 0 ? Math.max(judgedRepeats, repeats) : repeats;
+    const options = { start, scenario, scenarios, seconds, warmup, warmupRequests, connections };
+    const report = (round, name, result) =>
+      progress(
+        `${scenario.name} #${round} ${name}: ${Math.round(result.rps)} req/s, ` +
+          `p99 ${result.p99.toFixed(2)} ms, ${result.cpuUs.toFixed(1)} µs CPU/req`,
+      );
+    for (let round = 1; round <= rounds; round++) {
+      // The groups, and the partners within each, in an order that moves by one every round.
+      const shift = (round - 1) % Math.max(1, groups.length);
+      for (const { anchor, partners } of [...groups.slice(shift), ...groups.slice(0, shift)]) {
+        const turn = (round - 1) % partners.length;
+        const ordered = [...partners.slice(turn), ...partners.slice(0, turn)];
+        const measuredGroup = await measureGroup(
+          byName.get(anchor),
+          ordered.map((name) => byName.get(name)),
+          { ...options, round },
+        );
+        for (const { partner, anchor: own, other } of measuredGroup) {
+          runs.get(anchor).push(own);
+          runs.get(partner).push(other);
+          const add = (a, b, mine, theirs) => {
+            const list = paired.get(a).get(b) ?? [];
+            list.push({ own: figuresOf(mine), other: figuresOf(theirs) });
+            paired.get(a).set(b, list);
+          };
+          add(anchor, partner, own, other);
+          add(partner, anchor, other, own);
+          report(round, `${anchor} (with ${partner})`, own);
+          report(round, partner, other);
         }
       }
+      if (round <= repeats)
+        for (const server of others) {
+          const started = await startWarmed(server, options);
+          try {
+            const [result] = await measureInTurns([{ server, started }], options);
+            runs.get(server.name).push(result);
+            report(round, server.name, result);
+          } finally {
+            await started.stop();
+          }
+        }
     }
     const medians = new Map();
     for (const [name, list] of runs) {
       medians.set(name, {
+        name,
         rps: median(list.map((run) => run.rps)),
         p50: median(list.map((run) => run.p50)),
         p99: median(list.map((run) => run.p99)),
         cpuUs: median(list.map((run) => run.cpuUs)),
         requests: list.reduce((sum, run) => sum + run.requests, 0),
-        rounds: list.map(({ rps, p99, cpuUs }) => ({ rps, p99, cpuUs })),
+        rounds: list.map(figuresOf),
+        pairs: paired.get(name),
       });
     }
     results.set(scenario.name, medians);
