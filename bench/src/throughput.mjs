@@ -44,6 +44,9 @@ async function warmUp(load, seconds, requests) {
  */
 export const TURN_SECONDS = 1;
 
+/** The requests an anchor answers, unmeasured, right before its turns with each partner (`measureGroup`). */
+const SETTLE_REQUESTS = 500;
+
 /**
  * The order of the servers in each turn: forwards, then backwards, so that over two turns each server runs
  * right after each other one as often as right before it, and none is always first.
@@ -193,15 +196,16 @@ async function measureGroup(anchor, partners, options) {
     for (const [index, partner] of partners.entries()) {
       const started = await startWarmed(partner, options);
       try {
-        // The anchor sat idle while the partner started and warmed: loaded again for a turn, unmeasured, it
-        // comes to its turns as freshly loaded as the partner. Without it, two processes of the node binding
-        // paired with each other read 1.19x anchor ÷ partner on the later call (median of 10 rounds, 9 of them
-        // above 1); with it 0.92x (0.69x–1.17x, 4 of 10 above 1: the noise of two turns each).
+        // The anchor sat idle while the partner started and warmed: loaded again, unmeasured, it comes to its
+        // turns as freshly loaded as the partner ({@link SETTLE_REQUESTS}: a blink on most scenarios, not a
+        // second's turn). Without it, two processes of the node binding paired with each other read 1.19x
+        // anchor ÷ partner on the later call (median of 10 rounds, 9 of them above 1); with it 1.02x
+        // (0.98x–1.13x).
         await runLoad({
           url: `http://127.0.0.1:${anchorStarted.port}`,
           requests: [options.scenario],
           connections: options.connections,
-          seconds: TURN_SECONDS,
+          amount: SETTLE_REQUESTS,
         });
         const [anchorFigures, partnerFigures] = await measureInTurns(
           [
