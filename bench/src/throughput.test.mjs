@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PAIRS } from './servers.mjs';
-import { pairGroups, turnOrder } from './throughput.mjs';
+import { PAIRS, SERVERS } from './servers.mjs';
+import { pairGroups, scenarioPlan, turnOrder } from './throughput.mjs';
 
 describe('turnOrder', () => {
   it('gives every server one place in each turn', () => {
@@ -70,5 +70,46 @@ describe('pairGroups', () => {
       { anchor: 'c', partners: ['d'] },
     ]);
     expect(pairGroups([])).toEqual([]);
+  });
+});
+
+describe('scenarioPlan', () => {
+  const timed = (scenario) => {
+    const plan = scenarioPlan(SERVERS, PAIRS, { name: scenario });
+    return {
+      alone: plan.others.map((server) => server.name),
+      measured: plan.measured.map((server) => server.name),
+    };
+  };
+
+  it('times the other frameworks alone on the everyday paths, and not where no budget needs them', () => {
+    expect(timed('catalog-call').alone).toEqual(
+      expect.arrayContaining(['fastify', 'sdk-fetch', 'sdk-express', 'express-plain']),
+    );
+    for (const scenario of ['initialize-secrets', 'initialize-worst', 'no-session', 'end-system'])
+      for (const name of ['fastify', 'sdk-fetch', 'sdk-express', 'express-plain'])
+        expect(timed(scenario).measured).not.toContain(name);
+  });
+
+  it('never leaves out a server a budget pair holds on the scenario', () => {
+    for (const pair of PAIRS)
+      for (const scenario of pair.scenarios) {
+        const { measured, alone } = timed(scenario);
+        expect(measured).toEqual(expect.arrayContaining([pair.server, pair.against]));
+        expect(alone).not.toContain(pair.server);
+      }
+    // Express is paired on initialize: timed there in turns with plain Express, not alone.
+    expect(timed('initialize').alone).not.toContain('sdk-express');
+  });
+
+  it('keeps the floor on every scenario, and a server off the scenarios it does not serve', () => {
+    for (const scenario of ['initialize', 'no-session', 'end-system', 'initialize-worst'])
+      expect(timed(scenario).measured).toContain('floor');
+    expect(timed('no-session').measured).not.toContain('naive');
+    expect(
+      scenarioPlan(SERVERS, PAIRS, { name: 'later-call', servers: ['floor'] }).measured.map(
+        (server) => server.name,
+      ),
+    ).toEqual(['floor']);
   });
 });
