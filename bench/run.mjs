@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkBehaviour } from './src/check-behaviour.mjs';
-import { measureColdStart } from './src/cold-start.mjs';
+import { coldStart } from './src/cold-start.mjs';
 import { measureMemory } from './src/memory.mjs';
 import { measureReload } from './src/reload.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
@@ -65,7 +65,7 @@ const settings = args.smoke
       judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),
       connections: positive('connections', true),
       memory: [10_000, 100_000],
-      coldRepeats: 11,
+      coldRepeats: 15,
       reloads: 40,
     };
 const log = (line) => console.log(`bench: ${line}`);
@@ -100,6 +100,8 @@ try {
   // The smoke times two servers only: the behaviour check above has already proved every server on every
   // scenario, and timing the others would be most of CI's time for figures that mean nothing there.
   const timed = args.smoke ? pick(chosen, 'floor,sdk-node') : chosen;
+  // The cold starts are spread over the run, some after each round (cold-start.mjs), the rest at the end.
+  const cold = coldStart();
   const throughput = await measureThroughput({
     servers: timed,
     pairs: PAIRS,
@@ -107,6 +109,11 @@ try {
     scenarios,
     ...settings,
     progress: log,
+    afterRound: (round, rounds) =>
+      cold.repeat(
+        Math.floor((settings.coldRepeats * round) / rounds) -
+          Math.floor((settings.coldRepeats * (round - 1)) / rounds),
+      ),
   });
   const memory = await measureMemory({
     servers: pick(SERVERS, 'floor,sdk-node'),
@@ -118,7 +125,8 @@ try {
     cpu: layout.serverCpu,
     progress: log,
   });
-  const cold = measureColdStart({ repeats: settings.coldRepeats, progress: log });
+  cold.repeat(settings.coldRepeats - cold.count());
+  const coldStarts = cold.result(log);
   const reload = await measureReload({ repeats: settings.reloads, progress: log });
   const markdown = report({
     settings,
@@ -127,7 +135,7 @@ try {
     servers: timed,
     throughput,
     memory,
-    cold,
+    cold: coldStarts,
     reload,
     smoke: args.smoke,
   });

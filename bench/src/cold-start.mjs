@@ -62,25 +62,38 @@ function importOnce(modules) {
 }
 
 /**
- * Each repeat imports every target once, one fresh process after another, so that a budget can judge the
- * difference between two targets within each repeat (report.mjs): this machine's speed moves within seconds,
- * and medians taken apart compared a quick stretch with a slow one (zod alone measured 63 ms in one run and
- * 148 ms in another; the SDK's budget over it went from +25 ms to +33 ms between two runs of one commit).
+ * Cold start measured a few repeats at a time, so that a run can spread them over its length (run.mjs takes
+ * some after each round of the throughput runs): the SDK's import over zod's read 23.3 ms, 32.7 ms and 22.3 ms
+ * in three full runs of one commit with all of its repeats within twenty seconds at the end, as the machine's
+ * slow and quiet phases fell. Each repeat imports every target once, one fresh process after another, so that
+ * a budget can judge the difference between two targets within each repeat (report.mjs): this machine's speed
+ * moves within seconds, and medians taken apart compared a quick stretch with a slow one (zod alone measured
+ * 63 ms in one run and 148 ms in another; the SDK's budget over it went from +25 ms to +33 ms between two runs
+ * of one commit).
  *
- * @param {{ repeats: number, progress: (line: string) => void }} options
- * @returns {Map<string, { median: number, times: number[] }>} target → median milliseconds, and each repeat's
+ * @returns {{ repeat: (count: number) => void, count: () => number,
+ *   result: (progress: (line: string) => void) => Map<string, { median: number, times: number[] }> }}
+ *   `result`: target → median milliseconds, and each repeat's
  */
-export function measureColdStart({ repeats, progress }) {
+export function coldStart() {
   const times = new Map(COLD_TARGETS.map((target) => [target.name, []]));
-  importOnce(['zod']); // the first process after a while also pays for a cold disk cache
-  for (let repeat = 0; repeat < repeats; repeat++) {
-    for (const target of COLD_TARGETS) times.get(target.name).push(importOnce(target.modules));
-  }
-  const measured = new Map(
-    [...times].map(([name, list]) => [name, { median: median(list), times: list }]),
-  );
-  progress(
-    `cold start: ${[...measured].map(([name, { median: ms }]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`,
-  );
-  return measured;
+  let count = 0;
+  return {
+    repeat(repeats) {
+      if (repeats <= 0) return;
+      importOnce(['zod']); // the first process after a while also pays for a cold disk cache
+      for (let repeat = 0; repeat < repeats; repeat++, count++)
+        for (const target of COLD_TARGETS) times.get(target.name).push(importOnce(target.modules));
+    },
+    count: () => count,
+    result(progress) {
+      const measured = new Map(
+        [...times].map(([name, list]) => [name, { median: median(list), times: list }]),
+      );
+      progress(
+        `cold start: ${[...measured].map(([name, { median: ms }]) => `${name} ${ms.toFixed(1)} ms`).join(', ')}`,
+      );
+      return measured;
+    },
+  };
 }

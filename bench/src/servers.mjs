@@ -104,6 +104,27 @@ export const SERVERS = [
 ];
 
 /**
+ * Servers for `pnpm bench:pair` only (pair.mjs), never in the full run: each is the naive server with one piece
+ * of the floor's work added, so that against the naive server it shows what that piece costs over HTTP.
+ *
+ * @type {readonly { name: string, title: string, module: string, only: readonly string[] }[]}
+ */
+export const PROBES = [
+  {
+    name: 'probe-naive-macs',
+    title: "naive, making the floor's two MACs and throwing them away",
+    module: 'servers/probe-naive-macs.mjs',
+    only: ['initialize'],
+  },
+  {
+    name: 'probe-naive-long',
+    title: 'naive, answering as many bytes as the floor without making a MAC',
+    module: 'servers/probe-naive-long.mjs',
+    only: ['initialize'],
+  },
+];
+
+/**
  * The budgets' pairs: on each scenario named, `server` is judged against `against` (report.mjs). The two are
  * measured side by side in alternating turns in every round, in fresh processes (throughput.mjs); every other
  * server is shown for comparison, measured alone in the first round.

@@ -268,7 +268,9 @@ export function scenarioPlan(servers, pairs, scenario) {
  *   scenarios: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
  *   connections: number,
- *   progress: (line: string) => void }} options
+ *   progress: (line: string) => void,
+ *   afterRound?: (round: number, rounds: number) => void | Promise<void> }} options - `afterRound`: called
+ *   when a round has gone across every scenario, for measurements a run spreads over its length
  * @returns {Promise<Map<string, Map<string, { name: string, rps: number, p50: number, p99: number, cpuUs: number,
  *   requests: number, rounds: { rps: number, p99: number, cpuUs: number }[],
  *   pairs: Map<string, { own: { rps: number, p99: number, cpuUs: number }, other: { rps: number, p99: number, cpuUs: number } }[]> }>>>}
@@ -287,6 +289,7 @@ export async function measureThroughput({
   judgedRepeats = repeats,
   connections,
   progress,
+  afterRound,
 }) {
   const figuresOf = ({ rps, p99, cpuUs }) => ({ rps, p99, cpuUs });
   /** One round of a scenario: its pair groups in turns, then, in the first `repeats`, the others alone. */
@@ -350,8 +353,10 @@ export async function measureThroughput({
   // three minutes, the later call read 1.23x the naive server (1.20x-1.26x) in one run and 1.14x (1.02x-1.16x)
   // in the next. Spread over the whole run, a budget's rounds meet its quiet and slow phases alike.
   const rounds = Math.max(0, ...plans.map((plan) => plan.rounds));
-  for (let round = 1; round <= rounds; round++)
+  for (let round = 1; round <= rounds; round++) {
     for (const plan of plans) if (round <= plan.rounds) await measureRound(plan, round);
+    await afterRound?.(round, rounds);
+  }
   const results = new Map();
   for (const { scenario, runs, paired } of plans) {
     const medians = new Map();

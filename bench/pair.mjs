@@ -1,0 +1,91 @@
+// pnpm bench:pair: two servers measured as `pnpm bench` measures a budget's pair, and nothing else: in each
+// round both start afresh and warm up, the first answers 500 requests unmeasured, and the two take alternating
+// one-second turns (src/throughput.mjs). Prints each round's CPU ratio, first ÷ second, and their median with
+// its interval (src/verdict.mjs). For the method itself and for questions a budget raises:
+//
+//   pnpm bench:pair --server sdk-node --against sdk-node --scenarios later-call      # A/A: the method's noise
+//   pnpm bench:pair --server probe-naive-macs --against naive --scenarios initialize # what the seal's MACs cost
+//   pnpm bench:pair [--server sdk-node] [--against naive] [--scenarios initialize,later-call] [--rounds 7]
+//                   [--seconds 1.5]
+//
+// A server is any of the full run's (servers.mjs, SERVERS) or a probe (PROBES); a server against itself runs
+// as two processes of the same module.
+import { parseArgs } from 'node:util';
+import { layout, pinSelf, startProcess } from './src/processes.mjs';
+import { scenarios as allScenarios, serves } from './src/scenarios.mjs';
+import { PROBES, SERVERS } from './src/servers.mjs';
+import { measureThroughput } from './src/throughput.mjs';
+import { medianInterval } from './src/verdict.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    server: { type: 'string', default: 'sdk-node' },
+    against: { type: 'string', default: 'naive' },
+    scenarios: { type: 'string', default: 'initialize,later-call' },
+    rounds: { type: 'string', default: '7' },
+    seconds: { type: 'string', default: '1.5' },
+  },
+});
+const stop = (message) => {
+  console.error(`bench:pair: ${message}`);
+  process.exit(2);
+};
+const known = [...SERVERS, ...PROBES];
+const find = (name) =>
+  known.find((entry) => entry.name === name) ??
+  stop(`no server '${name}': ${known.map((entry) => entry.name).join(', ')}`);
+const rounds = Number(args.rounds);
+const seconds = Number(args.seconds);
+if (!(Number.isInteger(rounds) && rounds > 0))
+  stop(`--rounds must be a positive integer, not ${args.rounds}`);
+if (!(seconds > 0)) stop(`--seconds must be a positive number, not ${args.seconds}`);
+// Named apart, so that a server against itself is two servers to the pair's bookkeeping.
+const first = { ...find(args.server), name: 'first' };
+const second = { ...find(args.against), name: 'second' };
+
+pinSelf();
+const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
+try {
+  const names = args.scenarios.split(',');
+  const scenarios = allScenarios(`http://127.0.0.1:${endSystem.port}`).filter((scenario) =>
+    names.includes(scenario.name),
+  );
+  const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) stop(`no scenario ${unknown.map((name) => `'${name}'`).join(', ')}`);
+  for (const scenario of scenarios)
+    for (const [flag, server] of [
+      ['server', first],
+      ['against', second],
+    ])
+      if (!serves(server, scenario))
+        stop(`--${flag} ${args[flag]} is not measured on ${scenario.name}`);
+  const started = performance.now();
+  const results = await measureThroughput({
+    servers: [first, second],
+    pairs: [{ server: 'first', against: 'second', scenarios: names }],
+    start: (server) => startProcess(server.module, layout.serverCpu),
+    scenarios,
+    seconds,
+    warmup: 1,
+    warmupRequests: 10_000,
+    repeats: 1,
+    judgedRepeats: rounds,
+    connections: 16,
+    progress: () => undefined,
+  });
+  for (const scenario of scenarios) {
+    const pairs = results.get(scenario.name).get('first').pairs.get('second');
+    const ratios = pairs.map(({ own, other }) => own.cpuUs / other.cpuUs);
+    const { median, low, high, confident } = medianInterval(ratios);
+    const list = (pick) => pairs.map((pair) => pick(pair).toFixed(1)).join(' ');
+    console.log(
+      `${scenario.name}: ${args.server} ÷ ${args.against} CPU/req ${median.toFixed(3)}× ` +
+        `(${low.toFixed(3)}× – ${high.toFixed(3)}×${confident ? '' : ', too few rounds for 90%'})\n` +
+        `  per round: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}\n` +
+        `  µs CPU/req: ${args.server} ${list((pair) => pair.own.cpuUs)}; ${args.against} ${list((pair) => pair.other.cpuUs)}`,
+    );
+  }
+  console.log(`${rounds} rounds in ${Math.round((performance.now() - started) / 1000)} s`);
+} finally {
+  await endSystem.stop();
+}
