@@ -4,9 +4,14 @@
 // its interval (src/verdict.mjs). For the method itself and for questions a budget raises:
 //
 //   pnpm bench:pair --server sdk-node --against sdk-node --scenarios later-call      # A/A: the method's noise
-//   pnpm bench:pair --server probe-naive-macs --against naive --scenarios initialize # what the seal's MACs cost
+//   pnpm bench:pair --server probe-naive-macs --against naive   # what the seal's MACs cost (initialize)
 //   pnpm bench:pair [--server sdk-node] [--against naive] [--scenarios initialize,later-call] [--rounds 7]
-//                   [--seconds 1.5]
+//                   [--seconds 1.5] [--together]
+//
+// `--together` loads the two at the same time on the server core rather than in turns: an experiment with the
+// method, not the full run's.
+//
+// Without --scenarios: initialize and the later call, those of them both servers are measured on.
 //
 // A server is any of the full run's (servers.mjs, SERVERS) or a probe (PROBES); a server against itself runs
 // as two processes of the same module.
@@ -21,9 +26,12 @@ const { values: args } = parseArgs({
   options: {
     server: { type: 'string', default: 'sdk-node' },
     against: { type: 'string', default: 'naive' },
-    scenarios: { type: 'string', default: 'initialize,later-call' },
+    // Unless given: initialize and the later call, those of them both servers are measured on.
+    scenarios: { type: 'string' },
     rounds: { type: 'string', default: '7' },
     seconds: { type: 'string', default: '1.5' },
+    // An experiment: the two loaded at the same time on the server core, not in turns (throughput.mjs).
+    together: { type: 'boolean', default: false },
   },
 });
 const stop = (message) => {
@@ -46,10 +54,13 @@ const second = { ...find(args.against), name: 'second' };
 pinSelf();
 const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
 try {
-  const names = args.scenarios.split(',');
-  const scenarios = allScenarios(`http://127.0.0.1:${endSystem.port}`).filter((scenario) =>
-    names.includes(scenario.name),
-  );
+  const names =
+    args.scenarios?.split(',') ??
+    ['initialize', 'later-call'].filter((name) =>
+      [first, second].every((server) => serves(server, { name })),
+    );
+  const all = allScenarios(`http://127.0.0.1:${endSystem.port}`);
+  const scenarios = all.filter((scenario) => names.includes(scenario.name));
   const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
   if (unknown.length > 0) stop(`no scenario ${unknown.map((name) => `'${name}'`).join(', ')}`);
   for (const scenario of scenarios)
@@ -65,6 +76,8 @@ try {
     pairs: [{ server: 'first', against: 'second', scenarios: names }],
     start: (server) => startProcess(server.module, layout.serverCpu),
     scenarios,
+    // Warmed with every scenario each serves, mixed, as in the full run.
+    mix: all,
     seconds,
     warmup: 1,
     warmupRequests: 10_000,
@@ -72,6 +85,7 @@ try {
     judgedRepeats: rounds,
     connections: 16,
     progress: () => undefined,
+    together: args.together,
   });
   for (const scenario of scenarios) {
     const pairs = results.get(scenario.name).get('first').pairs.get('second');

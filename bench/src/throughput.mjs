@@ -186,6 +186,43 @@ export function pairGroups(pairs) {
 }
 
 /**
+ * Measures started servers at the same time, each loaded by its own connections for `seconds` (whole seconds,
+ * at least one), all of them on the server core: an experiment (`pnpm bench:pair --together`), not the full
+ * run's method. Each instant of the machine's speed falls on every server alike, where turns a second apart
+ * still meet different instants; but the servers share the core and its caches, which no server does in
+ * production.
+ *
+ * @param {{ server: { name: string }, started: { port: number, stats: () => Promise<{ cpuUs: number }> } }[]} running
+ * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server
+ */
+async function measureTogether(running, { scenario, seconds, connections }) {
+  const before = await Promise.all(running.map(({ started }) => started.stats()));
+  const results = await Promise.all(
+    running.map(({ started }) =>
+      runLoad({
+        url: `http://127.0.0.1:${started.port}`,
+        requests: [scenario],
+        connections,
+        seconds: Math.max(1, Math.round(seconds)),
+      }),
+    ),
+  );
+  const after = await Promise.all(running.map(({ started }) => started.stats()));
+  return results.map((result, index) => {
+    const problem = loadProblem(result, [scenario.status]);
+    if (problem)
+      throw new Error(`${scenario.name} against ${running[index].server.name}: ${problem}`);
+    return {
+      requests: result.requests,
+      rps: result.rps,
+      p50: result.p50,
+      p99: result.p99,
+      cpuUs: (after[index].cpuUs - before[index].cpuUs) / result.requests,
+    };
+  });
+}
+
+/**
  * One round of a pair group: the anchor started and warmed, then each partner in turn started, warmed and
  * measured side by side with it, and stopped; the anchor last. Two servers are up at any time.
  *
@@ -209,14 +246,14 @@ async function measureGroup(anchor, partners, options) {
           connections: options.connections,
           amount: SETTLE_REQUESTS,
         });
-        const [anchorFigures, partnerFigures] = await measureInTurns(
-          [
-            { server: anchor, started: anchorStarted },
-            { server: partner, started },
-          ],
-          // Who leads changes from pair to pair and from round to round.
-          { ...options, first: (index + options.round) % 2 },
-        );
+        const pair = [
+          { server: anchor, started: anchorStarted },
+          { server: partner, started },
+        ];
+        const [anchorFigures, partnerFigures] = options.together
+          ? await measureTogether(pair, options)
+          : // Who leads changes from pair to pair and from round to round.
+            await measureInTurns(pair, { ...options, first: (index + options.round) % 2 });
         measured.push({ partner: partner.name, anchor: anchorFigures, other: partnerFigures });
       } finally {
         await started.stop();
@@ -266,11 +303,14 @@ export function scenarioPlan(servers, pairs, scenario) {
  *   pairs: readonly { server: string, against: string, scenarios: readonly string[] }[],
  *   start: (server: { module: string }) => Promise<{ port: number, stats: () => Promise<{ cpuUs: number }>, stop: () => Promise<void> }>,
  *   scenarios: { name: string, status: number, method: string, path: string }[],
+ *   mix?: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
  *   connections: number,
  *   progress: (line: string) => void,
- *   afterRound?: (round: number, rounds: number) => void | Promise<void> }} options - `afterRound`: called
- *   when a round has gone across every scenario, for measurements a run spreads over its length
+ *   afterRound?: (round: number, rounds: number) => void | Promise<void>, together?: boolean }} options - `afterRound`: called
+ *   when a round has gone across every scenario, for measurements a run spreads over its length; `mix`: the
+ *   scenarios a server is warmed with, mixed, before the one measured (`scenarios` unless given);
+ *   `together`: a pair's two servers loaded at the same time rather than in turns (`measureTogether`)
  * @returns {Promise<Map<string, Map<string, { name: string, rps: number, p50: number, p99: number, cpuUs: number,
  *   requests: number, rounds: { rps: number, p99: number, cpuUs: number }[],
  *   pairs: Map<string, { own: { rps: number, p99: number, cpuUs: number }, other: { rps: number, p99: number, cpuUs: number } }[]> }>>>}
@@ -282,6 +322,7 @@ export async function measureThroughput({
   pairs = [],
   start,
   scenarios,
+  mix = scenarios,
   seconds,
   warmup,
   warmupRequests = 0,
@@ -290,6 +331,7 @@ export async function measureThroughput({
   connections,
   progress,
   afterRound,
+  together = false,
 }) {
   const figuresOf = ({ rps, p99, cpuUs }) => ({ rps, p99, cpuUs });
   /** One round of a scenario: its pair groups in turns, then, in the first `repeats`, the others alone. */
@@ -345,7 +387,16 @@ export async function measureThroughput({
       runs: new Map(measured.map((server) => [server.name, []])),
       paired: new Map(measured.map((server) => [server.name, new Map()])),
       rounds: groups.length > 0 ? Math.max(judgedRepeats, repeats) : repeats,
-      options: { start, scenario, scenarios, seconds, warmup, warmupRequests, connections },
+      options: {
+        start,
+        scenario,
+        scenarios: mix,
+        seconds,
+        warmup,
+        warmupRequests,
+        connections,
+        together,
+      },
     };
   });
   // Round by round across the scenarios, not scenario by scenario: this machine alternates between quiet
