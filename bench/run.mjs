@@ -3,7 +3,7 @@
 // See README.md for what is measured and how to read it.
 //
 //   pnpm bench [--seconds 1.5] [--warmup 1] [--warmup-requests 10000] [--repeats 1] [--judged-repeats 5]
-//              [--connections 16] [--smoke]
+//              [--connections 16] [--together] [--smoke]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { checkBehaviour } from './src/check-behaviour.mjs';
@@ -26,6 +26,8 @@ const { values: args } = parseArgs({
     // (throughput.mjs); the servers shown for comparison join the first `repeats` of them.
     'judged-repeats': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
+    // A pair's two servers loaded at the same time on the server core, not in turns (throughput.mjs).
+    together: { type: 'boolean', default: false },
     only: { type: 'string' },
     scenarios: { type: 'string' },
     smoke: { type: 'boolean', default: false },
@@ -51,6 +53,7 @@ const settings = args.smoke
       repeats: 1,
       judgedRepeats: 1,
       connections: 4,
+      together: args.together,
       memory: [500, 1_000],
       coldRepeats: 2,
       reloads: 3,
@@ -64,6 +67,7 @@ const settings = args.smoke
       // Never fewer processes for the servers the budgets judge than for the others.
       judgedRepeats: Math.max(positive('repeats', true), positive('judged-repeats', true)),
       connections: positive('connections', true),
+      together: args.together,
       memory: [10_000, 100_000],
       coldRepeats: 15,
       reloads: 40,

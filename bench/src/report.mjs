@@ -261,7 +261,7 @@ export function report({
     '',
     `autocannon, ${settings.connections} keep-alive connections, ${settings.seconds} s measured after a warm-up of ` +
       `${settings.warmup / 2} s with every scenario mixed, then the scenario measured for ${settings.warmup / 2} s` +
-      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: the two servers of each budget pair side by side, in alternating turns of ${TURN_SECONDS} s (the measured seconds rounded to whole turns, at least two), no more than two servers up at once, in each of ${settings.judgedRepeats} rounds ` +
+      `${settings.warmupRequests > 0 ? ` and on until ${settings.warmupRequests} of its requests were answered (5 s at most)` : ''}, in rounds: ${settings.together ? 'the two servers of each budget pair started afresh together and loaded at the same time, each by its own connections, for the measured seconds rounded to whole seconds' : `the two servers of each budget pair side by side, in alternating turns of ${TURN_SECONDS} s (the measured seconds rounded to whole turns, at least two)`}, no more than two servers up at once, in each of ${settings.judgedRepeats} rounds ` +
       `(a fresh process each, the order changing; each round goes across every scenario before the next begins), the others alone in ${settings.repeats === 1 ? 'the first round only' : `the first ${settings.repeats}`}; figures are ` +
       `medians over all measurements, and a budget judges the median of its pair's ratios within each round. CPU µs/req is the ` +
       `server process's user + system CPU time over the measured run divided by the requests it answered.`,
@@ -331,7 +331,7 @@ export function report({
     '',
     '## Budgets',
     '',
-    "A ratio is the median of the ratios within each round, where the pair's two servers ran in alternating turns; the interval",
+    `A ratio is the median of the ratios within each round, where the pair's two servers ran ${settings.together ? 'at the same time' : 'in alternating turns'}; the interval`,
     'holds that median with at least 90% confidence. A budget passes when its whole interval is within the limit,',
     'fails when the whole interval is past it, and is unclear otherwise: within the noise of its limit.',
     '',
