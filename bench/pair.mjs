@@ -8,8 +8,8 @@
 //   pnpm bench:pair [--server sdk-node] [--against naive] [--scenarios initialize,later-call] [--rounds 7]
 //                   [--seconds 1.5] [--together]
 //
-// `--together` loads the two at the same time on the server core rather than in turns: an experiment with the
-// method, not the full run's.
+// `--together` starts the two afresh in each round, warms them and loads them at the same time on the server
+// core rather than in turns: a method tried and not adopted for the full run (bench/README.md).
 //
 // Without --scenarios: initialize and the later call, those of them both servers are measured on.
 //

@@ -26,7 +26,8 @@ const { values: args } = parseArgs({
     // (throughput.mjs); the servers shown for comparison join the first `repeats` of them.
     'judged-repeats': { type: 'string', default: '5' },
     connections: { type: 'string', default: '16' },
-    // A pair's two servers loaded at the same time on the server core, not in turns (throughput.mjs).
+    // A pair's two servers loaded at the same time on the server core, not in turns: a method tried and not
+    // adopted (bench/README.md).
     together: { type: 'boolean', default: false },
     only: { type: 'string' },
     scenarios: { type: 'string' },

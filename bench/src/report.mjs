@@ -290,7 +290,7 @@ export function report({
   }
   const zod = cold.get('zod')?.median;
   lines.push(
-    `## Cold start (median of ${settings.coldRepeats} fresh processes, first import to last)`,
+    `## Cold start (median of ${settings.coldRepeats} fresh processes, spread over the run, first import to last)`,
     '',
     '| imports | ms | over zod alone |',
     '| --- | ---: | ---: |',

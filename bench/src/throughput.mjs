@@ -187,10 +187,11 @@ export function pairGroups(pairs) {
 
 /**
  * Measures started servers at the same time, each loaded by its own connections for `seconds` (whole seconds,
- * at least one), all of them on the server core: an experiment (`pnpm bench:pair --together`), not the full
- * run's method. Each instant of the machine's speed falls on every server alike, where turns a second apart
- * still meet different instants; but the servers share the core and its caches, which no server does in
- * production.
+ * at least one), all of them on the server core (`pnpm bench --together`, `pnpm bench:pair --together`): a method
+ * tried and not adopted for the full run. Each instant of the machine's speed falls on every server alike, where
+ * turns a second apart still meet different instants; but the servers share the core and its caches, which no
+ * server does in production, and a slow phase slowed the larger server more: the real pairs' per-round ratios
+ * were no narrower than in turns (bench/README.md).
  *
  * @param {{ server: { name: string }, started: { port: number, stats: () => Promise<{ cpuUs: number }> } }[]} running
  * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server

@@ -1,6 +1,7 @@
+import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, SERVERS } from './servers.mjs';
-import { pairGroups, scenarioPlan, turnOrder } from './throughput.mjs';
+import { measureThroughput, pairGroups, scenarioPlan, turnOrder } from './throughput.mjs';
 
 describe('turnOrder', () => {
   it('gives every server one place in each turn', () => {
@@ -112,4 +113,59 @@ describe('scenarioPlan', () => {
       ),
     ).toEqual(['floor']);
   });
+});
+
+describe('measureThroughput --together', () => {
+  it('starts both servers of each pair afresh, loads them at once, and stops every one', async () => {
+    const events = [];
+    /** A server on 127.0.0.1 port 0 answering `{}`, whose CPU is this process's (the figures are not judged). */
+    const start = async (server) => {
+      const http = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+      await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+      events.push(`start ${server.name}`);
+      return {
+        port: http.address().port,
+        stats: async () => {
+          const { user, system } = process.cpuUsage();
+          return { cpuUs: user + system };
+        },
+        stop: async () => {
+          events.push(`stop ${server.name}`);
+          http.closeAllConnections();
+          await new Promise((resolve) => http.close(resolve));
+        },
+      };
+    };
+    const server = (name) => ({ name, module: `${name}.mjs` });
+    const results = await measureThroughput({
+      servers: [server('anchor'), server('one'), server('two')],
+      pairs: [
+        { server: 'anchor', against: 'one', scenarios: ['plain'] },
+        { server: 'anchor', against: 'two', scenarios: ['plain'] },
+      ],
+      start,
+      scenarios: [{ name: 'plain', status: 200, method: 'GET', path: '/' }],
+      seconds: 1,
+      warmup: 0,
+      repeats: 1,
+      connections: 2,
+      progress: () => undefined,
+      together: true,
+    });
+    // The anchor is started with each partner, not kept: each pair meets at the same age.
+    expect(events.filter((event) => event === 'start anchor')).toHaveLength(2);
+    for (const name of ['anchor', 'one', 'two'])
+      expect(events.filter((event) => event === `start ${name}`)).toHaveLength(
+        events.filter((event) => event === `stop ${name}`).length,
+      );
+    const anchor = results.get('plain').get('anchor');
+    for (const partner of ['one', 'two']) {
+      const [round] = anchor.pairs.get(partner);
+      expect(round.own.rps).toBeGreaterThan(0);
+      expect(round.other.rps).toBeGreaterThan(0);
+      expect(Number.isFinite(round.own.cpuUs)).toBe(true);
+    }
+  }, 30_000);
 });
