@@ -4,13 +4,16 @@
 //
 //   pnpm bench [--seconds 1.5] [--warmup 1] [--warmup-requests 10000] [--repeats 1] [--judged-repeats 5]
 //              [--connections 16] [--together] [--smoke]
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkBehaviour } from './src/check-behaviour.mjs';
 import { coldStart } from './src/cold-start.mjs';
 import { measureMemory } from './src/memory.mjs';
 import { measureReload } from './src/reload.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
+import { judgeBudgets } from './src/budgets.mjs';
 import { report } from './src/report.mjs';
 import { scenarios as allScenarios } from './src/scenarios.mjs';
 import { PAIRS, SERVERS } from './src/servers.mjs';
@@ -133,6 +136,7 @@ try {
   cold.repeat(settings.coldRepeats - cold.count());
   const coldStarts = cold.result(log);
   const reload = await measureReload({ repeats: settings.reloads, progress: log });
+  const budgets = args.smoke ? [] : judgeBudgets({ throughput, memory, cold: coldStarts, reload });
   const markdown = report({
     settings,
     layout,
@@ -142,12 +146,35 @@ try {
     memory,
     cold: coldStarts,
     reload,
+    budgets,
     smoke: args.smoke,
   });
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
+  mkdirSync(dirname(args.out), { recursive: true });
   writeFileSync(args.out, markdown);
+  // The budgets with the values each was judged on, for `pnpm bench:verdicts` to compare runs of one commit.
+  const json = `${args.out.replace(/\.md$/, '')}.json`;
+  const commit =
+    spawnSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || null;
+  writeFileSync(
+    json,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        commit,
+        node: process.version,
+        method: settings.together ? 'together' : 'turns',
+        rounds: settings.judgedRepeats,
+        smoke: args.smoke,
+        budgets,
+      },
+      null,
+      2,
+    )}\n`,
+  );
   console.log(`\n${markdown}`);
-  log(`written to ${args.out} in ${Math.round((performance.now() - started) / 1000)} s`);
+  log(
+    `written to ${args.out} and ${json} in ${Math.round((performance.now() - started) / 1000)} s`,
+  );
 } catch (error) {
   failed = true;
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);

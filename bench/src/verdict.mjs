@@ -61,3 +61,14 @@ export function verdict({ low, high }, limit, higherIsBetter) {
   const past = higherIsBetter ? high < limit : low > limit;
   return within ? 'pass' : past ? 'FAIL' : 'unclear';
 }
+
+/**
+ * A budget's verdict on an interval that may hold too few rounds for its confidence: never a firm verdict then.
+ *
+ * @param {{ low: number, high: number, confident: boolean }} interval
+ * @param {number} limit
+ * @param {boolean} higherIsBetter
+ * @returns {'pass' | 'FAIL' | 'unclear'}
+ */
+export const judged = (interval, limit, higherIsBetter) =>
+  interval.confident ? verdict(interval, limit, higherIsBetter) : 'unclear';
