@@ -9,6 +9,7 @@
 // `--rounds` predicts with that many rounds to a run instead of the runs' own: what more rounds would buy.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { budgetLimit, budgetValue } from './src/report.mjs';
 import { compareRuns, predictStability } from './src/stability.mjs';
 
 const { values: args, positionals: files } = parseArgs({
@@ -55,34 +56,27 @@ if (methods.size > 1)
   console.log(`Note: the runs used different methods (${[...methods].join(', ')}).\n`);
 
 const compared = compareRuns(measured);
-const predicted = new Map(
-  predictStability(measured, { runs, rounds, trials }).budgets.map((entry) => [
-    entry.budget,
-    entry,
-  ]),
-);
+const prediction = predictStability(measured, { runs, rounds, trials });
+const predicted = new Map(prediction.budgets.map((entry) => [entry.budget, entry]));
 const percent = (share) => `${Math.round(share * 100)}%`;
-const limitOf = ({ limit, higherIsBetter, unit }) =>
-  unit === '×' ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×` : `≤ ${limit} ${unit}`;
-const valueOf = (value, unit) =>
-  value === undefined ? '–' : unit === '×' ? `${value.toFixed(3)}×` : `${value.toFixed(1)} ${unit}`;
 console.log(
   `| budget | limit | ${files.map((_, index) => `run ${index + 1}`).join(' | ')} | across the runs | ${runs} more: one verdict |`,
 );
 console.log(`| --- | --- | ${files.map(() => '---').join(' | ')} | --- | ---: |`);
 for (const row of compared) {
   const cells = row.verdicts.map(
-    (verdict, index) => `${valueOf(row.medians[index], row.unit)} ${verdict ?? 'not judged'}`,
+    (verdict, index) =>
+      `${row.medians[index] === undefined ? '–' : budgetValue(row.medians[index], row.unit)} ${verdict ?? 'not judged'}`,
   );
   const across = row.passAndFail ? '**passed and FAILED**' : row.same ? 'same' : 'moved';
   const chance = predicted.get(row.budget);
   console.log(
-    `| ${row.budget} | ${limitOf(row)} | ${cells.join(' | ')} | ${across} | ${chance ? percent(chance.same) : '–'} |`,
+    `| ${row.budget} | ${budgetLimit(row)} | ${cells.join(' | ')} | ${across} | ${chance ? percent(chance.same) : '–'} |`,
   );
 }
 const same = compared.filter((row) => row.same).length;
 const both = compared.filter((row) => row.passAndFail);
-const { allSame, nonePassAndFail } = predictStability(measured, { runs, rounds, trials });
+const { allSame, nonePassAndFail } = prediction;
 console.log(
   `\n${same} of ${compared.length} judged budgets had one verdict in all ${files.length} runs; ` +
     `${both.length === 0 ? 'none' : both.map((row) => row.budget).join(', ')} passed in one run and failed in another.`,

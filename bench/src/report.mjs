@@ -10,6 +10,17 @@ const ratio = (value, base) =>
 
 const times = (value) => `${value.toFixed(3)}×`;
 
+/** A budget's figure as the report shows it: a ratio to three decimals, so that one failing by a hair does not
+ * read as the limit itself, or a figure in its unit. */
+export const budgetValue = (value, unit) =>
+  unit === '×' ? times(value) : `${value.toFixed(1)} ${unit}`;
+
+/** A budget's limit as the report shows it. */
+export const budgetLimit = ({ limit, higherIsBetter, unit }) =>
+  unit === '×'
+    ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
+    : `≤ ${limit.toFixed(1)} ${unit}`;
+
 /** A budget's row of the report's table. */
 function budgetRow(record) {
   if (record.stated) {
@@ -19,21 +30,15 @@ function budgetRow(record) {
         : '–';
     return `| ${record.budget} | ${times(record.median)} | ${spread} | stated | – |`;
   }
-  const { unit, limit, higherIsBetter } = record;
-  // Three decimals: a ratio that fails by a hair must not read as the limit itself.
-  const at = (value) => (unit === '×' ? times(value) : `${value.toFixed(1)} ${unit}`);
+  const at = (value) => budgetValue(value, record.unit);
   const rounds = `${record.count} round${record.count === 1 ? '' : 's'}`;
   // A round whose ratio is not a number (a server that answered nothing) is left out, and said to be.
   const dropped = record.dropped > 0 ? `, ${record.dropped} without a figure` : '';
   const spread = record.figure
     ? '–'
     : `${at(record.low)} – ${at(record.high)} (${rounds}${dropped}${record.confident ? '' : ', too few for 90%'})`;
-  const bound =
-    unit === '×'
-      ? `${higherIsBetter ? '≥' : '≤'} ${limit.toFixed(2)}×`
-      : `≤ ${limit.toFixed(1)} ${unit}`;
   const judged = record.verdict === 'pass' ? 'pass' : `**${record.verdict}**`;
-  return `| ${record.budget} | ${at(record.median)} | ${spread} | ${bound} | ${judged} |`;
+  return `| ${record.budget} | ${at(record.median)} | ${spread} | ${budgetLimit(record)} | ${judged} |`;
 }
 
 /**
