@@ -57,9 +57,9 @@ const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/g;
  */
 export function expandPath(
   template: string,
-  ids: EntityIds & Readonly<Record<string, unknown>>,
+  ids: EntityIds & { readonly attachmentId?: string },
 ): string {
-  return template.replace(PLACEHOLDER, (_, name: string) => {
+  return template.replace(PLACEHOLDER, (_, name: keyof typeof ids) => {
     const value = ids[name];
     if (typeof value !== 'string' || value === '')
       throw new ValidationError(`'${name}' is required here`);
@@ -82,17 +82,40 @@ export interface Sending {
   readonly path?: string;
 }
 
+/** ky's shortcut of each method. */
+const SHORTCUTS = {
+  GET: 'get',
+  POST: 'post',
+  PUT: 'put',
+  PATCH: 'patch',
+  DELETE: 'delete',
+} as const satisfies Record<RestMethod, string>;
+
+/** The query's defined parameters as text, or `undefined` when it has none (ky then builds no search params). */
 function definedOnly(
   query: Readonly<Record<string, string | number | boolean | undefined>>,
-): Record<string, string> {
-  const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query))
-    if (value !== undefined) defined[name] = String(value);
+): Record<string, string> | undefined {
+  let defined: Record<string, string> | undefined;
+  for (const name in query) {
+    const value = query[name];
+    if (value !== undefined) (defined ??= {})[name] = String(value);
+  }
   return defined;
 }
 
+/** Two header sets as one, or `undefined` when both are empty (ky then merges no headers into its defaults). */
+function bothHeaders(
+  declared: Readonly<Record<string, string>> | undefined,
+  sent: Readonly<Record<string, string>> | undefined,
+): Record<string, string> | undefined {
+  const headers = { ...declared, ...sent };
+  for (const _ in headers) return headers;
+  return undefined;
+}
+
 /**
- * Sends a declared request through the call's client.
+ * Sends a declared request through the call's client. Only what the declaration and the request add goes to ky:
+ * an empty query or header set, or any options at all, cost ky merges of the client's defaults on every call.
  *
  * @param call - the call
  * @param spec - the declared request
@@ -105,26 +128,30 @@ export async function send<S>(
   sending: Sending,
 ): Promise<Response> {
   const path =
-    sending.path ?? expandPath(resolve(spec.path, call), { ...call.ids, ...sending.extraIds });
+    sending.path ??
+    expandPath(
+      resolve(spec.path, call),
+      sending.extraIds === undefined ? call.ids : { ...call.ids, ...sending.extraIds },
+    );
   // A next page named by the end system carries its own query: the declared one would replace it.
   const declared =
-    spec.query === undefined || sending.path !== undefined ? {} : resolve(spec.query, call);
-  const searchParams = new URLSearchParams(
-    definedOnly({
-      ...declared,
-      ...sending.query,
-    }),
+    spec.query === undefined || sending.path !== undefined ? undefined : resolve(spec.query, call);
+  const query = definedOnly({ ...declared, ...sending.query });
+  const headers = bothHeaders(
+    spec.headers === undefined ? undefined : resolve(spec.headers, call),
+    sending.headers,
   );
-  return call.api(path, {
-    method: spec.method ?? sending.method,
-    ...(searchParams.size === 0 ? {} : { searchParams }),
-    headers: {
-      ...(spec.headers === undefined ? {} : resolve(spec.headers, call)),
-      ...sending.headers,
-    },
+  const options = {
+    ...(query === undefined ? {} : { searchParams: new URLSearchParams(query) }),
+    ...(headers === undefined ? {} : { headers }),
     ...(sending.json === undefined ? {} : { json: sending.json }),
     ...(sending.body === undefined ? {} : { body: sending.body }),
-  });
+  };
+  const method = spec.method ?? sending.method;
+  for (const _ in options) return call.api(path, { method, ...options });
+  // Nothing but the method: its shortcut without options, which merges the client's defaults into the call once
+  // rather than making an extended instance first (bound-client.ts).
+  return call.api[SHORTCUTS[method]](path);
 }
 
 /**
