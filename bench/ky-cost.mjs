@@ -41,6 +41,12 @@ const { default: ky } = await import(pathToFileURL(fromCore.resolve('ky')).href)
 const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
 const base = `http://127.0.0.1:${endSystem.port}/`;
 const authorization = `Bearer ${TOKEN}`;
+/** A strategy that sees every answer and could renew: what OAuth2 and form login are to the client. */
+const renewing = {
+  ...bearerToken(TOKEN),
+  answered: () => undefined,
+  renew: () => Promise.resolve(false),
+};
 const headers = { accept: 'application/json', authorization };
 // As the ky floor makes it (src/ky-floor.mjs): once, with the SDK's retry rules.
 const retry = { limit: 2, methods: ['get'], statusCodes: [429, 503] };
@@ -87,11 +93,34 @@ const contenders = {
     })
       .get('issues/42')
       .json(),
-  // With an auth strategy, whose refusal check is an afterResponse hook: ky hands it a clone of each answer.
+  // With a strategy that neither sees answers nor renews (a bearer token): its credentials set on each attempt.
   'sdk client, auth strategy': () =>
     createEndSystemClient({
       baseUrl: base,
       auth: bearerToken(TOKEN),
+      egress: BENCH_EGRESS,
+      signal: signal(),
+    })
+      .get('issues/42')
+      .json(),
+  // With a strategy that sees answers and renews refused credentials (as OAuth2 and form login do): asked in the
+  // client's fetch, with a copy of each answer without its body.
+  'sdk client, renewing strategy': () =>
+    createEndSystemClient({
+      baseUrl: base,
+      auth: renewing,
+      egress: BENCH_EGRESS,
+      signal: signal(),
+    })
+      .get('issues/42')
+      .json(),
+  // The same with `sessionExpired`, which reads every answer's body: the strategy is asked in an afterResponse
+  // hook after it, and ky hands each of the two hooks a clone of each answer.
+  'sdk client, renewing, expiry': () =>
+    createEndSystemClient({
+      baseUrl: base,
+      auth: renewing,
+      sessionExpired: () => false,
       egress: BENCH_EGRESS,
       signal: signal(),
     })

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { InitializeContext } from '../connector/define-connector.js';
 import { UnauthenticatedError } from '../errors/errors.js';
 import { looksSecret } from '../security/secret-names.js';
-import type { EndSystemAuth } from '../http/end-system-auth.js';
+import type { EndSystemAuth } from '../http/credentials/end-system-auth.js';
 import { createEndSystemClient } from '../http/create-end-system-client.js';
 import type { OAuth2CallContext } from './oauth2/oauth2.js';
 import {

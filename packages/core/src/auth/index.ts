@@ -13,7 +13,7 @@
  *
  * @module auth
  */
-export type { AuthCredentials, EndSystemAuth } from '../http/end-system-auth.js';
+export type { AuthCredentials, EndSystemAuth } from '../http/credentials/end-system-auth.js';
 export { apiKey, basicAuth, bearerToken, type ApiKeyPlace } from './static-auth.js';
 export { formLogin, type FormLogin, type FormLoginOptions } from './form-login.js';
 export {

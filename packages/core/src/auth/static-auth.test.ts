@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../test/acme-connector.js';
-import { createHandler, defineConnector, field, secret } from '../index.js';
+import { createHandler, defineConnector, field, secret, UnauthenticatedError } from '../index.js';
 import { createEndSystemClient, type EndSystemAuth } from '../http/index.js';
 import { initializeSession } from '../../test/sessions.js';
 import { apiKey, basicAuth, bearerToken } from './index.js';
@@ -19,6 +19,8 @@ interface Seen {
 
 let seen: Seen[] = [];
 let status = 200;
+/** Authorization values answered 401, as an end system answers a token it expired early. */
+let refused = new Set<string>();
 const server = createServer((request, response) => {
   let body = '';
   request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -30,7 +32,11 @@ const server = createServer((request, response) => {
       body,
       length: request.headers['content-length'],
     });
-    response.writeHead(status, { 'content-type': 'application/json' });
+    const authorization = request.headers.authorization ?? '';
+    response.writeHead(refused.has(authorization) ? 401 : status, {
+      'content-type': 'application/json',
+      'x-answer': String(seen.length),
+    });
     response.end(JSON.stringify({ echoed: request.headers.authorization ?? request.url }));
   });
 });
@@ -44,10 +50,14 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   seen = [];
   status = 200;
+  refused = new Set();
 });
 
 /** A handler whose one operation posts `{ n: 1 }` to `items?limit=5` with the strategy the test gives. */
-function connectorWith(auth: (session: { Token: string }) => EndSystemAuth) {
+function connectorWith(
+  auth: (session: { Token: string }) => EndSystemAuth,
+  retry?: { readonly limit: number },
+) {
   const logger = memoryLogger();
   const connector = defineConnector({
     name: 'static-auth-test',
@@ -57,7 +67,13 @@ function connectorWith(auth: (session: { Token: string }) => EndSystemAuth) {
     initialize: () => ({ Token: secret('s3cr3t-t0ken-value') }),
     operations: ({ post }) => ({
       send: post('/send', ({ session, signal, log }) =>
-        createEndSystemClient({ baseUrl: base, auth: auth(session), signal, log })
+        createEndSystemClient({
+          baseUrl: base,
+          auth: auth(session),
+          ...(retry && { retry }),
+          signal,
+          log,
+        })
           .post('items?limit=5', { json: { n: 1 } })
           .json(),
       ),
@@ -111,22 +127,22 @@ describe('static strategies', () => {
     expect(JSON.stringify(logger.lines)).not.toContain('s3cr3t-t0ken-value');
   });
 
-  it('have ky clone no answer: a strategy that neither sees answers nor renews gets no afterResponse hook', async () => {
+  it('have ky clone no answer, also when the strategy sees answers or renews', async () => {
     // ky hands every afterResponse hook a clone of every answer, its body teed: a cost on every call.
     const clones = vi.spyOn(Response.prototype, 'clone');
     try {
       const plain = await connectorWith((session) => bearerToken(session.Token)).send();
       expect(plain.status).toBe(200);
-      expect(clones).not.toHaveBeenCalled();
-      // A strategy that sees answers still sees every one, through the hook and its clone.
+      // A strategy that sees answers and can renew sees every one, in the client's fetch.
       const answered: number[] = [];
       const watching = await connectorWith((session) => ({
         ...bearerToken(session.Token),
         answered: (response: Response) => void answered.push(response.status),
+        renew: () => Promise.resolve(false),
       })).send();
       expect(watching.status).toBe(200);
       expect(answered).toEqual([200]);
-      expect(clones).toHaveBeenCalled();
+      expect(clones).not.toHaveBeenCalled();
     } finally {
       clones.mockRestore();
     }
@@ -139,7 +155,85 @@ describe('static strategies', () => {
   });
 });
 
+/** A strategy whose token the end system expires early: renewing gives the next one. */
+function renewing(outcome: () => Promise<boolean> = () => Promise.resolve(true)) {
+  let token = 'first-token-value';
+  const shown: { status: number; answer: string | null; body: unknown }[] = [];
+  const auth: EndSystemAuth = {
+    credentials: () => ({ headers: { authorization: `Bearer ${token}` } }),
+    answered: (response) =>
+      void shown.push({
+        status: response.status,
+        answer: response.headers.get('x-answer'),
+        body: response.body,
+      }),
+    renew: async () => {
+      const renewed = await outcome();
+      if (renewed) token = 'second-token-value';
+      return renewed;
+    },
+  };
+  return { auth, shown };
+}
+
 describe('a strategy of your own', () => {
+  it('is renewed on a 401 and the call, a POST, sent again at once with its body, and no answer cloned', async () => {
+    refused.add('Bearer first-token-value');
+    const clones = vi.spyOn(Response.prototype, 'clone');
+    try {
+      const { auth, shown } = renewing();
+      const answer = await connectorWith(() => auth).send();
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toEqual({ echoed: 'Bearer second-token-value' });
+      expect(seen.map((call) => [call.authorization, call.body])).toEqual([
+        ['Bearer first-token-value', '{"n":1}'],
+        ['Bearer second-token-value', '{"n":1}'],
+      ]);
+      // The strategy saw each answer's status and headers, never its body.
+      expect(shown).toEqual([
+        { status: 401, answer: '1', body: null },
+        { status: 200, answer: '2', body: null },
+      ]);
+      expect(clones).not.toHaveBeenCalled();
+    } finally {
+      clones.mockRestore();
+    }
+  });
+
+  it('is not asked to renew when the client may not send the call again, nor twice in one call', async () => {
+    refused.add('Bearer first-token-value');
+    let asked = 0;
+    const none = renewing(() => Promise.resolve(++asked > 0));
+    const limited = await connectorWith(() => none.auth, { limit: 0 }).send();
+    expect(limited.status).toBe(401);
+    expect(JSON.parse(limited.body)).toMatchObject({ errors: { code: 'SESSION_EXPIRED' } });
+    expect(asked).toBe(0);
+    expect(seen).toHaveLength(1);
+
+    // Renewed, and refused again: the second 401 is answered as it is.
+    refused.add('Bearer second-token-value');
+    seen = [];
+    const again = await connectorWith(() => renewing().auth).send();
+    expect(again.status).toBe(401);
+    expect(seen.map((call) => call.authorization)).toEqual([
+      'Bearer first-token-value',
+      'Bearer second-token-value',
+    ]);
+  });
+
+  it('fails the call with its own error when renewing fails, and sends it no more', async () => {
+    refused.add('Bearer first-token-value');
+    const { auth } = renewing(() =>
+      Promise.reject(new UnauthenticatedError('The refresh token was revoked')),
+    );
+    const answer = await connectorWith(() => auth).send();
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      errors: { message: 'The refresh token was revoked' },
+    });
+    expect(seen).toHaveLength(1);
+  });
+
   it('is renewed when the client’s sessionExpired sees an expiry in a 200 answer, and the call sent again', async () => {
     let token = 'first-token-value';
     let renewals = 0;

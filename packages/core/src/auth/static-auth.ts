@@ -1,4 +1,4 @@
-import type { AuthCredentials, EndSystemAuth } from '../http/end-system-auth.js';
+import type { AuthCredentials, EndSystemAuth } from '../http/credentials/end-system-auth.js';
 
 // Logins that are the same on every call: a user name and password, a token, a key. Each is an `EndSystemAuth`
 // whose credentials never change and cannot be renewed: a 401 is answered as the end system's refusal.

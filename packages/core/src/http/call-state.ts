@@ -1,5 +1,5 @@
 import { clientOf, type ClientState } from './client-state.js';
-import type { AuthCredentials } from './end-system-auth.js';
+import type { AuthCredentials } from './credentials/end-system-auth.js';
 import type { HeldUpload } from './transport/held-upload.js';
 
 // What one end-system call carries between ky's hooks and its `fetch`, in one record per call (`CallState`). ky
@@ -117,6 +117,8 @@ export class CallState implements Answer {
   credentials: AuthCredentials | undefined = undefined;
   /** Whether the client's `auth` was asked to renew refused credentials: once per call. */
   renewed = false;
+  /** Whether ky's retry limit lets the latest attempt be followed by another (see `auth-answers.ts`). */
+  retriesLeft = false;
   /**
    * Whether the call sends a credential header fetch would carry to another origin on a redirect (see
    * `security/egress/credentials-home.ts`).

@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { TraceSource } from '../diagnostics/trace-source.js';
 import type { SecretSink } from '../security/redaction/secret-sink.js';
-import type { EndSystemAuth } from './end-system-auth.js';
+import type { EndSystemAuth } from './credentials/end-system-auth.js';
 import type { EndSystemDispatcher } from './transport/egress-dispatcher.js';
 import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
 import type { ProxyTarget } from './transport/proxy-target.js';
@@ -36,6 +36,8 @@ export interface ClientState {
   readonly sessionExpired: ((body: unknown, response: Response) => boolean) | undefined;
   /** How the client's calls log in, when it was made with `auth`. */
   readonly auth: EndSystemAuth | undefined;
+  /** Whether the client's `fetch` shows each answer to `auth` (`asksInFetch` in `auth-answers.ts`). */
+  readonly asksAuthInFetch: boolean;
 }
 
 /** ky's options as its hooks and `parseJson` see them. */

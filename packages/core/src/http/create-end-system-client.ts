@@ -9,9 +9,10 @@ import { egressDispatcher, proxyTarget } from './transport/egress-dispatcher.js'
 import type { EndSystemClientOptions } from './end-system-client-options.js';
 import { bindDefaults } from './bound-client.js';
 import { DEFAULT_MAX_DELAY_MS, DEFAULT_RETRY, endSystemKy, IDEMPOTENT } from './end-system-ky.js';
-import { checkBaseUrl, registerUrlCredentials } from './request-credentials.js';
+import { checkBaseUrl, registerUrlCredentials } from './credentials/request-credentials.js';
 import { detectExpiry } from './errors/session-expiry.js';
-import { applyCredentials, renewRefused } from './auth-hooks.js';
+import { applyCredentials, renewRefused } from './credentials/auth-hooks.js';
+import { asksInFetch } from './credentials/auth-answers.js';
 import { bodyTimeoutOf } from './transport/stall-timeout.js';
 
 /**
@@ -117,6 +118,7 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
     errors: options.errors ?? {},
     sessionExpired: options.sessionExpired,
     auth: options.auth,
+    asksAuthInFetch: asksInFetch(options.auth, options.sessionExpired),
   };
   // What every client sends and how it retries are the SDK instance's defaults; a client passes ky only what it
   // changes, which each call merges in (a client is made per request: ARCHITECTURE.md, D17).
@@ -150,17 +152,18 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
 
 /**
  * The hooks only some clients have: each costs every call of every client that has it, an `afterResponse` hook
- * most, since ky hands each one a clone of every answer (its body teed): a strategy that neither sees answers
- * nor renews credentials (a bearer token, an API key, Basic) gets none, which took a call through such a client
- * from 1.71x to 1.51x a bare fetch's CPU (`node bench/ky-cost.mjs`).
+ * most, since ky hands each one a clone of every answer (its body teed). A strategy gets only the hook that sets
+ * its credentials: one that sees answers or renews credentials is asked in the client's `fetch`, without the
+ * clone (`auth-answers.ts`), unless the client's `sessionExpired` reads the answers anyway. Without the clone a
+ * call through such a client cost 1.54x a bare fetch's CPU, against 1.81x with it (`node bench/ky-cost.mjs`).
  */
 function clientHooks(options: EndSystemClientOptions): Pick<Options, 'hooks'> | undefined {
   const { auth, sessionExpired } = options;
   if (auth === undefined) return sessionExpired && { hooks: { afterResponse: [detectExpiry] } };
-  const afterResponse = [
-    ...(sessionExpired ? [detectExpiry] : []),
-    ...(auth.answered !== undefined || auth.renew !== undefined ? [renewRefused] : []),
-  ];
+  const seesAnswers = auth.answered !== undefined || auth.renew !== undefined;
+  const afterResponse = sessionExpired
+    ? [detectExpiry, ...(seesAnswers ? [renewRefused] : [])]
+    : [];
   return {
     hooks: {
       beforeRequest: [applyCredentials],

@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger.js';
 import type { EgressPolicy } from '../security/egress/egress-policy.js';
 import type { ErrorMappingOptions } from './errors/map-end-system-error.js';
-import type { EndSystemAuth } from './end-system-auth.js';
+import type { EndSystemAuth } from './credentials/end-system-auth.js';
 
 /**
  * When and how the client retries a failed call.

@@ -15,7 +15,7 @@ export type {
   EndSystemRetryOptions,
   EndSystemTlsOptions,
 } from './end-system-client-options.js';
-export type { AuthCredentials, EndSystemAuth } from './end-system-auth.js';
+export type { AuthCredentials, EndSystemAuth } from './credentials/end-system-auth.js';
 export { extractErrorInfo, type EndSystemErrorInfo } from './errors/extract-error-info.js';
 export {
   DEFAULT_ERROR_RULES,

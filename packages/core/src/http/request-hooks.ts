@@ -1,7 +1,7 @@
 import type { BeforeRequestHook } from 'ky';
 import { bindRequest } from './call-state.js';
 import { HeldUpload } from './transport/held-upload.js';
-import { registerCredentials } from './request-credentials.js';
+import { registerCredentials } from './credentials/request-credentials.js';
 import { carriesCredentialsAway } from '../security/egress/credentials-home.js';
 
 // The `beforeRequest` hook of every end-system client: what is done before each attempt is sent.

@@ -1,7 +1,7 @@
 // `restApi`: how to reach an end system's REST API (base URL, login, error rules), and from it the declared
 // entity types and the platform operations they serve.
 import type { z } from 'zod';
-import type { EndSystemAuth } from '../http/end-system-auth.js';
+import type { EndSystemAuth } from '../http/credentials/end-system-auth.js';
 import type { EndSystemClientOptions } from '../http/end-system-client-options.js';
 import type { EndSystemClient } from '../http/end-system-client-types.js';
 import { createEndSystemClient } from '../http/create-end-system-client.js';

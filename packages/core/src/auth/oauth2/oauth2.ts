@@ -1,5 +1,5 @@
 import type { InitializeContext } from '../../connector/define-connector.js';
-import type { EndSystemAuth } from '../../http/end-system-auth.js';
+import type { EndSystemAuth } from '../../http/credentials/end-system-auth.js';
 import { HTTPError } from 'ky';
 import type { Logger } from '../../logging/logger.js';
 import type { Cache } from '../../store/cache.js';

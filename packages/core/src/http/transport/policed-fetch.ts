@@ -1,4 +1,6 @@
+import { ForceRetryError } from 'ky';
 import { attachConnectorError, attachedConnectorError } from '../../errors/attached-error.js';
+import { renewedAfter } from '../credentials/auth-answers.js';
 import { EndSystemError } from '../../errors/errors.js';
 import { abortAfter, followAbort, timeoutError } from './attempt-abort.js';
 import { bindToCall, callOf, type CallState } from '../call-state.js';
@@ -9,7 +11,7 @@ import { safeUrl } from './safe-url.js';
 import { traceAttempt } from '../trace-attempt.js';
 import { endSystemChannel } from '../../diagnostics/channels.js';
 import { currentTap, tapsHonoured, type EndSystemTap } from '../end-system-tap.js';
-import { boundBody, streamFreely } from './streamed-body.js';
+import { bodyRead, boundBody, streamFreely } from './streamed-body.js';
 
 // ky's `fetch` option of every end-system client: one attempt of a call, sent through the client's policed
 // undici dispatcher (egress policy, TLS options, proxy, stall timeout), within its own timeout and what is left
@@ -27,9 +29,33 @@ import { boundBody, streamFreely } from './streamed-body.js';
  * @internal
  */
 export function policedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const held = input instanceof Request ? callOf(input)?.held : undefined;
-  if (held !== undefined) return sendHeld(input as Request, init, held);
-  return sendOrTap(input, init);
+  const call = input instanceof Request ? callOf(input) : undefined;
+  const held = call?.held;
+  const answer =
+    held !== undefined ? sendHeld(input as Request, init, held) : sendOrTap(input, init);
+  return call?.client.asksAuthInFetch === true
+    ? answer.then((response) => seenByAuth(call, response))
+    : answer;
+}
+
+/**
+ * Shows an answer to the client's `auth` strategy before ky sees it (`auth-answers.ts`): its status and headers,
+ * in a copy without the body, so that neither ky nor the strategy reads the body twice.
+ *
+ * @returns the answer, for ky
+ * @throws ky's forced retry when the strategy renewed refused credentials: ky sends the call again at once
+ */
+async function seenByAuth(call: CallState, response: Response): Promise<Response> {
+  const shown = new Response(null, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  if (!(await renewedAfter(call, response, shown))) return response;
+  // The refused answer is not read: its attempt's timer stops, and its body goes.
+  bodyRead(response);
+  response.body?.cancel().catch(() => undefined);
+  throw new ForceRetryError({ code: 'CREDENTIALS_RENEWED', delay: 0 });
 }
 
 /** Sends an attempt whose body is ready, unless a tap answers it. */

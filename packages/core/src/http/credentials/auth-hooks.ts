@@ -1,19 +1,25 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
-import { bindToCall, callOfOptions } from './call-state.js';
+import { renewedAfter } from './auth-answers.js';
+import { bindToCall, callOfOptions } from '../call-state.js';
 import type { AuthCredentials } from './end-system-auth.js';
-import { endSystemKy } from './end-system-ky.js';
-import { carriesCredentialsAway } from '../security/egress/credentials-home.js';
+import { endSystemKy } from '../end-system-ky.js';
+import { carriesCredentialsAway } from '../../security/egress/credentials-home.js';
 
 // The hooks of a client made with `auth` (see `end-system-auth.ts`): the strategy's credentials set on every
-// attempt, and one more attempt after a refusal the strategy could renew. Only such clients have them, after the
-// SDK's own `prepareRequest` (so the call's state exists) and, for the answer, after `detectExpiry` (so an expiry
-// reported in a 2xx body is a 401 here too).
+// attempt, after the SDK's own `prepareRequest` (so the call's state exists), and, on a client made with
+// `sessionExpired` too, one more attempt after a refusal the strategy could renew, asked after `detectExpiry` (so
+// an expiry reported in a 2xx body is a 401 here too). Other clients ask the strategy in their `fetch`
+// (`auth-answers.ts`).
 
-/** Sets the strategy's credentials on the attempt, registered as secrets first. @internal */
-export const applyCredentials: BeforeRequestHook = async (request, options) => {
+/**
+ * Sets the strategy's credentials on the attempt, registered as secrets first, and notes whether ky may still
+ * send the call again after it (a renewal must not ask for an attempt ky would refuse). @internal
+ */
+export const applyCredentials: BeforeRequestHook = async (request, options, state) => {
   const call = callOfOptions(options);
   const auth = call?.client.auth;
   if (call === undefined || auth === undefined) return;
+  call.retriesLeft = state.retryCount < (options.retry.limit ?? 0);
   let credentials: AuthCredentials;
   try {
     credentials = await auth.credentials();
@@ -56,35 +62,14 @@ export const applyCredentials: BeforeRequestHook = async (request, options) => {
 };
 
 /**
- * Shows the strategy each answer, then asks it to renew credentials the end system refused (401), once per call,
- * and sends the call again when it did: within ky's retry limit, and never for a body sent as a stream as it
- * arrived.
+ * The `afterResponse` hook of a client made with `auth` and `sessionExpired`: shows the strategy each answer (a
+ * clone, which `detectExpiry` already needed), and sends the call again at once when it renewed refused
+ * credentials (`auth-answers.ts`; other clients ask their strategy in their `fetch`, without the clone).
  *
  * @internal
  */
-// eslint-disable-next-line max-params -- ky's hook signature: the retry count comes fourth
-export const renewRefused: AfterResponseHook = async (_request, options, response, state) => {
+export const renewRefused: AfterResponseHook = async (_request, options, response) => {
   const call = callOfOptions(options);
-  const auth = call?.client.auth;
-  if (call === undefined || auth === undefined) return;
-  if (auth.answered !== undefined) {
-    try {
-      await auth.answered(response);
-    } catch (error) {
-      call.refuseRetry(error);
-      throw error;
-    }
-  }
-  if (response.status !== 401 || auth.renew === undefined || call.renewed || call.streamed) return;
-  if (state.retryCount >= (options.retry.limit ?? 0)) return;
-  call.renewed = true;
-  let renewed: boolean;
-  try {
-    renewed = await auth.renew(call.credentials ?? {});
-  } catch (error) {
-    call.refuseRetry(error);
-    throw error;
-  }
-  if (!renewed) return;
+  if (call === undefined || !(await renewedAfter(call, response, response))) return;
   return endSystemKy.retry({ code: 'CREDENTIALS_RENEWED', delay: 0 });
 };

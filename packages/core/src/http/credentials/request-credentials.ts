@@ -1,7 +1,7 @@
-import { ValidationError } from '../errors/errors.js';
-import { keptOnRedirect } from '../security/egress/credentials-home.js';
-import { looksSecret } from '../security/secret-names.js';
-import type { SecretSink } from '../security/redaction/secret-sink.js';
+import { ValidationError } from '../../errors/errors.js';
+import { keptOnRedirect } from '../../security/egress/credentials-home.js';
+import { looksSecret } from '../../security/secret-names.js';
+import type { SecretSink } from '../../security/redaction/secret-sink.js';
 
 // What the end-system client checks and registers before it sends anything.
 
