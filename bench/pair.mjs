@@ -17,7 +17,7 @@
 // as two processes of the same module.
 import { parseArgs } from 'node:util';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
-import { scenarios as allScenarios, serves } from './src/scenarios.mjs';
+import { forPair, scenarios as allScenarios, serves } from './src/scenarios.mjs';
 import { PROBES, SERVERS } from './src/servers.mjs';
 import { measureThroughput } from './src/throughput.mjs';
 import { medianInterval } from './src/verdict.mjs';
@@ -47,9 +47,11 @@ const seconds = Number(args.seconds);
 if (!(Number.isInteger(rounds) && rounds > 0))
   stop(`--rounds must be a positive integer, not ${args.rounds}`);
 if (!(seconds > 0)) stop(`--seconds must be a positive number, not ${args.seconds}`);
-// Named apart, so that a server against itself is two servers to the pair's bookkeeping.
-const first = { ...find(args.server), name: 'first' };
-const second = { ...find(args.against), name: 'second' };
+const servers = { server: find(args.server), against: find(args.against) };
+// Named apart, so that a server against itself is two servers to the pair's bookkeeping. Which scenarios a
+// server is measured on goes by its own name (a scenario may list its servers: declared-entity).
+const first = { ...servers.server, name: 'first' };
+const second = { ...servers.against, name: 'second' };
 
 pinSelf();
 const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
@@ -57,17 +59,14 @@ try {
   const names =
     args.scenarios?.split(',') ??
     ['initialize', 'later-call'].filter((name) =>
-      [first, second].every((server) => serves(server, { name })),
+      Object.values(servers).every((server) => serves(server, { name })),
     );
   const all = allScenarios(`http://127.0.0.1:${endSystem.port}`);
   const scenarios = all.filter((scenario) => names.includes(scenario.name));
   const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name));
   if (unknown.length > 0) stop(`no scenario ${unknown.map((name) => `'${name}'`).join(', ')}`);
   for (const scenario of scenarios)
-    for (const [flag, server] of [
-      ['server', first],
-      ['against', second],
-    ])
+    for (const [flag, server] of Object.entries(servers))
       if (!serves(server, scenario))
         stop(`--${flag} ${args[flag]} is not measured on ${scenario.name}`);
   const started = performance.now();
@@ -75,9 +74,9 @@ try {
     servers: [first, second],
     pairs: [{ server: 'first', against: 'second', scenarios: names }],
     start: (server) => startProcess(server.module, layout.serverCpu),
-    scenarios,
+    scenarios: scenarios.map((scenario) => forPair(scenario, args.server, args.against)),
     // Warmed with every scenario each serves, mixed, as in the full run.
-    mix: all,
+    mix: all.map((scenario) => forPair(scenario, args.server, args.against)),
     seconds,
     warmup: 1,
     warmupRequests: 10_000,

@@ -98,6 +98,25 @@ export const serves = (server, scenario) =>
   (server.only === undefined || server.only.includes(scenario.name)) &&
   (scenario.servers === undefined || scenario.servers.includes(server.name));
 
+/**
+ * A scenario as `pnpm bench:pair` hands it on, where its two servers are named `first` and `second` (so that a
+ * server against itself is two servers): a scenario that lists its servers lists them by those names.
+ *
+ * @param {{ servers?: readonly string[] }} scenario
+ * @param {string} first - the name of the server measured first
+ * @param {string} second - the name of the server it is measured against
+ */
+export const forPair = (scenario, first, second) =>
+  scenario.servers === undefined
+    ? scenario
+    : {
+        ...scenario,
+        servers: [
+          ...(scenario.servers.includes(first) ? ['first'] : []),
+          ...(scenario.servers.includes(second) ? ['second'] : []),
+        ],
+      };
+
 /** The entity type of the declared-entity scenario: read from the end system, its fields mapped. */
 export const REMOTE_TYPE = 'remote-issue';
 

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { PAIRS, SERVERS } from './servers.mjs';
 import { measureThroughput, pairGroups, scenarioPlan, turnOrder } from './throughput.mjs';
+import { forPair, scenarios, serves } from './scenarios.mjs';
 
 describe('turnOrder', () => {
   it('gives every server one place in each turn', () => {
@@ -168,4 +169,21 @@ describe('measureThroughput --together', () => {
       expect(Number.isFinite(round.own.cpuUs)).toBe(true);
     }
   }, 30_000);
+});
+
+describe('forPair', () => {
+  it('keeps a scenario that lists its servers measured on the pair’s two, under their names in the pair', () => {
+    const declared = scenarios('http://127.0.0.1:9').find(({ name }) => name === 'declared-entity');
+    const byName = (name) => SERVERS.find((server) => server.name === name);
+    const pair = forPair(declared, 'sdk-node-declared', 'sdk-node');
+    // bench:pair names its servers `first` and `second`: the scenario's own list named neither, so the
+    // declared entity's pair was refused, then measured on nothing.
+    expect(serves({ ...byName('sdk-node-declared'), name: 'first' }, pair)).toBe(true);
+    expect(serves({ ...byName('sdk-node'), name: 'second' }, pair)).toBe(true);
+    expect(
+      serves({ ...byName('naive'), name: 'second' }, forPair(declared, 'sdk-node', 'naive')),
+    ).toBe(false);
+    const later = scenarios('http://127.0.0.1:9').find(({ name }) => name === 'later-call');
+    expect(forPair(later, 'sdk-node', 'naive')).toBe(later);
+  });
 });
