@@ -70,6 +70,16 @@ const contenders = {
     instance
       .get('issues/42', { prefixUrl: base, headers: { authorization }, signal: signal() })
       .json(),
+  // A query given as ky's searchParams option: ky 1.14 builds the call's Request, then builds it again.
+  'ky, searchParams': () =>
+    instance
+      .get('issues/42', {
+        prefixUrl: base,
+        headers: { authorization },
+        signal: signal(),
+        searchParams: { fields: 'summary' },
+      })
+      .json(),
   'ky, no signal': () =>
     instance.get('issues/42', { prefixUrl: base, headers: { authorization } }).json(),
   'ky, no timeout': () =>
@@ -92,6 +102,16 @@ const contenders = {
       signal: signal(),
     })
       .get('issues/42')
+      .json(),
+  // A query given as searchParams: the client writes it into the path, so ky builds one Request.
+  'sdk client, searchParams': () =>
+    createEndSystemClient({
+      baseUrl: base,
+      headers: { Authorization: authorization },
+      egress: BENCH_EGRESS,
+      signal: signal(),
+    })
+      .get('issues/42', { searchParams: { fields: 'summary' } })
       .json(),
   // With a strategy that neither sees answers nor renews (a bearer token): its credentials set on each attempt.
   'sdk client, auth strategy': () =>

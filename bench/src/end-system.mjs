@@ -8,7 +8,7 @@ const expected = `Bearer ${TOKEN}`;
 /** Starts the end system on 127.0.0.1 and a free port. */
 export async function start({ port }) {
   const server = createServer((request, response) => {
-    const match = /^\/issues\/([^/?]+)$/.exec(request.url ?? '');
+    const match = /^\/issues\/([^/?]+)(?:\?|$)/.exec(request.url ?? '');
     const status = request.headers.authorization !== expected ? 401 : match ? 200 : 404;
     const body =
       status === 200

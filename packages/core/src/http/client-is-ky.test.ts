@@ -1,4 +1,4 @@
-import ky, { HTTPError } from 'ky';
+import ky, { HTTPError, type Options } from 'ky';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { json, startEndSystem } from '../../test/local-end-system.js';
@@ -200,5 +200,88 @@ describe('the client is a ky instance', () => {
     const client = createEndSystemClient({ baseUrl: 'https://acme.example/', egress: TEST_EGRESS });
     expect(client.stop).toBe(ky.stop);
     expect(client.retry).toBe(ky.retry);
+  });
+});
+
+describe('search parameters', () => {
+  /** Each form ky takes, with a path that has a query and one with a fragment. */
+  const cases: [string, NonNullable<Options['searchParams']>][] = [
+    ['items', { q: 'open', limit: 50, all: true }],
+    ['items?stale=1', { q: 'a b&c' }],
+    ['items?stale=1', { gone: undefined }],
+    ['items?kept=1', {}],
+    ['items', '?q=open&x=%20'],
+    ['items?stale=1', '  '],
+    [
+      'items',
+      new URLSearchParams([
+        ['q', 'é'],
+        ['q', '2'],
+      ]),
+    ],
+    [
+      'items',
+      [
+        ['q', 'one'],
+        ['r', 'two'],
+      ],
+    ],
+    ['items#part', { q: 'open' }],
+    ['items?stale=1#part', new URLSearchParams()],
+  ];
+
+  it('reach the end system in the URL ky itself makes of the same path and parameters', async () => {
+    // ky alone, as the reference: the URL its Request has, under the same base.
+    const urls: string[] = [];
+    const reference = ky.create({
+      prefixUrl: `${end.url}/api/`,
+      retry: 0,
+      fetch: (request) => {
+        // What goes on the wire: no fragment, and no '?' before an empty query.
+        const { pathname, search } = new URL((request as Request).url);
+        urls.push(pathname + search);
+        return Promise.resolve(new Response('{}'));
+      },
+    });
+    for (const [path, searchParams] of cases) await reference.get(path, { searchParams });
+    action = async (client) => {
+      const seen: unknown[] = [];
+      for (const [path, searchParams] of cases)
+        seen.push(((await client.get(path, { searchParams }).json()) as { url: string }).url);
+      return seen;
+    };
+    const { status, json: seen } = await call();
+    expect(status).toBe(200);
+    expect(seen).toEqual(urls);
+  });
+
+  it('cost no Request more than the same query written in the path', async () => {
+    // ky 1.14 builds a call's Request, then builds it again for the URL with the parameters.
+    const Original = globalThis.Request;
+    let made = 0;
+    globalThis.Request = class Counted extends Original {
+      constructor(...args: ConstructorParameters<typeof Request>) {
+        super(...args);
+        made++;
+      }
+    };
+    try {
+      const counts: number[] = [];
+      action = async (client) => {
+        for (const send of [
+          () => client.get('items?q=open&limit=5').json(),
+          () => client.get('items', { searchParams: { q: 'open', limit: 5 } }).json(),
+        ]) {
+          made = 0;
+          await send();
+          counts.push(made);
+        }
+        return counts;
+      };
+      expect((await call()).status).toBe(200);
+      expect(counts[1]).toBe(counts[0]);
+    } finally {
+      globalThis.Request = Original;
+    }
   });
 });
