@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { memoryLogger } from '../../test/acme-connector.js';
 import { createHandler, defineConnector, field, secret, UnauthenticatedError } from '../index.js';
-import { createEndSystemClient, type EndSystemAuth } from '../http/index.js';
+import { createEndSystemClient, tapEndSystem, type EndSystemAuth } from '../http/index.js';
 import { initializeSession } from '../../test/sessions.js';
 import { apiKey, basicAuth, bearerToken } from './index.js';
 
@@ -21,6 +21,8 @@ let seen: Seen[] = [];
 let status = 200;
 /** Authorization values answered 401, as an end system answers a token it expired early. */
 let refused = new Set<string>();
+/** The reason phrase of every answer, when not Node's own. */
+let reason: string | undefined;
 const server = createServer((request, response) => {
   let body = '';
   request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -33,10 +35,10 @@ const server = createServer((request, response) => {
       length: request.headers['content-length'],
     });
     const authorization = request.headers.authorization ?? '';
-    response.writeHead(refused.has(authorization) ? 401 : status, {
-      'content-type': 'application/json',
-      'x-answer': String(seen.length),
-    });
+    const headers = { 'content-type': 'application/json', 'x-answer': String(seen.length) };
+    const code = refused.has(authorization) ? 401 : status;
+    if (reason === undefined) response.writeHead(code, headers);
+    else response.writeHead(code, reason, headers);
     response.end(JSON.stringify({ echoed: request.headers.authorization ?? request.url }));
   });
 });
@@ -51,12 +53,15 @@ beforeEach(() => {
   seen = [];
   status = 200;
   refused = new Set();
+  reason = undefined;
 });
 
 /** A handler whose one operation posts `{ n: 1 }` to `items?limit=5` with the strategy the test gives. */
 function connectorWith(
   auth: (session: { Token: string }) => EndSystemAuth,
   retry?: { readonly limit: number },
+  /** As JavaScript may give it. */
+  sessionExpired?: null,
 ) {
   const logger = memoryLogger();
   const connector = defineConnector({
@@ -71,6 +76,7 @@ function connectorWith(
           baseUrl: base,
           auth: auth(session),
           ...(retry && { retry }),
+          ...(sessionExpired === null && { sessionExpired: null as unknown as () => boolean }),
           signal,
           log,
         })
@@ -158,7 +164,7 @@ describe('static strategies', () => {
 /** A strategy whose token the end system expires early: renewing gives the next one. */
 function renewing(outcome: () => Promise<boolean> = () => Promise.resolve(true)) {
   let token = 'first-token-value';
-  const shown: { status: number; answer: string | null; body: unknown }[] = [];
+  const shown: { status: number; answer: string | null; body: unknown; url: string }[] = [];
   const auth: EndSystemAuth = {
     credentials: () => ({ headers: { authorization: `Bearer ${token}` } }),
     answered: (response) =>
@@ -166,6 +172,7 @@ function renewing(outcome: () => Promise<boolean> = () => Promise.resolve(true))
         status: response.status,
         answer: response.headers.get('x-answer'),
         body: response.body,
+        url: new URL(response.url).pathname,
       }),
     renew: async () => {
       const renewed = await outcome();
@@ -191,8 +198,8 @@ describe('a strategy of your own', () => {
       ]);
       // The strategy saw each answer's status and headers, never its body.
       expect(shown).toEqual([
-        { status: 401, answer: '1', body: null },
-        { status: 200, answer: '2', body: null },
+        { status: 401, answer: '1', body: null, url: '/api/items' },
+        { status: 200, answer: '2', body: null, url: '/api/items' },
       ]);
       expect(clones).not.toHaveBeenCalled();
     } finally {
@@ -221,17 +228,48 @@ describe('a strategy of your own', () => {
     ]);
   });
 
-  it('fails the call with its own error when renewing fails, and sends it no more', async () => {
+  it('fails the call with its own error when renewing fails, sends it no more, and lets the answer go', async () => {
     refused.add('Bearer first-token-value');
     const { auth } = renewing(() =>
       Promise.reject(new UnauthenticatedError('The refresh token was revoked')),
     );
-    const answer = await connectorWith(() => auth).send();
-    expect(answer.status).toBe(401);
-    expect(JSON.parse(answer.body)).toMatchObject({
-      errors: { message: 'The refresh token was revoked' },
+    // The answer the strategy refused, as the client got it: unread, its body must be let go.
+    const answers: Response[] = [];
+    const untap = tapEndSystem(async (attempt) => {
+      const response = await attempt.send();
+      answers.push(response);
+      return response;
     });
+    try {
+      const answer = await connectorWith(() => auth).send();
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        errors: { message: 'The refresh token was revoked' },
+      });
+    } finally {
+      untap();
+    }
     expect(seen).toHaveLength(1);
+    expect(answers.map((response) => response.bodyUsed)).toEqual([true]);
+  });
+
+  it('sees answers whose reason phrase is not Latin-1 as undici reads it', async () => {
+    // Node writes the phrase as Latin-1, undici reads it as UTF-8: a phrase Response would refuse.
+    reason = 'Não autorizado';
+    const { auth, shown } = renewing();
+    expect((await connectorWith(() => auth).send()).status).toBe(200);
+    expect(shown.map((answer) => answer.status)).toEqual([200]);
+  });
+
+  it('is asked in the fetch when sessionExpired is given as null (JavaScript)', async () => {
+    refused.add('Bearer first-token-value');
+    const { auth } = renewing();
+    const answer = await connectorWith(() => auth, undefined, null).send();
+    expect(answer.status).toBe(200);
+    expect(seen.map((call) => call.authorization)).toEqual([
+      'Bearer first-token-value',
+      'Bearer second-token-value',
+    ]);
   });
 
   it('is renewed when the client’s sessionExpired sees an expiry in a 200 answer, and the call sent again', async () => {

@@ -17,8 +17,16 @@ const METHODS = ['get', 'post', 'put', 'patch', 'head', 'delete'] as const;
 
 type SearchParams = NonNullable<Options['searchParams']>;
 
-/** Whether ky would put these parameters in a call's URL (ky 1.14's `hasSearchParameters`). */
-function hasParameters(search: SearchParams): boolean {
+/** What the URL parser trims from the end of a URL: C0 controls and spaces. */
+// eslint-disable-next-line no-control-regex -- the controls are what is looked for
+const TRAILING_SPACE = /[\u0000-\u0020]$/;
+
+/**
+ * Whether ky would put these parameters in a call's URL (ky 1.14's `hasSearchParameters`; `null`, which ky's
+ * merge turns into none, from JavaScript).
+ */
+function hasParameters(search: SearchParams | null): boolean {
+  if (search === null) return false;
   if (Array.isArray(search)) return search.length > 0;
   if (search instanceof URLSearchParams) return search.size > 0;
   if (typeof search === 'object') return Object.keys(search).length > 0;
@@ -46,7 +54,15 @@ function queryText(search: SearchParams): string {
  */
 function paramsInPath(input: Input, options: Options): [Input, Options] {
   const { searchParams, ...rest } = options;
-  if (typeof input !== 'string' || searchParams === undefined || options.hooks !== undefined)
+  if (
+    typeof input !== 'string' ||
+    searchParams === undefined ||
+    options.hooks !== undefined ||
+    // A base URL of the call's own may hold a query or a fragment, which ky's replace would find first.
+    options.prefixUrl !== undefined ||
+    // The URL parser drops spaces and controls at the end of the whole URL, not of its path.
+    TRAILING_SPACE.test(input)
+  )
     return [input, options];
   if (!hasParameters(searchParams)) return [input, rest];
   return [input.replace(/(?:\?.*?)?(?=#|$)/, `?${queryText(searchParams)}`), rest];

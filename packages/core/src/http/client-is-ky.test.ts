@@ -204,31 +204,42 @@ describe('the client is a ky instance', () => {
 });
 
 describe('search parameters', () => {
-  /** Each form ky takes, with a path that has a query and one with a fragment. */
-  const cases: [string, NonNullable<Options['searchParams']>][] = [
-    ['items', { q: 'open', limit: 50, all: true }],
-    ['items?stale=1', { q: 'a b&c' }],
-    ['items?stale=1', { gone: undefined }],
-    ['items?kept=1', {}],
-    ['items', '?q=open&x=%20'],
-    ['items?stale=1', '  '],
+  /** Each form ky takes, with paths that have a query, a fragment or a trailing space, and a base of their own. */
+  const cases: [string, Options][] = [
+    ['items', { searchParams: { q: 'open', limit: 50, all: true } }],
+    ['items?stale=1', { searchParams: { q: 'a b&c' } }],
+    ['items?stale=1', { searchParams: { gone: undefined } }],
+    ['items?kept=1', { searchParams: {} }],
+    ['items?kept=1', { searchParams: null as unknown as undefined }],
+    ['items', { searchParams: '?q=open&x=%20' }],
+    ['items?stale=1', { searchParams: '  ' }],
     [
       'items',
-      new URLSearchParams([
-        ['q', 'é'],
-        ['q', '2'],
-      ]),
+      {
+        searchParams: new URLSearchParams([
+          ['q', 'é'],
+          ['q', '2'],
+        ]),
+      },
     ],
     [
       'items',
-      [
-        ['q', 'one'],
-        ['r', 'two'],
-      ],
+      {
+        searchParams: [
+          ['q', 'one'],
+          ['r', 'two'],
+        ],
+      },
     ],
-    ['items#part', { q: 'open' }],
-    ['items?stale=1#part', new URLSearchParams()],
+    ['items#part', { searchParams: { q: 'open' } }],
+    ['items?stale=1#part', { searchParams: new URLSearchParams() }],
+    ['items ', { searchParams: { q: 'open' } }],
+    ['items', { searchParams: { q: 'open' }, prefixUrl: 'BASE/api/v2?k=v#f/' }],
   ];
+  const withBase = (options: Options): Options =>
+    typeof options.prefixUrl === 'string'
+      ? { ...options, prefixUrl: options.prefixUrl.replace('BASE', end.url) }
+      : options;
 
   it('reach the end system in the URL ky itself makes of the same path and parameters', async () => {
     // ky alone, as the reference: the URL its Request has, under the same base.
@@ -243,11 +254,11 @@ describe('search parameters', () => {
         return Promise.resolve(new Response('{}'));
       },
     });
-    for (const [path, searchParams] of cases) await reference.get(path, { searchParams });
+    for (const [path, options] of cases) await reference.get(path, withBase(options));
     action = async (client) => {
       const seen: unknown[] = [];
-      for (const [path, searchParams] of cases)
-        seen.push(((await client.get(path, { searchParams }).json()) as { url: string }).url);
+      for (const [path, options] of cases)
+        seen.push(((await client.get(path, withBase(options)).json()) as { url: string }).url);
       return seen;
     };
     const { status, json: seen } = await call();

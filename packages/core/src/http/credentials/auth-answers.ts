@@ -21,7 +21,8 @@ export const asksInFetch = (
   sessionExpired: unknown,
 ): auth is EndSystemAuth =>
   auth !== undefined &&
-  sessionExpired === undefined &&
+  // As `clientHooks` tells a client with `sessionExpired`: `null` or `false` from JavaScript is none.
+  !sessionExpired &&
   (auth.answered !== undefined || auth.renew !== undefined);
 
 /**

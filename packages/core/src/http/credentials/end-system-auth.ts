@@ -58,9 +58,9 @@ export interface EndSystemAuth {
   renew?(refused: AuthCredentials): Promise<boolean>;
   /**
    * Sees every answer's status and headers (a server that renews a session cookie sends the new one on an
-   * ordinary answer), before the client reads it: a copy of the answer without its body, which stays the
-   * connector's (on a client made with `sessionExpired`, a clone of the answer). A rejection fails the call with
-   * that error.
+   * ordinary answer), before the client reads it: a copy of the answer with its status, headers, `url` and
+   * `redirected`, without its body, which stays the connector's, or its reason phrase (on a client made with
+   * `sessionExpired`, a clone of the answer). A rejection fails the call with that error.
    *
    * @default undefined
    */

@@ -39,23 +39,36 @@ export function policedFetch(input: string | URL | Request, init?: RequestInit):
 }
 
 /**
- * Shows an answer to the client's `auth` strategy before ky sees it (`auth-answers.ts`): its status and headers,
- * in a copy without the body, so that neither ky nor the strategy reads the body twice.
+ * Shows an answer to the client's `auth` strategy before ky sees it (`auth-answers.ts`): its status, headers,
+ * URL and whether it was redirected, in a copy without the body, so that neither ky nor the strategy reads the
+ * body twice. Not its reason phrase: undici reads one as UTF-8, which `Response` refuses when it is not Latin-1.
  *
  * @returns the answer, for ky
- * @throws ky's forced retry when the strategy renewed refused credentials: ky sends the call again at once
+ * @throws ky's forced retry when the strategy renewed refused credentials: ky sends the call again at once; the
+ * strategy's failure, with the answer let go
  */
 async function seenByAuth(call: CallState, response: Response): Promise<Response> {
-  const shown = new Response(null, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
+  const shown = new Response(null, { status: response.status, headers: response.headers });
+  Object.defineProperties(shown, {
+    url: { value: response.url, enumerable: true },
+    redirected: { value: response.redirected, enumerable: true },
   });
-  if (!(await renewedAfter(call, response, shown))) return response;
-  // The refused answer is not read: its attempt's timer stops, and its body goes.
+  let renewed: boolean;
+  try {
+    renewed = await renewedAfter(call, response, shown);
+  } catch (error) {
+    letGo(response);
+    throw error;
+  }
+  if (!renewed) return response;
+  letGo(response);
+  throw new ForceRetryError({ code: 'CREDENTIALS_RENEWED', delay: 0 });
+}
+
+/** An answer no one will read: its attempt's timer stops, and its body goes, freeing the connection. */
+function letGo(response: Response): void {
   bodyRead(response);
   response.body?.cancel().catch(() => undefined);
-  throw new ForceRetryError({ code: 'CREDENTIALS_RENEWED', delay: 0 });
 }
 
 /** Sends an attempt whose body is ready, unless a tap answers it. */

@@ -48,6 +48,12 @@ describe('send', () => {
     ]);
   });
 
+  it('hands a method the types do not know (from JavaScript) to ky as it is', async () => {
+    const { call, handed } = recordingCall();
+    await send(call, { path: 'issues', method: 'get' as never }, { method: 'GET' });
+    expect(handed).toEqual([{ via: 'call', path: 'issues', options: { method: 'get' } }]);
+  });
+
   it('hands no query when every declared parameter is undefined, and the defined ones as text', async () => {
     const { call, handed } = recordingCall();
     await send(call, { path: 'issues', query: { q: undefined } }, { method: 'GET' });
