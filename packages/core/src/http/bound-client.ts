@@ -49,8 +49,9 @@ function queryText(search: SearchParams): string {
  * `Request`, then builds it again with the parameters in its URL, and a `Request` costs more than the rest of
  * the parameters' handling: a call with one parameter cost 1.07x the same call without, and 1.03-1.04x with
  * it written here (`node bench/ky-cost.mjs`). The URL is the same: the parameters replace any query of the
- * path, as ky's replace any of the URL (a client's base URL has none: `checkBaseUrl`). A path given as a `URL`
- * or `Request`, and a call with hooks of its own (a hook may read `options.searchParams`), are left to ky.
+ * path, as ky's replace any of the URL (a client's base URL has none: `checkBaseUrl`). Left to ky: a path given
+ * as a `URL` or `Request`, or ending in a space or control, and a call with hooks (a hook may read
+ * `options.searchParams`) or a base URL of its own.
  */
 function paramsInPath(input: Input, options: Options): [Input, Options] {
   const { searchParams, ...rest } = options;
