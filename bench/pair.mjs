@@ -69,14 +69,15 @@ try {
     for (const [flag, server] of Object.entries(servers))
       if (!serves(server, scenario))
         stop(`--${flag} ${args[flag]} is not measured on ${scenario.name}`);
+  const paired = all.map((scenario) => forPair(scenario, args.server, args.against));
   const started = performance.now();
   const results = await measureThroughput({
     servers: [first, second],
     pairs: [{ server: 'first', against: 'second', scenarios: names }],
     start: (server) => startProcess(server.module, layout.serverCpu),
-    scenarios: scenarios.map((scenario) => forPair(scenario, args.server, args.against)),
+    scenarios: paired.filter((scenario) => names.includes(scenario.name)),
     // Warmed with every scenario each serves, mixed, as in the full run.
-    mix: all.map((scenario) => forPair(scenario, args.server, args.against)),
+    mix: paired,
     seconds,
     warmup: 1,
     warmupRequests: 10_000,

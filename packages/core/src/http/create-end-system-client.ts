@@ -12,7 +12,7 @@ import { DEFAULT_MAX_DELAY_MS, DEFAULT_RETRY, endSystemKy, IDEMPOTENT } from './
 import { checkBaseUrl, registerUrlCredentials } from './credentials/request-credentials.js';
 import { detectExpiry } from './errors/session-expiry.js';
 import { applyCredentials, renewRefused } from './credentials/auth-hooks.js';
-import { asksInFetch } from './credentials/auth-answers.js';
+import { asksInFetch, seesAnswers } from './credentials/auth-answers.js';
 import { bodyTimeoutOf } from './transport/stall-timeout.js';
 
 /**
@@ -160,9 +160,8 @@ export function createEndSystemClient(options: EndSystemClientOptions): KyInstan
 function clientHooks(options: EndSystemClientOptions): Pick<Options, 'hooks'> | undefined {
   const { auth, sessionExpired } = options;
   if (auth === undefined) return sessionExpired && { hooks: { afterResponse: [detectExpiry] } };
-  const seesAnswers = auth.answered !== undefined || auth.renew !== undefined;
   const afterResponse = sessionExpired
-    ? [detectExpiry, ...(seesAnswers ? [renewRefused] : [])]
+    ? [detectExpiry, ...(seesAnswers(auth) ? [renewRefused] : [])]
     : [];
   return {
     hooks: {

@@ -10,6 +10,10 @@ import type { EndSystemAuth } from './end-system-auth.js';
 // (`node bench/ky-cost.mjs`, bench/notes/ky-per-call-cost.md). Throwing ky's `ForceRetryError` from `fetch` is
 // what `ky.retry()` does from a hook: ky sends the call again at once, whatever its method.
 
+/** Whether a strategy sees answers or renews refused credentials: what it must be asked after each answer. @internal */
+export const seesAnswers = (auth: EndSystemAuth): boolean =>
+  auth.answered !== undefined || auth.renew !== undefined;
+
 /**
  * Whether `auth` sees answers or renews credentials in the client's `fetch`: a strategy that does either, on a
  * client without `sessionExpired` (whose hook asks it instead, see above).
@@ -23,7 +27,7 @@ export const asksInFetch = (
   auth !== undefined &&
   // As `clientHooks` tells a client with `sessionExpired`: `null` or `false` from JavaScript is none.
   !sessionExpired &&
-  (auth.answered !== undefined || auth.renew !== undefined);
+  seesAnswers(auth);
 
 /**
  * Shows the call's answer to its strategy, then asks the strategy to renew credentials the end system refused
