@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createHandler, type HandlerOptions } from '../index.js';
+import { NotFoundError, createHandler, type HandlerOptions } from '../index.js';
 import { bareConnector } from '../../test/acme-connector.js';
 import { withSession } from '../../test/sessions.js';
 
@@ -11,6 +11,8 @@ const connector = bareConnector(({ get, delete: del }) => ({
   getIssue: get('/issues/:id', { answer: Issue }, () => answer as z.input<typeof Issue>),
   removeIssue: del('/issues/:id', { status: 204 }, () => ({ gone: true })),
   fileName: get('/file-name', { answerAs: 'text' }, () => answer),
+  // The answer of a function set by the test: called in the handler, as connector code runs.
+  answers: get('/answers', () => (answer as () => Record<string, unknown>)()),
 }));
 const call = (path: string, method = 'GET', options: HandlerOptions = {}) =>
   withSession(createHandler(connector, options))({ method, path: `${base}${path}`, headers: {} });
@@ -59,6 +61,53 @@ describe('answers', () => {
         message: 'Operation "fileName" answers text, but returned object',
       },
     });
+  });
+
+  it('answers what a handler returned without a promise in the same turn, before any task it queued runs', async () => {
+    const answered = { id: '1' };
+    answer = () => {
+      queueMicrotask(() => Object.assign(answered, { late: true }));
+      return answered;
+    };
+    const response = await call('/answers');
+    expect(JSON.parse(response.body)).toEqual({ id: '1' });
+  });
+
+  it('awaits a thenable that is not a promise (a query builder), and maps what it rejects with', async () => {
+    let thens = 0;
+    const builder = (outcome: () => unknown) => ({
+      then(resolve: (value: unknown) => void, reject: (error: unknown) => void) {
+        thens++;
+        try {
+          resolve(outcome());
+        } catch (error) {
+          reject(error);
+        }
+      },
+    });
+    answer = () => builder(() => ({ id: 'built' }));
+    expect(JSON.parse((await call('/answers')).body)).toEqual({ id: 'built' });
+    answer = () =>
+      builder(() => {
+        throw new NotFoundError('No such issue');
+      });
+    const refused = await call('/answers');
+    expect(refused.status).toBe(404);
+    expect(thens).toBe(2);
+  });
+
+  it("fails a call whose answer's then cannot be read as await would: the error is the handler's", async () => {
+    answer = () => ({
+      get then(): never {
+        throw new NotFoundError('No such issue');
+      },
+    });
+    const response = await call('/answers');
+    expect(response.status).toBe(404);
+    answer = () => {
+      throw new NotFoundError('No such issue');
+    };
+    expect((await call('/answers')).status).toBe(404);
   });
 
   it.each([

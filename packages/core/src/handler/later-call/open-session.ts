@@ -3,7 +3,6 @@ import { ValidationError } from '../../errors/errors.js';
 import type { HandlerRuntime } from '../handler-runtime.js';
 import { queryParam } from '../request/query-param.js';
 import { readSession, type VerifiedSession } from './read-session.js';
-import { tenantKey } from './rate-limiter.js';
 import { Refusal } from '../refusal.js';
 import type { RequestScope } from '../request-scope.js';
 
@@ -38,7 +37,7 @@ export function openSession(
   if (ids.pathSessionId !== undefined && ids.pathSessionId !== session.sdkSessionId)
     throw mismatch("The path's session id is not the id of this call's session");
   state.tenant = session;
-  state.share = runtime.tenantShares.enter(tenantKey(session));
+  state.share = runtime.tenantShares.enter(session.tenant);
   if (!runtime.rateLimit) return session;
   return runtime
     .rateLimit({

@@ -9,7 +9,8 @@ import { SESSION_KEY_ENV, type SessionKeys } from '../../security/session-keys.j
 import type { SessionClaims, SessionSealer } from '../../security/session-seal.js';
 import { describeProblems, readFields } from '../request/read-fields.js';
 import { Refusal } from '../refusal.js';
-import { idProblem } from '../request/session-ids.js';
+import { MAX_ID_LENGTH, idProblem } from '../request/session-ids.js';
+import { tenantKey } from './rate-limiter.js';
 
 type Headers = Readonly<Record<string, string | undefined>>;
 
@@ -22,6 +23,8 @@ const {
 /** A session whose SDK entry verified: ids and scopes the caller cannot have chosen, and the typed values. */
 export interface VerifiedSession extends SessionClaims {
   readonly values: Record<string, unknown>;
+  /** The session's tenant ({@link tenantKey}): its share of the calls in flight is counted under it. */
+  readonly tenant: string;
 }
 
 /** What {@link readSession} verifies against. */
@@ -62,15 +65,20 @@ const NO_SESSION = new Refusal(
 /** The characters encodeURIComponent leaves as they are: an id of only these is its own encoding. */
 const UNESCAPED = /^[\w.!~*'()-]*$/;
 
-/** An id header as initialize wrote it; any other spelling of the same id counts as changed. */
-function decodeId(value: string | undefined): string | undefined {
+/**
+ * The id an id header holds, as initialize wrote it, or `undefined` when it is missing, malformed or not a usable
+ * id ({@link idProblem}): any other spelling of the same id counts as changed.
+ */
+function readId(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  // The common id (letters, digits, dashes): decoding and encoding it again would give it back unchanged.
-  if (UNESCAPED.test(value)) return value;
+  // The common id (letters, digits, dashes): decoding and encoding it again would give it back unchanged, and
+  // none of its characters is one `idProblem` looks for, so only its length is left to judge.
+  if (UNESCAPED.test(value))
+    return value.length === 0 || value.length > MAX_ID_LENGTH ? undefined : value;
   // Either step throws on text no URL encoding spells (a lone surrogate): that id is malformed too.
   try {
     const id = decodeURIComponent(value);
-    return encodeURIComponent(id) === value ? id : undefined;
+    return encodeURIComponent(id) === value && idProblem(id) === undefined ? id : undefined;
   } catch {
     return undefined;
   }
@@ -109,14 +117,9 @@ export function readSession(
   if (token === undefined) return NO_SESSION;
   // Not a credential, but with the rest of the headers it replays the session: never log it.
   redactor.add(token);
-  const systemId = decodeId(headers[SYSTEM_HEADER]);
-  const sdkSessionId = decodeId(headers[SESSION_HEADER]);
-  if (
-    systemId === undefined ||
-    sdkSessionId === undefined ||
-    idProblem(systemId) ||
-    idProblem(sdkSessionId)
-  ) {
+  const systemId = readId(headers[SYSTEM_HEADER]);
+  const sdkSessionId = readId(headers[SESSION_HEADER]);
+  if (systemId === undefined || sdkSessionId === undefined) {
     throw unauthenticated(
       'SESSION_INVALID',
       `The session's id headers are missing or malformed; initialize again`,
@@ -182,13 +185,28 @@ class Session implements VerifiedSession {
   readonly configuration: string;
   readonly issuedAt: number;
   readonly values: Record<string, unknown>;
+  readonly tenant: string;
   constructor(claims: SessionClaims, values: Record<string, unknown>) {
     this.systemId = claims.systemId;
     this.sdkSessionId = claims.sdkSessionId;
     this.configuration = claims.configuration;
     this.issuedAt = claims.issuedAt;
     this.values = values;
+    this.tenant = tenantOf(claims);
   }
+}
+
+/**
+ * The tenant key of each verified session's claims, made once: a replayed session is recalled with the same
+ * claims (`VerifiedSessions`), and its key, made anew on every call, cost a tenth of a later call's work in the
+ * handler (encoding the id, then hashing a new string to find the tenant's count).
+ */
+const tenants = new WeakMap<SessionClaims, string>();
+
+function tenantOf(claims: SessionClaims): string {
+  let tenant = tenants.get(claims);
+  if (tenant === undefined) tenants.set(claims, (tenant = tenantKey(claims)));
+  return tenant;
 }
 
 function hintAboutKeys(logger: Logger): void {

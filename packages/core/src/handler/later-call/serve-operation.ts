@@ -25,6 +25,16 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], where: string): str
   );
 }
 
+/**
+ * Whether `await` would wait for the value: a promise, or any object or function with a `then` method (its
+ * `then` read as `await` reads it, so a getter that throws fails the call as it would there).
+ */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  if (value instanceof Promise) return true;
+  if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return false;
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
   if (schema === undefined) return value;
   const result = schema.safeParse(value);
@@ -109,11 +119,7 @@ export class OperationServer {
       : this.#serveVerified(state, input, opened);
   }
 
-  #serveVerified(
-    state: RequestScope,
-    input: OperationInput,
-    session: VerifiedSession,
-  ): Promise<unknown> {
+  #serveVerified(state: RequestScope, input: OperationInput, session: VerifiedSession): unknown {
     const runtime = this.#runtime;
     const { request } = state;
     const { operation, params, query } = input;
@@ -124,17 +130,20 @@ export class OperationServer {
     const checked = runtime.sessionChecks?.run(state, session);
     return checked === undefined ? serveChecked() : checked.then(serveChecked);
 
-    function serveChecked(): Promise<unknown> {
+    function serveChecked(): unknown {
       if (schemas.upload !== undefined) {
         const uploadSchema = schemas.upload;
         return (async () => {
           const upload = await Upload.open(request, uploadSchema, runtime.uploadLimits);
           try {
-            const answer = await run(upload.body()).catch((error: unknown) => {
+            let answer: unknown;
+            try {
+              answer = await run(upload.body());
+            } catch (error) {
               // A body that failed to arrive is what went wrong, even when connector code saw it only as a
               // failed end-system call (the end system's request body was the file).
               throw upload.failure ?? error;
-            });
+            }
             if (upload.failure) throw upload.failure;
             await upload.finish();
             return answer;
@@ -151,7 +160,13 @@ export class OperationServer {
       return body instanceof Promise ? body.then(withBody) : withBody(body);
     }
 
-    async function run(body: unknown): Promise<unknown> {
+    /**
+     * Calls the handler with its context. A handler that answers without a promise is answered in the same
+     * turn, with no promise of the SDK's: most calls answer from what the session holds, and a promise and
+     * its turn of the event loop cost more than the rest of the operation's own work. A promise, or any
+     * thenable (a query builder), is awaited as `await` would.
+     */
+    function run(body: unknown): unknown {
       const context = new OperationContextImpl(state, {
         session: session.values,
         params: parsedParams,
@@ -163,26 +178,31 @@ export class OperationServer {
       });
       let answer: unknown;
       try {
-        answer = await operation.handler(context as never);
+        answer = operation.handler(context as never);
+        if (isThenable(answer)) return Promise.resolve(answer).then(answered, failed);
       } catch (error) {
-        runtime.sessionChecks?.failed(request.headers, error);
-        throw error;
+        return failed(error);
       }
+      return answered(answer);
+    }
+
+    function failed(error: unknown): never {
+      runtime.sessionChecks?.failed(request.headers, error);
+      throw error;
+    }
+
+    function answered(answer: unknown): unknown {
       if (schemas.status === 204) return new OperationReply(204, undefined, '');
       if (runtime.validateAnswers && schemas.answer !== undefined)
         checkAnswer(schemas.answer, answer, input.name);
       if (schemas.answerAs === 'base64')
-        return new OperationReply(
-          200,
-          TEXT,
-          await base64Stream(answer, input.name, (error) => {
-            state.log.error(
-              // `cause` says what the end system did (a body timeout: it stopped sending).
-              { err: error, operation: input.name, cause: networkFailure(error)?.cause },
-              'the file answer failed part-way; the connection was cut off',
-            );
-          }),
-        );
+        return base64Stream(answer, input.name, (error) => {
+          state.log.error(
+            // `cause` says what the end system did (a body timeout: it stopped sending).
+            { err: error, operation: input.name, cause: networkFailure(error)?.cause },
+            'the file answer failed part-way; the connection was cut off',
+          );
+        }).then((stream) => new OperationReply(200, TEXT, stream));
       if (schemas.answerAs !== 'text') return answer ?? {};
       if (typeof answer !== 'string')
         throw new ConnectorError(

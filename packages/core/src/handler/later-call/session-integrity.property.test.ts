@@ -187,6 +187,24 @@ describe('session integrity (property)', () => {
     }
   });
 
+  it('refuses an id header that is empty, too long, or holds a control character, before the seal is read', async () => {
+    const entries: ParameterEntry[] = [
+      { key: 'Authorization', value: 'Bearer t', sensitive: true },
+      { key: 'X-Url', value: 'https://a.example', sensitive: false },
+    ];
+    const session = await initialize(entries, { sdkSessionId: 's', systemId: 'sys' });
+    for (const id of ['', 'x'.repeat(257), '%00', 'a%0Ab', 'a%E2%80%A8b', '%C2%85']) {
+      for (const header of ['x-sdk-system-id', 'x-sdk-session-id']) {
+        const response = await later({ ...session, [header]: id });
+        expect(response.status, `${header}: ${id}`).toBe(401);
+        expect(JSON.parse(response.body).errors.message).toBe(
+          "The session's id headers are missing or malformed; initialize again",
+        );
+      }
+    }
+    expect((await later(session ?? {})).status).toBe(200);
+  });
+
   it('refuses a session of another connector, or signed by another key', async () => {
     const entries: ParameterEntry[] = [
       { key: 'Authorization', value: 'Bearer t', sensitive: true },
