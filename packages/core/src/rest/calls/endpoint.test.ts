@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EndSystemClient } from '../../http/index.js';
 import type { RestCall } from '../declaration/request-spec.js';
-import { send } from './endpoint.js';
+import { expandPath, send } from './endpoint.js';
 
 interface Handed {
   readonly via: string;
@@ -107,5 +107,42 @@ describe('send', () => {
       // The next page carries its own query: the declared one is not added.
       { via: 'get', path: 'issues?cursor=x', options: undefined },
     ]);
+  });
+});
+
+describe('expandPath', () => {
+  const ids = { entityTypeId: 'issue', projectId: 'ACME', id: '42' };
+
+  it('puts each id where its placeholder is, encoded, and leaves any other text as it is', () => {
+    expect(expandPath('issues', ids)).toBe('issues');
+    expect(expandPath('issues/{id}', ids)).toBe('issues/42');
+    expect(expandPath('{projectId}/{entityTypeId}s/{id}/{id}', ids)).toBe('ACME/issues/42/42');
+    expect(expandPath('a/{id}/b{other}/{ attachmentId }', ids)).toBe(
+      'a/42/b{other}/{ attachmentId }',
+    );
+    expect(expandPath('files/{attachmentId}', { ...ids, attachmentId: 'a b/c?d#e%' })).toBe(
+      'files/a%20b%2Fc%3Fd%23e%25',
+    );
+    expect(expandPath('{id}', { ...ids, id: 'über' })).toBe('%C3%BCber');
+  });
+
+  it('refuses an id the path needs that is missing, empty, or a step out of the path', () => {
+    expect(() => expandPath('issues/{id}', { entityTypeId: 'issue', projectId: 'ACME' })).toThrow(
+      "'id' is required here",
+    );
+    expect(() => expandPath('p/{projectId}', { ...ids, projectId: null })).toThrow(
+      "'projectId' is required here",
+    );
+    expect(() => expandPath('issues/{id}', { ...ids, id: '' })).toThrow("'id' is required here");
+    for (const id of ['.', '..'])
+      expect(() => expandPath('issues/{id}', { ...ids, id })).toThrow("'id' is not an id");
+    // An id the template does not name is not needed.
+    expect(expandPath('projects', { entityTypeId: 'issue', projectId: null })).toBe('projects');
+  });
+
+  it('stays right past the templates it remembers, a template made anew for every call included', () => {
+    for (let n = 0; n < 600; n++)
+      expect(expandPath(`p${n}/{id}/q${n}`, { ...ids, id: `i${n}` })).toBe(`p${n}/i${n}/q${n}`);
+    expect(expandPath('issues/{id}', ids)).toBe('issues/42');
   });
 });

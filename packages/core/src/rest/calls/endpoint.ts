@@ -45,7 +45,35 @@ export function pathUnder(url: string, base: string, relativeTo = base): string 
   return href.startsWith(base) && path !== '' && !path.startsWith('/') ? path : undefined;
 }
 
-const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/g;
+/** A placeholder, its name captured: `split` on it gives the text between placeholders and their names. */
+const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/;
+/** Most templates remembered split; past it the memory starts again (a template made per call stays bounded). */
+const MAX_TEMPLATES = 256;
+/**
+ * Each template split once: text, name, text, … text. `replace` with a function cost five times as much per
+ * call (a match array and a call per placeholder), on every read of a declared entity.
+ */
+const templates = new Map<string, readonly string[]>();
+
+function templateParts(template: string): readonly string[] {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template.split(PLACEHOLDER);
+    if (templates.size >= MAX_TEMPLATES) templates.clear();
+    templates.set(template, parts);
+  }
+  return parts;
+}
+
+type PathIds = EntityIds & { readonly attachmentId?: string };
+
+function idInPath(name: string, ids: PathIds): string {
+  const value = ids[name as keyof PathIds];
+  if (typeof value !== 'string' || value === '')
+    throw new ValidationError(`'${name}' is required here`);
+  if (value === '.' || value === '..') throw new ValidationError(`'${name}' is not an id`);
+  return encodeURIComponent(value);
+}
 
 /**
  * A path template with the request's ids in it.
@@ -55,17 +83,12 @@ const PLACEHOLDER = /\{(id|projectId|entityTypeId|attachmentId)\}/g;
  * @returns the path
  * @throws ValidationError when an id the path needs is missing or `.`/`..` (a step out of the path)
  */
-export function expandPath(
-  template: string,
-  ids: EntityIds & { readonly attachmentId?: string },
-): string {
-  return template.replace(PLACEHOLDER, (_, name: keyof typeof ids) => {
-    const value = ids[name];
-    if (typeof value !== 'string' || value === '')
-      throw new ValidationError(`'${name}' is required here`);
-    if (value === '.' || value === '..') throw new ValidationError(`'${name}' is not an id`);
-    return encodeURIComponent(value);
-  });
+export function expandPath(template: string, ids: PathIds): string {
+  const parts = templateParts(template);
+  let path = parts[0] as string;
+  for (let at = 1; at < parts.length; at += 2)
+    path += idInPath(parts[at] as string, ids) + (parts[at + 1] as string);
+  return path;
 }
 
 /** What one request adds to its declaration: its method, JSON body and extra query parameters. */
