@@ -104,7 +104,7 @@ class ContextServices {
     this.addSecret = (value) => {
       if (typeof value === 'string') redactor.add(value);
     };
-    this.systemCache = new DeferredCache(() => scope.systemCache);
+    this.systemCache = new DeferredCache(scope, 'systemCache');
     if (signal === undefined) Object.defineProperty(this, 'signal', ContextServices.#signal);
     else (this as { signal: AbortSignal }).signal = signal;
   }
@@ -174,7 +174,7 @@ export class CleanupContextImpl extends ContextServices {
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
     this.cleanupGlobalCache = fields.cleanupGlobalCache;
-    this.sessionCache = new DeferredCache(() => scope.sessionCache);
+    this.sessionCache = new DeferredCache(scope, 'sessionCache');
   }
 }
 
@@ -209,7 +209,7 @@ export class OperationContextImpl extends ContextServices {
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
     this.headers = fields.headers;
-    this.sessionCache = new DeferredCache(() => scope.sessionCache);
+    this.sessionCache = new DeferredCache(scope, 'sessionCache');
   }
 }
 
@@ -238,6 +238,6 @@ export class SessionCheckContextImpl extends ContextServices {
     this.sdkSessionId = fields.sdkSessionId;
     this.systemId = fields.systemId;
     this.operation = fields.operation;
-    this.sessionCache = new DeferredCache(() => scope.sessionCache);
+    this.sessionCache = new DeferredCache(scope, 'sessionCache');
   }
 }

@@ -9,12 +9,19 @@ import { SESSION_VAULT, vaultOf, type SessionVault } from './session-vault.js';
  *
  * @internal
  */
-export class DeferredCache implements Cache {
-  readonly #make: () => Cache;
+export class DeferredCache<K extends string = string> implements Cache {
+  readonly #source: { readonly [key in K]: Cache };
+  readonly #key: K;
   #cache: Cache | undefined;
 
-  constructor(make: () => Cache) {
-    this.#make = make;
+  /**
+   * @param source - what makes the cache when its `key` is first read (the request's scope), named rather than
+   *   wrapped in a function, so that a context costs no closure per cache
+   * @param key - the member of `source` that is the cache
+   */
+  constructor(source: { readonly [key in K]: Cache }, key: K) {
+    this.#source = source;
+    this.#key = key;
   }
 
   get<S extends z.ZodType>(key: string, schema: S): Promise<z.output<S> | undefined>;
@@ -50,6 +57,6 @@ export class DeferredCache implements Cache {
   }
 
   #target(): Cache {
-    return (this.#cache ??= this.#make());
+    return (this.#cache ??= this.#source[this.#key]);
   }
 }
