@@ -96,6 +96,25 @@ describe('answers', () => {
     expect(thens).toBe(2);
   });
 
+  it("reads a thenable's then once, and follows a native promise by its built-in then, as await does", async () => {
+    let reads = 0;
+    answer = () => ({
+      get then() {
+        reads++;
+        // A builder whose then is there once: read twice, the second read would find nothing.
+        return reads === 1
+          ? (resolve: (value: unknown) => void) => resolve({ id: 'once' })
+          : undefined;
+      },
+    });
+    expect(JSON.parse((await call('/answers')).body)).toEqual({ id: 'once' });
+    expect(reads).toBe(1);
+    answer = () => Object.assign(Promise.resolve({ id: 'native' }), { then: undefined });
+    const native = await call('/answers');
+    expect(native.status).toBe(200);
+    expect(JSON.parse(native.body)).toEqual({ id: 'native' });
+  });
+
   it("fails a call whose answer's then cannot be read as await would: the error is the handler's", async () => {
     answer = () => ({
       get then(): never {

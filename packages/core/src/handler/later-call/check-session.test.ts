@@ -2,7 +2,12 @@
 // context whose members are its own, cannot be answered as "ended" by a forgotten return, and remembers at
 // most 10,000 sessions.
 import { describe, expect, it } from 'vitest';
-import { createHandler, defineConnector, type SessionCheck } from '../../index.js';
+import {
+  UnauthenticatedError,
+  createHandler,
+  defineConnector,
+  type SessionCheck,
+} from '../../index.js';
 import { initializeSession } from '../../../test/sessions.js';
 
 const base = '/sdk/api/1.0';
@@ -63,6 +68,64 @@ describe('checkSession', () => {
     const response = await handle({ method: 'GET', path: `${base}/ping`, headers: session });
     expect(response.status).toBe(500);
     expect(response.body).toContain('INTERNAL_ERROR');
+  });
+
+  it('forgets a session its handler answers 401 for, however the handler says it, and only for a 401', async () => {
+    const expired = () => new UnauthenticatedError('The end system ended the session');
+    /** How the handler answers the next call. */
+    let answer: () => unknown = () => ({ ok: true });
+    let checks = 0;
+    const handle = createHandler(
+      defineConnector({
+        name: 'checked',
+        version: '1',
+        config: {},
+        session: {},
+        initialize: () => ({}),
+        checkSession: {
+          check: () => {
+            checks++;
+            return true;
+          },
+          memoMs: 600_000,
+        },
+        operations: ({ get }) => ({ ping: get('/ping', () => answer()) }),
+      }),
+    );
+    const session = await initializeSession(handle);
+    const call = () => handle({ method: 'GET', path: `${base}/ping`, headers: session });
+    expect((await call()).status).toBe(200);
+    expect(checks).toBe(1);
+    const ways: [string, () => unknown][] = [
+      [
+        'thrown',
+        () => {
+          throw expired();
+        },
+      ],
+      ['rejected', () => Promise.reject(expired())],
+      [
+        'from a thenable',
+        () => ({ then: (_: unknown, reject: (e: unknown) => void) => reject(expired()) }),
+      ],
+    ];
+    for (const [way, failing] of ways) {
+      answer = failing;
+      expect((await call()).status, way).toBe(401);
+      answer = () => ({ ok: true });
+      const before = checks;
+      expect((await call()).status, way).toBe(200);
+      expect(checks, `checked again after a 401 ${way}`).toBe(before + 1);
+    }
+    // Any other failure keeps the pass: a 500 says nothing about the session.
+    answer = () => {
+      throw new Error('a bug');
+    };
+    expect((await call()).status).toBe(500);
+    const before = checks;
+    answer = () => ({ ok: true });
+    expect((await call()).status).toBe(200);
+    expect(checks).toBe(before);
   });
 
   it('remembers at most 10,000 sessions, the oldest forgotten first', async () => {

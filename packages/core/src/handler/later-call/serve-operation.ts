@@ -25,14 +25,31 @@ function describeIssues(issues: readonly z.core.$ZodIssue[], where: string): str
   );
 }
 
+/** The built-in `then`, as `await` calls it on a native promise, whatever the promise or its prototype carries. */
+const promiseThen = Promise.prototype.then;
+
 /**
- * Whether `await` would wait for the value: a promise, or any object or function with a `then` method (its
- * `then` read as `await` reads it, so a getter that throws fails the call as it would there).
+ * A handler's answer settled as `await` settles it, or `undefined` when `await` would not wait for it. A native
+ * promise is followed with the built-in `then`; any other object or function whose `then` is a function (a query
+ * builder, another realm's promise) has that `then` read once and called in a later microtask, as `await`
+ * does. Anything else is the answer itself.
+ *
+ * @throws what reading `then` throws, as `await` would reject with it
  */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  if (value instanceof Promise) return true;
-  if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return false;
-  return typeof (value as { then?: unknown }).then === 'function';
+function awaited(value: unknown): Promise<unknown> | undefined {
+  if (value instanceof Promise && value.constructor === Promise) return value as Promise<unknown>;
+  if ((typeof value !== 'object' || value === null) && typeof value !== 'function') return;
+  const then: unknown = (value as { then?: unknown }).then;
+  if (typeof then !== 'function') return;
+  return new Promise((resolve, reject) => {
+    queueMicrotask(() => {
+      try {
+        then.call(value, resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
 }
 
 function parseInput(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
@@ -99,7 +116,8 @@ interface OperationInput {
  * decide the rest.
  *
  * A call refused before connector code throws at once rather than rejecting, or (without a session) returns
- * its {@link Refusal}: see {@link openSession}.
+ * its {@link Refusal}: see {@link openSession}. So does a call whose handler answers or throws without a
+ * promise: the answer is returned as it is, not as a promise of it.
  *
  * @internal
  */
@@ -164,7 +182,7 @@ export class OperationServer {
      * Calls the handler with its context. A handler that answers without a promise is answered in the same
      * turn, with no promise of the SDK's: most calls answer from what the session holds, and a promise and
      * its turn of the event loop cost more than the rest of the operation's own work. A promise, or any
-     * thenable (a query builder), is awaited as `await` would.
+     * thenable (a query builder), is waited for as `await` would ({@link awaited}).
      */
     function run(body: unknown): unknown {
       const context = new OperationContextImpl(state, {
@@ -179,7 +197,8 @@ export class OperationServer {
       let answer: unknown;
       try {
         answer = operation.handler(context as never);
-        if (isThenable(answer)) return Promise.resolve(answer).then(answered, failed);
+        const settling = awaited(answer);
+        if (settling !== undefined) return promiseThen.call(settling, answered, failed);
       } catch (error) {
         return failed(error);
       }

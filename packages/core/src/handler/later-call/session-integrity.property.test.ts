@@ -203,6 +203,11 @@ describe('session integrity (property)', () => {
       }
     }
     expect((await later(session ?? {})).status).toBe(200);
+    // The longest id there may be is served, plain or encoded.
+    for (const id of ['x'.repeat(256), 'é'.repeat(256)]) {
+      const longest = await initialize(entries, { sdkSessionId: id, systemId: id });
+      expect((await later(longest ?? {})).status, id.slice(0, 3)).toBe(200);
+    }
   });
 
   it('refuses a session of another connector, or signed by another key', async () => {
