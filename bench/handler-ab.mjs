@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { scenarios } from './src/scenarios.mjs';
+import { handlerRequest, scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
 
 const { values: args } = parseArgs({
@@ -88,17 +88,7 @@ async function handlerOf(dir, name) {
   });
 }
 
-// The request as a binding hands it to the handler (as in handler-cost.mjs).
-const url = new URL(scenario.path, 'http://127.0.0.1');
-const request = {
-  method: scenario.method,
-  path: url.pathname,
-  query: Object.fromEntries(url.searchParams),
-  headers: Object.fromEntries(
-    Object.entries(scenario.headers).map(([name, value]) => [name.toLowerCase(), value]),
-  ),
-  ...(scenario.body === undefined ? {} : { text: async () => scenario.body }),
-};
+const request = handlerRequest(scenario);
 const builds = {
   before: await handlerOf(args.before, 'before'),
   after: await handlerOf(args.after, 'after'),

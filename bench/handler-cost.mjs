@@ -13,7 +13,7 @@ import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
 import * as handWritten from './src/hand-written.mjs';
 import * as naive from './src/naive.mjs';
-import { scenarios } from './src/scenarios.mjs';
+import { handlerRequest, scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
 
 const { values: args } = parseArgs({
@@ -38,18 +38,9 @@ if (!['later-call', 'initialize'].includes(scenario?.name ?? '')) {
   console.error(`handler-cost: --scenario must be later-call or initialize, not ${args.scenario}`);
   process.exit(2);
 }
+const request = handlerRequest(scenario);
+const { headers } = request;
 const url = new URL(scenario.path, 'http://127.0.0.1');
-const headers = Object.fromEntries(
-  Object.entries(scenario.headers).map(([name, value]) => [name.toLowerCase(), value]),
-);
-const request = {
-  method: scenario.method,
-  path: url.pathname,
-  query: Object.fromEntries(url.searchParams),
-  headers,
-  // As the node binding gives it: the raw text, which the handler parses.
-  ...(scenario.body === undefined ? {} : { text: async () => scenario.body }),
-};
 const handle = createHandler(connector, { sessionKey: BENCH_SESSION_KEY, egress: BENCH_EGRESS });
 const last = decodeURIComponent(url.pathname.split('/').at(-1) ?? '');
 const fields = url.searchParams.get('fields') ?? undefined;

@@ -117,6 +117,26 @@ export const forPair = (scenario, first, second) =>
         ],
       };
 
+/**
+ * A scenario's request as a binding hands it to core's handler: lower-cased headers, the query parsed, the body
+ * as the raw text the handler parses (as the node binding gives it). For the tools that call the handler in one
+ * process (handler-cost.mjs, handler-ab.mjs).
+ *
+ * @param {{ method: string, path: string, headers: Record<string, string>, body?: string }} scenario
+ */
+export function handlerRequest(scenario) {
+  const url = new URL(scenario.path, 'http://127.0.0.1');
+  return {
+    method: scenario.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: Object.fromEntries(
+      Object.entries(scenario.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    ),
+    ...(scenario.body === undefined ? {} : { text: async () => scenario.body }),
+  };
+}
+
 /** The entity type of the declared-entity scenario: read from the end system, its fields mapped. */
 export const REMOTE_TYPE = 'remote-issue';
 

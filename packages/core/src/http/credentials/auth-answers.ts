@@ -47,20 +47,29 @@ export async function renewedAfter(
 ): Promise<boolean> {
   const auth = call.client.auth;
   if (auth === undefined) return false;
-  if (auth.answered !== undefined) {
-    try {
-      await auth.answered(shown);
-    } catch (error) {
-      call.refuseRetry(error);
-      throw error;
-    }
-  }
-  if (response.status !== 401 || auth.renew === undefined || call.renewed || call.streamed)
+  if (auth.answered !== undefined) await askStrategy(call, () => auth.answered?.(shown));
+  const { renew } = auth;
+  if (
+    response.status !== 401 ||
+    renew === undefined ||
+    call.renewed ||
+    call.streamed ||
+    !call.retriesLeft
+  )
     return false;
-  if (!call.retriesLeft) return false;
   call.renewed = true;
+  return askStrategy(call, () => renew.call(auth, call.credentials ?? {}));
+}
+
+/**
+ * One question to the call's strategy (its credentials, what it makes of an answer, a renewal): its failure (a
+ * refused or failed renewal) is the call's, which sending it again would not help.
+ *
+ * @internal
+ */
+export async function askStrategy<T>(call: CallState, ask: () => T | Promise<T>): Promise<T> {
   try {
-    return await auth.renew(call.credentials ?? {});
+    return await ask();
   } catch (error) {
     call.refuseRetry(error);
     throw error;

@@ -1,5 +1,5 @@
 import type { AfterResponseHook, BeforeRequestHook } from 'ky';
-import { renewedAfter } from './auth-answers.js';
+import { askStrategy, renewedAfter } from './auth-answers.js';
 import { bindToCall, callOfOptions } from '../call-state.js';
 import type { AuthCredentials } from './end-system-auth.js';
 import { endSystemKy } from '../end-system-ky.js';
@@ -20,14 +20,7 @@ export const applyCredentials: BeforeRequestHook = async (request, options, stat
   const auth = call?.client.auth;
   if (call === undefined || auth === undefined) return;
   call.retriesLeft = state.retryCount < (options.retry.limit ?? 0);
-  let credentials: AuthCredentials;
-  try {
-    credentials = await auth.credentials();
-  } catch (error) {
-    // The strategy's failure (a refused or failed renewal) is the call's: sending it again would not help.
-    call.refuseRetry(error);
-    throw error;
-  }
+  const credentials: AuthCredentials = await askStrategy(call, () => auth.credentials());
   call.credentials = credentials;
   const secrets = call.client.secrets;
   for (const name in credentials.headers) {

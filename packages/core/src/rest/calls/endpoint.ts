@@ -174,8 +174,8 @@ export async function send<S>(
   // Nothing but the method: its shortcut without options, which merges the client's defaults into the call once
   // rather than making an extended instance first (bound-client.ts). A method the types do not know (from
   // JavaScript) goes to ky as it is.
-  const shortcut = Object.hasOwn(SHORTCUTS, method) ? SHORTCUTS[method] : undefined;
   for (const _ in options) return call.api(path, { method, ...options });
+  const shortcut = Object.hasOwn(SHORTCUTS, method) ? SHORTCUTS[method] : undefined;
   return shortcut === undefined ? call.api(path, { method }) : call.api[shortcut](path);
 }
 
