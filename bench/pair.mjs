@@ -6,7 +6,12 @@
 //   pnpm bench:pair --server sdk-node --against sdk-node --scenarios later-call      # A/A: the method's noise
 //   pnpm bench:pair --server probe-naive-macs --against naive   # what the seal's MACs cost (initialize)
 //   pnpm bench:pair [--server sdk-node] [--against naive] [--scenarios initialize,later-call] [--rounds 7]
-//                   [--seconds 1.5] [--together]
+//                   [--seconds 1.5] [--together] [--rate 6000]
+//
+// `--rate N` holds each measured turn to N requests a second, so that the two servers are compared at the same
+// load rather than each at its fastest: on this machine a slower server's CPU also pays the kernel's wake-ups of
+// the load generator (bench/README.md). N must be below what the slower of the two answers, or the turn is
+// simply as fast as it can be.
 //
 // `--together` starts the two afresh in each round, warms them and loads them at the same time on the server
 // core rather than in turns: a method tried and not adopted for the full run (bench/README.md).
@@ -32,6 +37,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '1.5' },
     // An experiment: the two loaded at the same time on the server core, not in turns (throughput.mjs).
     together: { type: 'boolean', default: false },
+    rate: { type: 'string' },
   },
 });
 const stop = (message) => {
@@ -47,6 +53,9 @@ const seconds = Number(args.seconds);
 if (!(Number.isInteger(rounds) && rounds > 0))
   stop(`--rounds must be a positive integer, not ${args.rounds}`);
 if (!(seconds > 0)) stop(`--seconds must be a positive number, not ${args.seconds}`);
+const rate = args.rate === undefined ? undefined : Number(args.rate);
+if (rate !== undefined && !(Number.isInteger(rate) && rate > 0))
+  stop(`--rate must be a positive whole number of requests a second, not ${args.rate}`);
 const servers = { server: find(args.server), against: find(args.against) };
 // Named apart, so that a server against itself is two servers to the pair's bookkeeping. Which scenarios a
 // server is measured on goes by its own name (a scenario may list its servers: declared-entity).
@@ -84,6 +93,7 @@ try {
     repeats: 1,
     judgedRepeats: rounds,
     connections: 16,
+    rate,
     progress: () => undefined,
     together: args.together,
   });
@@ -92,11 +102,13 @@ try {
     const ratios = pairs.map(({ own, other }) => own.cpuUs / other.cpuUs);
     const { median, low, high, confident } = medianInterval(ratios);
     const list = (pick) => pairs.map((pair) => pick(pair).toFixed(1)).join(' ');
+    const rates = (pick) => pairs.map((pair) => Math.round(pick(pair))).join(' ');
     console.log(
       `${scenario.name}: ${args.server} ÷ ${args.against} CPU/req ${median.toFixed(3)}× ` +
         `(${low.toFixed(3)}× – ${high.toFixed(3)}×${confident ? '' : ', too few rounds for 90%'})\n` +
         `  per round: ${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}\n` +
-        `  µs CPU/req: ${args.server} ${list((pair) => pair.own.cpuUs)}; ${args.against} ${list((pair) => pair.other.cpuUs)}`,
+        `  µs CPU/req: ${args.server} ${list((pair) => pair.own.cpuUs)}; ${args.against} ${list((pair) => pair.other.cpuUs)}\n` +
+        `  req/s: ${args.server} ${rates((pair) => pair.own.rps)}; ${args.against} ${rates((pair) => pair.other.rps)}`,
     );
   }
   console.log(`${rounds} rounds in ${Math.round((performance.now() - started) / 1000)} s`);

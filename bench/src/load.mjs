@@ -18,12 +18,14 @@ export const percentile = (sorted, p) =>
 /**
  * Sends requests to `url` over `connections` keep-alive connections, for `seconds` or `amount` requests.
  * `latencies`, when given, gathers every response's latency (ms) across runs, for percentiles over several.
+ * `rate`, when given, holds the load to that many requests a second over all connections (autocannon's
+ * `overallRate`), rather than as many as the server answers.
  *
  * @param {{ url: string, requests: LoadRequest[], connections: number, seconds?: number, amount?: number,
- *   latencies?: number[] }} options
+ *   latencies?: number[], rate?: number }} options
  * @returns {Promise<LoadResult>}
  */
-export function runLoad({ url, requests, connections, seconds, amount, latencies = [] }) {
+export function runLoad({ url, requests, connections, seconds, amount, latencies = [], rate }) {
   const first = latencies.length;
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -34,6 +36,7 @@ export function runLoad({ url, requests, connections, seconds, amount, latencies
         // autocannon counts a duration in whole seconds: 0.25 runs for a second (see TURN_SECONDS in
         // throughput.mjs).
         ...(amount === undefined ? { duration: seconds } : { amount }),
+        ...(rate === undefined ? {} : { overallRate: rate }),
         requests: requests.map(({ method, path, headers, body }) => ({
           method,
           path,

@@ -105,7 +105,7 @@ async function startWarmed(
  * @param {{ server: { name: string }, started: { port: number, stats: () => Promise<{ cpuUs: number }> } }[]} running
  * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server
  */
-async function measureInTurns(running, { scenario, seconds, connections, first = 0 }) {
+async function measureInTurns(running, { scenario, seconds, connections, rate, first = 0 }) {
   const turns = running.length === 1 ? 1 : Math.max(2, Math.round(seconds / TURN_SECONDS));
   const turnSeconds = running.length === 1 ? seconds : TURN_SECONDS;
   const sums = running.map(() => ({
@@ -128,6 +128,7 @@ async function measureInTurns(running, { scenario, seconds, connections, first =
         connections,
         seconds: turnSeconds,
         latencies: sum.latencies,
+        rate,
       });
       sum.requests += result.requests;
       sum.seconds += result.seconds;
@@ -196,7 +197,7 @@ export function pairGroups(pairs) {
  * @param {{ server: { name: string }, started: { port: number, stats: () => Promise<{ cpuUs: number }> } }[]} running
  * @returns {Promise<{ rps: number, p50: number, p99: number, cpuUs: number, requests: number }[]>} per server
  */
-async function measureTogether(running, { scenario, seconds, connections, first = 0 }) {
+async function measureTogether(running, { scenario, seconds, connections, rate, first = 0 }) {
   const before = await Promise.all(running.map(({ started }) => started.stats()));
   // The load started first costs its server more: an A/A pair of the node binding read 1.017x (1.003x-1.082x)
   // first ÷ second on the later call, and 0.991x (0.967x-1.045x) with the second's load started first. So
@@ -210,6 +211,7 @@ async function measureTogether(running, { scenario, seconds, connections, first 
         requests: [scenario],
         connections,
         seconds: Math.max(1, Math.round(seconds)),
+        rate,
       }).then((result) => {
         results[index] = result;
       });
@@ -348,12 +350,14 @@ export function scenarioPlan(servers, pairs, scenario) {
  *   scenarios: { name: string, status: number, method: string, path: string }[],
  *   mix?: { name: string, status: number, method: string, path: string }[],
  *   seconds: number, warmup: number, warmupRequests?: number, repeats: number, judgedRepeats: number,
- *   connections: number,
+ *   connections: number, rate?: number,
  *   progress: (line: string) => void,
  *   afterRound?: (round: number, rounds: number) => void | Promise<void>, together?: boolean }} options - `afterRound`: called
  *   when a round has gone across every scenario, for measurements a run spreads over its length; `mix`: the
  *   scenarios a server is warmed with, mixed, before the one measured (`scenarios` unless given);
- *   `together`: a pair's two servers loaded at the same time rather than in turns (`measureTogether`)
+ *   `together`: a pair's two servers loaded at the same time rather than in turns (`measureTogether`); `rate`:
+ *   the measured load held to that many requests a second (the warm-up is not), to compare servers at the same
+ *   load rather than each at its fastest
  * @returns {Promise<Map<string, Map<string, { name: string, rps: number, p50: number, p99: number, cpuUs: number,
  *   requests: number, rounds: { rps: number, p99: number, cpuUs: number }[],
  *   pairs: Map<string, { own: { rps: number, p99: number, cpuUs: number }, other: { rps: number, p99: number, cpuUs: number } }[]> }>>>}
@@ -372,6 +376,7 @@ export async function measureThroughput({
   repeats,
   judgedRepeats = repeats,
   connections,
+  rate,
   progress,
   afterRound,
   together = false,
@@ -438,6 +443,7 @@ export async function measureThroughput({
         warmup,
         warmupRequests,
         connections,
+        rate,
         together,
       },
     };

@@ -116,30 +116,32 @@ describe('scenarioPlan', () => {
   });
 });
 
+/** A server on 127.0.0.1 port 0 answering `{}`, whose CPU is this process's (the figures are not judged). */
+const plainServer = (events) => async (server) => {
+  const http = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
+  events.push(`start ${server.name}`);
+  return {
+    port: http.address().port,
+    stats: async () => {
+      const { user, system } = process.cpuUsage();
+      return { cpuUs: user + system };
+    },
+    stop: async () => {
+      events.push(`stop ${server.name}`);
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+};
+const server = (name) => ({ name, module: `${name}.mjs` });
+
 describe('measureThroughput --together', () => {
   it('starts both servers of each pair afresh, loads them at once, and stops every one', async () => {
     const events = [];
-    /** A server on 127.0.0.1 port 0 answering `{}`, whose CPU is this process's (the figures are not judged). */
-    const start = async (server) => {
-      const http = createServer((_request, response) => {
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-      await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
-      events.push(`start ${server.name}`);
-      return {
-        port: http.address().port,
-        stats: async () => {
-          const { user, system } = process.cpuUsage();
-          return { cpuUs: user + system };
-        },
-        stop: async () => {
-          events.push(`stop ${server.name}`);
-          http.closeAllConnections();
-          await new Promise((resolve) => http.close(resolve));
-        },
-      };
-    };
-    const server = (name) => ({ name, module: `${name}.mjs` });
+    const start = plainServer(events);
     const results = await measureThroughput({
       servers: [server('anchor'), server('one'), server('two')],
       pairs: [
@@ -167,6 +169,30 @@ describe('measureThroughput --together', () => {
       expect(round.own.rps).toBeGreaterThan(0);
       expect(round.other.rps).toBeGreaterThan(0);
       expect(Number.isFinite(round.own.cpuUs)).toBe(true);
+    }
+  }, 30_000);
+});
+
+describe('measureThroughput with a rate', () => {
+  it('holds each measured turn to the rate asked, not what the server can answer', async () => {
+    // 50 a second over two one-second turns each: a server answering `{}` on loopback takes thousands a second
+    // unheld, so a bound of four times the rate tells a held load from one that is not.
+    const results = await measureThroughput({
+      servers: [server('one'), server('two')],
+      pairs: [{ server: 'one', against: 'two', scenarios: ['plain'] }],
+      start: plainServer([]),
+      scenarios: [{ name: 'plain', status: 200, method: 'GET', path: '/' }],
+      seconds: 2,
+      warmup: 0,
+      repeats: 1,
+      connections: 2,
+      rate: 50,
+      progress: () => undefined,
+    });
+    const [round] = results.get('plain').get('one').pairs.get('two');
+    for (const figures of [round.own, round.other]) {
+      expect(figures.rps).toBeGreaterThan(0);
+      expect(figures.rps).toBeLessThanOrEqual(200);
     }
   }, 30_000);
 });
