@@ -32,14 +32,16 @@ const { values: args } = parseArgs({
     calls: { type: 'string', default: '10000' },
   },
 });
+const stop = (message) => {
+  console.error(`handler-ab: ${message}`);
+  process.exit(2);
+};
 const root = resolve(import.meta.dirname, '..');
 if (args['save-before']) {
   const from = resolve(root, args.after);
   const to = resolve(root, args.before);
-  if (!existsSync(resolve(from, 'index.js'))) {
-    console.error(`handler-ab: no build in ${args.after}: run pnpm build first`);
-    process.exit(2);
-  }
+  if (!existsSync(resolve(from, 'index.js')))
+    stop(`no build in ${args.after}: run pnpm build first`);
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
   console.log(`handler-ab: ${args.after} kept as the build before, in ${args.before}`);
@@ -47,10 +49,6 @@ if (args['save-before']) {
 }
 const batches = Number(args.batches);
 const calls = Number(args.calls);
-const stop = (message) => {
-  console.error(`handler-ab: ${message}`);
-  process.exit(2);
-};
 if (!(Number.isInteger(batches) && batches > 1 && Number.isInteger(calls) && calls > 0))
   stop('--batches must be a whole number above 1 and --calls a positive one');
 const scenario = scenarios('http://127.0.0.1:9').find((entry) => entry.name === args.scenario);
