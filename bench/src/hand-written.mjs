@@ -58,9 +58,16 @@ export const tooLarge = () => fail(413, 'PAYLOAD_TOO_LARGE', 'The request body i
  * @param {unknown} body - the parsed JSON body
  * @param {string} sdkSessionId - from the path
  * @param {string | undefined} systemId - from the query
- * @param {{ seal?: boolean }} [options] - `seal: false` for the naive server: the session without ids or MAC
+ * @param {{ seal?: boolean, macs?: { fingerprint: typeof fingerprint, seal: typeof seal } }} [options] -
+ *   `seal: false` for the naive server: the session without ids or MAC; `macs` for a probe that makes them
+ *   another way than the floor (session-mac.mjs, `sealWith`)
  */
-export function initialize(body, sdkSessionId, systemId, { seal: sealed = true } = {}) {
+export function initialize(
+  body,
+  sdkSessionId,
+  systemId,
+  { seal: sealed = true, macs = { fingerprint, seal } } = {},
+) {
   if (typeof systemId !== 'string' || systemId === '')
     return fail(400, 'INVALID_PARAMETER', "The query parameter 'systemId' is required");
   const parsed = Entries.safeParse(body);
@@ -106,12 +113,12 @@ export function initialize(body, sdkSessionId, systemId, { seal: sealed = true }
   ];
   // The naive server (naive.mjs) answers the session as it is: no ids, no MAC.
   if (!sealed) return ok(session);
-  const ids = { systemId, sdkSessionId, configuration: fingerprint(entries) };
+  const ids = { systemId, sdkSessionId, configuration: macs.fingerprint(entries) };
   return ok([
     ...session,
     { key: 'X-Sdk-System-Id', value: encodeURIComponent(systemId), sensitive: false },
     { key: 'X-Sdk-Session-Id', value: encodeURIComponent(sdkSessionId), sensitive: false },
-    { key: 'X-Sdk-Session-Mac', value: seal(ids, session), sensitive: true },
+    { key: 'X-Sdk-Session-Mac', value: macs.seal(ids, session), sensitive: true },
   ]);
 }
 

@@ -122,6 +122,12 @@ export const PROBES = [
     module: 'servers/probe-naive-long.mjs',
     only: ['initialize'],
   },
+  {
+    name: 'probe-naive-sealed',
+    title: "naive, sealing its session with core's construction of the MAC and nothing else",
+    module: 'servers/probe-naive-sealed.mjs',
+    only: ['initialize'],
+  },
 ];
 
 /**

@@ -16,37 +16,47 @@ const MAX_AGE_S = 86_400;
 
 const hmac = (message) => createHmac('sha256', KEY).update(message).digest();
 
-/** The keyed fingerprint of the initialize entries (without suppressNotification). */
-export function fingerprint(entries) {
-  const sorted = entries
-    .map((e) => [e.key, e.value])
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return hmac(JSON.stringify(['connector-sdk configuration 1', CONNECTOR, sorted]))
-    .subarray(0, 16)
-    .toString('base64url');
-}
+/** The text the session's MAC covers: the ids, the issue time, the fingerprint and every session entry. */
+const covered = (issuedAt, configuration, systemId, sdkSessionId, names, values) =>
+  JSON.stringify([
+    'connector-sdk session 1',
+    CONNECTOR,
+    issuedAt,
+    configuration,
+    systemId,
+    sdkSessionId,
+    names,
+    values,
+  ]);
 
-const macOf = (issuedAt, configuration, systemId, sdkSessionId, names, values) =>
-  hmac(
-    JSON.stringify([
-      'connector-sdk session 1',
-      CONNECTOR,
-      issuedAt,
-      configuration,
-      systemId,
-      sdkSessionId,
-      names,
-      values,
-    ]),
-  );
-
-/** The value of the SDK session entry for these ids and the connector's own entries. */
-export function seal({ systemId, sdkSessionId, configuration }, entries) {
-  const issuedAt = Math.floor(Date.now() / 1000);
-  const names = entries.map((e) => e.key.toLowerCase());
-  const values = entries.map((e) => e.value);
-  const mac = macOf(issuedAt, configuration, systemId, sdkSessionId, names, values);
-  return `1:${issuedAt}:${KEY_ID}:${configuration}:${names.join(',')}:${mac.toString('base64url')}`;
+/**
+ * The fingerprint and the seal made with one HMAC-SHA-256 of the key: `createHmac`'s below, as the floor makes
+ * them, or another construction of the same MAC (a probe's, servers/probe-naive-sealed.mjs).
+ *
+ * @param {(message: string, bytes: number) => string} mac - the first `bytes` bytes of the HMAC-SHA-256 of a
+ *   text under BENCH_SESSION_KEY, in base64url
+ */
+export function sealWith(mac) {
+  return {
+    /** The keyed fingerprint of the initialize entries (without suppressNotification). */
+    fingerprint(entries) {
+      const sorted = entries
+        .map((e) => [e.key, e.value])
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      return mac(JSON.stringify(['connector-sdk configuration 1', CONNECTOR, sorted]), 16);
+    },
+    /** The value of the SDK session entry for these ids and the connector's own entries. */
+    seal({ systemId, sdkSessionId, configuration }, entries) {
+      const issuedAt = Math.floor(Date.now() / 1000);
+      const names = entries.map((e) => e.key.toLowerCase());
+      const values = entries.map((e) => e.value);
+      const digest = mac(
+        covered(issuedAt, configuration, systemId, sdkSessionId, names, values),
+        32,
+      );
+      return `1:${issuedAt}:${KEY_ID}:${configuration}:${names.join(',')}:${digest}`;
+    },
+  };
 }
 
 /** Whether the lower-cased request headers carry a session this key signed, unchanged and not expired. */
@@ -62,10 +72,17 @@ export function verify(headers) {
   const values = names.map((name) => headers[name]);
   if (values.some((value) => typeof value !== 'string')) return false;
   const given = Buffer.from(digest, 'base64url');
-  const expected = macOf(Number(issued), configuration, systemId, sdkSessionId, names, values);
+  const expected = hmac(
+    covered(Number(issued), configuration, systemId, sdkSessionId, names, values),
+  );
   return (
     given.length === 32 &&
     timingSafeEqual(given, expected) &&
     Date.now() / 1000 - Number(issued) < MAX_AGE_S
   );
 }
+
+/** The fingerprint and the seal as the floor makes them, with `createHmac`. */
+export const { fingerprint, seal } = sealWith((message, bytes) =>
+  hmac(message).toString('base64url', 0, bytes),
+);
