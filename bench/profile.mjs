@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { runLoad } from './src/load.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
 import { scenarios } from './src/scenarios.mjs';
-import { SERVERS } from './src/servers.mjs';
+import { PROBES, SERVERS } from './src/servers.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,9 +20,11 @@ const { values: args } = parseArgs({
     top: { type: 'string', default: '25' },
   },
 });
-const server = SERVERS.find((entry) => entry.name === args.server);
+// Any server of the full run, or a probe of pair.mjs's.
+const known = [...SERVERS, ...PROBES];
+const server = known.find((entry) => entry.name === args.server);
 if (!server)
-  throw new Error(`no server '${args.server}': ${SERVERS.map((entry) => entry.name).join(', ')}`);
+  throw new Error(`no server '${args.server}': ${known.map((entry) => entry.name).join(', ')}`);
 pinSelf();
 const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-profile-'));
 const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
