@@ -8,13 +8,13 @@
 //
 //   node bench/handler-cost.mjs [--scenario later-call|initialize] [--calls 200000] [--rounds 3] [--only sdk]
 //
-// `--only NAME` times one contender alone, for `node --cpu-prof` to show where its time goes.
+// `--only NAME` (sdk, hand-written, naive-sealed, naive) times one contender alone, for `node --cpu-prof` to show where its time goes.
 import { parseArgs } from 'node:util';
 import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
 import * as handWritten from './src/hand-written.mjs';
 import * as naive from './src/naive.mjs';
-import { macs } from './src/servers/probe-naive-sealed.mjs';
+import * as naiveSealed from './src/servers/probe-naive-sealed.mjs';
 import { handlerRequest, scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
 
@@ -56,12 +56,7 @@ const contenders = {
   sdk: () => handle(request),
   'hand-written': byHand(handWritten),
   // Initialize only: the naive behaviour sealed as the SDK seals, and nothing more (pair.mjs's probe).
-  ...(scenario.name === 'initialize' && {
-    'naive-sealed': byHand({
-      initialize: (body, sdkSessionId, systemId) =>
-        handWritten.initialize(body, sdkSessionId, systemId, { macs }),
-    }),
-  }),
+  ...(scenario.name === 'initialize' && { 'naive-sealed': byHand(naiveSealed) }),
   naive: byHand(naive),
 };
 if (args.only !== undefined && !(args.only in contenders)) {

@@ -2,6 +2,8 @@
 // CPU (self time), grouped by where they live. The .cpuprofile is kept for Chrome DevTools or speedscope.
 //
 //   pnpm bench:profile [--server sdk-node] [--scenario later-call] [--seconds 5] [--top 25]
+//
+// The server may be one of the full run's or a probe of pnpm bench:pair's (servers.mjs).
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad } from './src/load.mjs';
 import { layout, pinSelf, startProcess } from './src/processes.mjs';
-import { scenarios } from './src/scenarios.mjs';
+import { scenarios, serves } from './src/scenarios.mjs';
 import { PROBES, SERVERS } from './src/servers.mjs';
 
 const { values: args } = parseArgs({
@@ -25,13 +27,16 @@ const known = [...SERVERS, ...PROBES];
 const server = known.find((entry) => entry.name === args.server);
 if (!server)
   throw new Error(`no server '${args.server}': ${known.map((entry) => entry.name).join(', ')}`);
+// Both checked before any process starts: the scenario's requests name the end system's port only later.
+const named = (url) => scenarios(url).find((entry) => entry.name === args.scenario);
+const wanted = named('http://127.0.0.1:0');
+if (!wanted) throw new Error(`no scenario '${args.scenario}'`);
+if (!serves(server, wanted))
+  throw new Error(`${server.name} is not measured on ${wanted.name}: give --scenario`);
 pinSelf();
 const dir = mkdtempSync(join(tmpdir(), 'connector-sdk-profile-'));
 const endSystem = await startProcess('end-system.mjs', layout.loadCpu);
-const scenario = scenarios(`http://127.0.0.1:${endSystem.port}`).find(
-  (entry) => entry.name === args.scenario,
-);
-if (!scenario) throw new Error(`no scenario '${args.scenario}'`);
+const scenario = named(`http://127.0.0.1:${endSystem.port}`);
 const child = await startProcess(server.module, layout.serverCpu, [
   '--cpu-prof',
   `--cpu-prof-dir=${dir}`,

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { PASSWORD, REMOTE_TYPE, TOKEN } from './scenarios.mjs';
 import { fingerprint, seal, verify } from './session-mac.mjs';
 
+/** The floor's own MACs, made with `createHmac` (session-mac.mjs). */
+const FLOOR_MACS = { fingerprint, seal };
+
 const Entries = z
   .array(z.object({ key: z.string().min(1), value: z.string(), sensitive: z.boolean() }))
   .max(1000);
@@ -66,7 +69,7 @@ export function initialize(
   body,
   sdkSessionId,
   systemId,
-  { seal: sealed = true, macs = { fingerprint, seal } } = {},
+  { seal: sealed = true, macs = FLOOR_MACS } = {},
 ) {
   if (typeof systemId !== 'string' || systemId === '')
     return fail(400, 'INVALID_PARAMETER', "The query parameter 'systemId' is required");

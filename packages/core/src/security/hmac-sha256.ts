@@ -17,6 +17,8 @@ import { nodeCrypto } from './node-crypto.js';
 // naive server's initialize with buffers and 37% without (trial servers in turns, 5 rounds). So the inner
 // digest comes back as a latin1 string written into the kept outer block, and the MAC as base64url, the form
 // every caller sends on, or as latin1 into a kept 32-byte buffer for a comparison.
+//
+// The bench's probe-naive-sealed server copies this construction to price sealing alone: change both together.
 
 /** SHA-256's block: keys are padded (or first hashed) to it. */
 const BLOCK = 64;
