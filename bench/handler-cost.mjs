@@ -1,14 +1,14 @@
 // node bench/handler-cost.mjs: what the later call or initialize costs inside the handler, with no HTTP around
 // it: core's handler (createHandler, as every binding uses it) against the hand-written behaviour
 // (hand-written.mjs: the session sealed, its MAC verified on every call) and the naive one (naive.mjs: no seal),
-// and for initialize the naive one sealed as the SDK seals (servers/probe-naive-sealed.mjs), in one process,
-// CPU µs per call. The HTTP server's own cost is the same for all of them and hides small changes
-// in the handler; this shows them in seconds, for an A/B while working on either path. Figures are comparable
-// within a run only.
+// and for initialize the naive one sealed as the SDK seals (servers/probe-naive-sealed.mjs), in one process, CPU
+// µs per call. The HTTP server's own cost is the same for all of them and hides small changes in the handler;
+// this shows them in seconds, for an A/B while working on either path. Figures are comparable within a run only.
 //
 //   node bench/handler-cost.mjs [--scenario later-call|initialize] [--calls 200000] [--rounds 3] [--only sdk]
 //
-// `--only NAME` (sdk, hand-written, naive-sealed, naive) times one contender alone, for `node --cpu-prof` to show where its time goes.
+// `--only NAME` (sdk, hand-written, naive-sealed, naive) times one contender alone, for `node --cpu-prof` to
+// show where its time goes.
 import { parseArgs } from 'node:util';
 import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
