@@ -1,7 +1,7 @@
 // node bench/handler-cost.mjs: what the later call or initialize costs inside the handler, with no HTTP around
 // it: core's handler (createHandler, as every binding uses it) against the hand-written behaviour
 // (hand-written.mjs: the session sealed, its MAC verified on every call) and the naive one (naive.mjs: no seal),
-// and for initialize the naive one sealed as the SDK seals (servers/probe-naive-sealed.mjs), in one process, CPU
+// and for initialize the naive one sealed as the SDK seals (servers/naive-sealed.mjs), in one process, CPU
 // µs per call. The HTTP server's own cost is the same for all of them and hides small changes in the handler;
 // this shows them in seconds, for an A/B while working on either path. Figures are comparable within a run only.
 //
@@ -14,7 +14,7 @@ import { createHandler } from '@connector-sdk/core';
 import { BENCH_EGRESS, connector } from './src/connector.mjs';
 import * as handWritten from './src/hand-written.mjs';
 import * as naive from './src/naive.mjs';
-import * as naiveSealed from './src/servers/probe-naive-sealed.mjs';
+import * as naiveSealed from './src/servers/naive-sealed.mjs';
 import { handlerRequest, scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
 
@@ -55,7 +55,7 @@ const byHand = (behaviour) =>
 const contenders = {
   sdk: () => handle(request),
   'hand-written': byHand(handWritten),
-  // Initialize only: the naive behaviour sealed as the SDK seals, and nothing more (pair.mjs's probe).
+  // Initialize only: the naive behaviour sealed as the SDK seals, and nothing more (the full run's naive-sealed).
   ...(scenario.name === 'initialize' && { 'naive-sealed': byHand(naiveSealed) }),
   naive: byHand(naive),
 };

@@ -31,7 +31,7 @@ const covered = (issuedAt, configuration, systemId, sdkSessionId, names, values)
 
 /**
  * The fingerprint and the seal made with one HMAC-SHA-256 of the key: `createHmac`'s below, as the floor makes
- * them, or another construction of the same MAC (a probe's, servers/probe-naive-sealed.mjs).
+ * them, or another construction of the same MAC (the sealed naive server's, servers/naive-sealed.mjs).
  *
  * @param {(message: string, bytes: number) => string} mac - the first `bytes` bytes of the HMAC-SHA-256 of a
  *   text under BENCH_SESSION_KEY, in base64url

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as handWritten from './hand-written.mjs';
 import { initializeEntries } from './scenarios.mjs';
-import { initialize, mac, macs } from './servers/probe-naive-sealed.mjs';
+import { initialize, mac, macs } from './servers/naive-sealed.mjs';
 import { BENCH_SESSION_KEY, fingerprint, seal } from './session-mac.mjs';
 
 /** Calls `make` twice until both calls fall in one second of the clock: seals carry their issue time. */
@@ -14,7 +14,7 @@ function inOneSecond(make) {
   }
 }
 
-describe("probe-naive-sealed's MAC", () => {
+describe("naive-sealed's MAC", () => {
   it('is HMAC-SHA-256 under the bench key, for messages of every length class and in any script', () => {
     const messages = ['', 'a', 'é'.repeat(40), 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(900)];
     // The kept buffer's edge (8 KiB) in two-byte characters, on it and past it, then a shorter one after.

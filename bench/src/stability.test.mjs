@@ -179,4 +179,69 @@ describe('judgeBudgets', () => {
       '| dev reload p95 (scaffolded project, save → serving) | 100.0 ms | – | ≤ 1000.0 ms | pass |',
     );
   });
+
+  it('judges initialize against the sealed naive server, states it against the bare one, and judges the later call against that', () => {
+    /** The node binding's rounds against several partners at once. */
+    const node = (partners) => ({
+      name: 'sdk-node',
+      rps: 1,
+      p99: 1,
+      cpuUs: 1,
+      pairs: new Map(
+        Object.entries(partners).map(([partner, [own, other]]) => [
+          partner,
+          own.map((cpuUs, index) => ({
+            own: { rps: 1, p99: 1, cpuUs },
+            other: { rps: 1, p99: 1, cpuUs: other[index] },
+          })),
+        ]),
+      ),
+    });
+    const partner = (name) => ({ name, rps: 1, p99: 1, cpuUs: 1 });
+    const sdk = [90, 92, 88, 91, 90];
+    const throughput = new Map([
+      [
+        'initialize',
+        new Map([
+          [
+            'sdk-node',
+            node({
+              naive: [sdk, [50, 50, 50, 50, 50]],
+              'naive-sealed': [sdk, [80, 80, 80, 80, 80]],
+            }),
+          ],
+          ['naive', partner('naive')],
+          ['naive-sealed', partner('naive-sealed')],
+        ]),
+      ],
+      [
+        'later-call',
+        new Map([
+          [
+            'sdk-node',
+            node({
+              naive: [
+                [30, 31, 30, 29, 30],
+                [40, 40, 40, 40, 40],
+              ],
+            }),
+          ],
+          ['naive', partner('naive')],
+        ]),
+      ],
+    ]);
+    const reload = { times: [100], p50: 100, p95: 100 };
+    const budgets = judgeBudgets({ throughput, memory: new Map(), cold: new Map(), reload });
+    const named = (budget) => budgets.filter((entry) => entry.budget === budget);
+    expect(named('initialize: node CPU/req ÷ naive, sealed (seal only, no redaction)')).toEqual([
+      expect.objectContaining({ limit: 1.5, verdict: 'pass', count: 5 }),
+    ]);
+    const bare = named('initialize: node CPU/req ÷ naive (no seal, no redaction)');
+    expect(bare).toEqual([expect.objectContaining({ stated: true, count: 5 })]);
+    expect(bare[0].median).toBeCloseTo(1.8);
+    expect(bare[0]).not.toHaveProperty('verdict');
+    expect(named('later-call: node CPU/req ÷ naive (no seal, no redaction)')).toEqual([
+      expect.objectContaining({ limit: 1.2, verdict: 'pass' }),
+    ]);
+  });
 });

@@ -18,7 +18,7 @@ import { nodeCrypto } from './node-crypto.js';
 // digest comes back as a latin1 string written into the kept outer block, and the MAC as base64url, the form
 // every caller sends on, or as latin1 into a kept 32-byte buffer for a comparison.
 //
-// The bench's probe-naive-sealed server copies this construction to price sealing alone: change both together.
+// The bench's naive-sealed server copies this construction to price sealing alone: change both together.
 
 /** SHA-256's block: keys are padded (or first hashed) to it. */
 const BLOCK = 64;

@@ -1,11 +1,12 @@
-// A probe, not a server of the full run (PROBES in servers.mjs): the naive server that seals its session as
-// the SDK does, and nothing more. Its initialize answers the floor's answer, the ids and the session's token
-// with both MACs, but makes the MACs the SDK's way (core's security/hmac-sha256.ts: HMAC-SHA-256 on two
-// one-shot `crypto.hash` calls into kept buffers, no buffer per MAC, the message's bytes cleared after) rather
-// than the floor's `createHmac`. It does none of the SDK's other safety: no redaction, no header checks, no
-// reading the session back. Against the naive server (`pnpm bench:pair --server probe-naive-sealed --against
-// naive --scenarios initialize`) the ratio is what sealing costs over HTTP, made as the floor makes its texts,
-// with the longer answer the seal brings. Core's construction is internal, so it is copied here.
+// The naive server that seals its session as the SDK does, and nothing more: a server of the full run
+// (servers.mjs), the baseline of the initialize budget on the price of safety (budgets.mjs). Its initialize
+// answers the floor's answer, the ids and the session's token with both MACs, but makes the MACs the SDK's way
+// (core's security/hmac-sha256.ts: HMAC-SHA-256 on two one-shot `crypto.hash` calls into kept buffers, no
+// buffer per MAC, the message's bytes cleared after) rather than the floor's `createHmac`. It does none of the
+// SDK's other safety: no redaction, no header checks, no reading the session back. Against the naive server
+// (`pnpm bench:pair --server naive-sealed --against naive --scenarios initialize`) the ratio is what sealing
+// costs over HTTP, made as the floor makes its texts, with the longer answer the seal brings; the SDK against
+// it is what the rest of its safety costs. Core's construction is internal, so it is copied here.
 import { hash } from 'node:crypto';
 import * as handWritten from '../hand-written.mjs';
 import { getIssue } from '../naive.mjs';
