@@ -118,8 +118,8 @@ export function judgeBudgets({ throughput, memory, cold, reload }) {
   // The price of the SDK's safety: against a naive server that seals no session and redacts nothing
   // (naive.mjs), what a team ships when it checks its input with zod and nothing more. The later call is
   // judged against it. Initialize is judged against the same server sealing its session as the SDK does
-  // (servers/naive-sealed.mjs), and only stated against the bare one: sealing alone costs more than 1.5x
-  // the bare server's initialize on this machine (bench/notes/price-of-safety.md), and the seal stays.
+  // (servers/naive-sealed.mjs), and only stated against the bare one: sealing alone costs about 1.5x the
+  // bare server's initialize or more on this machine (bench/notes/price-of-safety.md), and the seal stays.
   cpuAgainst('naive', 'naive (no seal, no redaction)', [['later-call', 1.2]]);
   cpuAgainst('naive-sealed', 'naive, sealed (seal only, no redaction)', [['initialize', 1.5]]);
   const initializeNaive = get('initialize', 'naive');

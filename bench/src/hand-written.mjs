@@ -62,8 +62,8 @@ export const tooLarge = () => fail(413, 'PAYLOAD_TOO_LARGE', 'The request body i
  * @param {string} sdkSessionId - from the path
  * @param {string | undefined} systemId - from the query
  * @param {{ seal?: boolean, macs?: { fingerprint: typeof fingerprint, seal: typeof seal } }} [options] -
- *   `seal: false` for the naive server: the session without ids or MAC; `macs` for a probe that makes them
- *   another way than the floor (session-mac.mjs, `sealWith`)
+ *   `seal: false` for the naive server: the session without ids or MAC; `macs` for a server that makes
+ *   them another way than the floor (naive-sealed.mjs; session-mac.mjs, `sealWith`)
  */
 export function initialize(
   body,

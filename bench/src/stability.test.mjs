@@ -180,7 +180,7 @@ describe('judgeBudgets', () => {
     );
   });
 
-  it('judges initialize against the sealed naive server, states it against the bare one, and judges the later call against that', () => {
+  it('judges initialize against the sealed naive server and the later call against the bare one', () => {
     /** The node binding's rounds against several partners at once. */
     const node = (partners) => ({
       name: 'sdk-node',
