@@ -102,6 +102,12 @@ describe('scenarioPlan', () => {
       }
     // Express is paired on initialize: timed there in turns with plain Express, not alone.
     expect(timed('initialize').alone).not.toContain('sdk-express');
+    // Initialize's price of safety is judged against the sealed naive server in turns, and stated against the
+    // bare one in turns too (budgets.mjs): unpaired, either ratio would compare minutes apart.
+    const initializePartners = pairGroups(
+      PAIRS.filter((pair) => pair.scenarios.includes('initialize')),
+    ).find((group) => group.anchor === 'sdk-node').partners;
+    expect(initializePartners).toEqual(expect.arrayContaining(['naive', 'naive-sealed']));
   });
 
   it('keeps the floor on every scenario, and a server off the scenarios it does not serve', () => {
