@@ -22,7 +22,6 @@ const { values: args } = parseArgs({
     top: { type: 'string', default: '25' },
   },
 });
-// Any server of the full run, or a probe of pair.mjs's.
 const known = [...SERVERS, ...PROBES];
 const server = known.find((entry) => entry.name === args.server);
 if (!server)
