@@ -158,7 +158,9 @@ export const shortestByteForm = (bytes: number): number => Math.floor((8 * bytes
  * @internal
  */
 export function formFloor(value: string): number {
-  if (BASIC_START.test(value) || COOKIE_START.test(value)) return 1;
+  // A value with no `=` holds no cookie pair: found natively, it spares most secrets the cookie pattern, which
+  // runs over the whole of a long token before it fails (half of this function's cost).
+  if (BASIC_START.test(value) || (value.includes('=') && COOKIE_START.test(value))) return 1;
   // Most values hold no control, space or `%`: found natively, then nothing shrinks and the part is the whole
   // value. A character loop over every secret cost more than the rest of a later call's redaction.
   const first = value.search(SHRINKS);
