@@ -46,17 +46,7 @@ export interface ConnectorSdkInstrumentationOptions {
 
 /** A running instrumentation, from {@link instrumentConnectorSdk}. */
 export interface ConnectorSdkInstrumentation {
-  /**
-   * Records now the platform requests that ended in this turn of the event loop. Their spans and durations are
-   * otherwise recorded together when the turn ends (`setImmediate`), with the times they started and ended:
-   * the OpenTelemetry SDK's work then runs once per batch rather than between each request's own. A test that
-   * reads an in-memory exporter right after a response calls this first.
-   */
-  flush(): void;
-  /**
-   * Stops recording: records what ended and unsubscribes from every channel, so the SDK's requests cost what
-   * they did before.
-   */
+  /** Stops recording: unsubscribes from every channel, so the SDK's requests cost what they did before. */
   disable(): void;
 }
 
@@ -165,11 +155,9 @@ export function instrumentConnectorSdk(
 
   let enabled = true;
   return {
-    flush: requests.recordEnded,
     disable() {
       if (!enabled) return;
       enabled = false;
-      requests.recordEnded();
       request.unsubscribe(handlers.request);
       login.unsubscribe(handlers.login);
       attempt.unsubscribe(handlers.attempt);

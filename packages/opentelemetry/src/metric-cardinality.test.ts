@@ -45,7 +45,6 @@ let endPort = 0;
 
 beforeAll(async () => {
   instrumentation = instrumentConnectorSdk(telemetry);
-  telemetry.flushing(instrumentation);
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endPort = (endSystem.address() as AddressInfo).port;
   endUrl = `http://127.0.0.1:${endPort}`;

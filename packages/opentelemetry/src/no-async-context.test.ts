@@ -54,7 +54,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
   instrumentation = instrumentConnectorSdk(telemetry);
-  telemetry.flushing(instrumentation);
   running = await serve(connector, { port: 0, logger, egress: { allow: ['127.0.0.1'] } });
 });
 afterAll(async () => {

@@ -82,7 +82,6 @@ let running: ConnectorServer;
 let endUrl = '';
 beforeAll(async () => {
   instrumentation = instrumentConnectorSdk({ ...telemetry, recordQueryValues: true });
-  telemetry.flushing(instrumentation);
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
   running = await serve(connector, { port: 0, egress: { allow: ['127.0.0.1'] } });

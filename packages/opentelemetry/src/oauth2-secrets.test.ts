@@ -20,7 +20,6 @@ let instrumentation: ConnectorSdkInstrumentation;
 
 beforeAll(() => {
   instrumentation = instrumentConnectorSdk({ ...telemetry, recordQueryValues: true });
-  telemetry.flushing(instrumentation);
 });
 afterAll(async () => {
   instrumentation?.disable();

@@ -80,26 +80,13 @@ export function requestObserver(instruments: RequestInstruments) {
     live.set(request, new Scope(parent, openRequestSpan, request));
   };
 
-  /** Requests that ended in this turn of the event loop, recorded together at its end. */
-  let ended: Scope[] = [];
-  const recordEnded = (): void => {
-    const batch = ended;
-    ended = [];
-    for (const scope of batch) recordRequest(scope, scope.ended);
-  };
-
   const endRequest = (request: RequestTrace): void => {
     const scope = live.get(request);
     if (scope === undefined) return;
     live.delete(request);
-    const at = (scope.ended = performance.now());
-    // A span an HTTP server instrumentation made ends with the response: it is added to now.
-    if (!scope.owns) return recordRequest(scope, at);
-    // Ours are recorded after the turn's other requests have been answered: the OpenTelemetry SDK's work
-    // then runs once per batch, its code and data warm, rather than between each request's own work. The span
-    // keeps the times the request started and ended.
-    if (ended.length === 0) setImmediate(recordEnded);
-    ended.push(scope);
+    // Recorded at once. Recording a turn's requests together at its end (`setImmediate`) took 3% more of a
+    // traced later call's CPU over HTTP (bench/notes/opentelemetry-per-call-cost.md).
+    recordRequest(scope, performance.now());
   };
 
   const recordRequest = (scope: Scope, at: number): void => {
@@ -183,7 +170,7 @@ export function requestObserver(instruments: RequestInstruments) {
     span.end();
   };
 
-  return { startRequest, endRequest, startLogin, endLogin, scopeOf, recordEnded, whenVerified };
+  return { startRequest, endRequest, startLogin, endLogin, scopeOf, whenVerified };
 }
 
 /** Whether a request was answered with a success: for an initialize, a session the SDK signed. */

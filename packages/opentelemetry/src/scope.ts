@@ -15,8 +15,6 @@ import { trace as traceApi, type Context, type Span } from '@opentelemetry/api';
 export class Scope {
   /** When the request or login started, by `performance.now()`. */
   readonly started = performance.now();
-  /** When the request ended, by `performance.now()`; `NaN` until it has. */
-  ended = NaN;
   /**
    * What waits for an initialize's outcome before it is recorded (its end-system calls' durations): called
    * with whether the initialize succeeded, which verifies the values its caller chose.

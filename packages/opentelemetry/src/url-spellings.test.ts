@@ -47,7 +47,6 @@ let running: ConnectorServer;
 let headers: Record<string, string> = {};
 beforeAll(async () => {
   instrumentation = instrumentConnectorSdk({ ...telemetry, recordQueryValues: true });
-  telemetry.flushing(instrumentation);
   await new Promise<void>((resolve) => endSystem.listen(0, '127.0.0.1', resolve));
   const endUrl = `http://127.0.0.1:${(endSystem.address() as AddressInfo).port}`;
   running = await serve(connector, { port: 0, egress: { allow: ['127.0.0.1'] } });

@@ -41,28 +41,13 @@ export function inMemoryTelemetry() {
   });
   const reader = new CollectingReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
-  // The instrumentation records the requests of a turn of the event loop at its end: every read first has it
-  // record what has ended, as a user's test would with `flush()`.
-  let flush = (): void => {};
   return {
     tracerProvider,
     meterProvider,
-    /** Has every read and reset call the instrumentation's `flush()` first. */
-    flushing(instrumentation: { flush(): void }) {
-      flush = () => instrumentation.flush();
-    },
-    /** The spans exported so far, without a `flush()` first. */
-    exported: (): ReadableSpan[] => spans.getFinishedSpans(),
-    finished: (): ReadableSpan[] => {
-      flush();
-      return spans.getFinishedSpans();
-    },
-    reset: () => {
-      flush();
-      spans.reset();
-    },
+    /** The spans ended so far. */
+    finished: (): ReadableSpan[] => spans.getFinishedSpans(),
+    reset: () => spans.reset(),
     async points(): Promise<Point[]> {
-      flush();
       const { resourceMetrics } = await reader.collect();
       return resourceMetrics.scopeMetrics.flatMap((scope) =>
         scope.metrics.flatMap((metric) =>
