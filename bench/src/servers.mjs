@@ -124,6 +124,13 @@ export const PROBES = [
     only: ['initialize'],
   },
   {
+    name: 'probe-naive-otel',
+    title:
+      'naive, recording by hand the span and histogram point the OpenTelemetry instrumentation records',
+    module: 'servers/probe-naive-otel.mjs',
+    only: ['later-call'],
+  },
+  {
     name: 'probe-naive-long',
     title: 'naive, answering as many bytes as the floor without making a MAC',
     module: 'servers/probe-naive-long.mjs',

@@ -84,7 +84,7 @@ export function requestObserver(instruments: RequestInstruments) {
     const scope = live.get(request);
     if (scope === undefined) return;
     live.delete(request);
-    // Recorded at once. Recording a turn's requests together at its end (`setImmediate`) took 3% more of a
+    // Recorded at once. Recording a turn's requests together at its end (`setImmediate`) took 3–4% more of a
     // traced later call's CPU over HTTP (bench/notes/opentelemetry-per-call-cost.md).
     recordRequest(scope, performance.now());
   };
