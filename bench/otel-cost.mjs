@@ -30,9 +30,15 @@ const { values: args } = parseArgs({
 });
 const batches = Number(args.batches);
 const calls = Number(args.calls);
-if (!(Number.isInteger(batches) && batches > 0 && Number.isInteger(calls) && calls >= 16)) {
+if (!(
+  Number.isInteger(batches) &&
+  batches > 0 &&
+  Number.isInteger(calls) &&
+  calls >= 16 &&
+  calls % 16 === 0
+)) {
   console.error(
-    'otel-cost: --batches must be a positive whole number and --calls one of 16 or more',
+    'otel-cost: --batches must be a positive whole number and --calls a positive multiple of 16',
   );
   process.exit(2);
 }

@@ -23,7 +23,15 @@ export async function start(options) {
   const tracer = tracerProvider.getTracer('probe-naive-otel');
   const duration = meterProvider
     .getMeter('probe-naive-otel')
-    .createHistogram('http.server.request.duration', { unit: 's' });
+    .createHistogram('http.server.request.duration', {
+      unit: 's',
+      // The semantic conventions' boundaries, as the instrumentation hands them (its DURATION_BUCKETS).
+      advice: {
+        explicitBucketBoundaries: [
+          0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10,
+        ],
+      },
+    });
 
   /** The naive later call, then its span and its duration recorded as the instrumentation records them. */
   function getIssueRecorded(headers, id, fields) {

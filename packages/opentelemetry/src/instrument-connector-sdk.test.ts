@@ -384,7 +384,7 @@ describe('instrumentConnectorSdk', () => {
   });
 
   it('records a request as it ends, with the times it started and ended, before its answer resolves', async () => {
-    // A clock of the test's own, so that nothing here measures time: the login takes 250 ms of it. Date.now()
+    // A clock of the test's own, so that nothing here measures time: initialize takes 250 ms of it. Date.now()
     // moves with performance.now(), as OpenTelemetry's span converts one into the other.
     let now = performance.now();
     const origin = performance.timeOrigin;

@@ -72,11 +72,6 @@ export class Scope {
   get own(): Span | undefined {
     return this.#span;
   }
-
-  /** Whether the scope has a span of its own, made or still to be made. */
-  get owns(): boolean {
-    return this.#span !== undefined || this.#open !== undefined;
-  }
 }
 
 /** Makes a scope's own span when something first needs it: a child, or a log line's ids. @internal */
