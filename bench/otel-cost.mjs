@@ -21,6 +21,7 @@ import { BENCH_EGRESS, connector } from './src/connector.mjs';
 import { discardingTelemetry } from './src/otel-sdk.mjs';
 import { handlerRequest, scenarios } from './src/scenarios.mjs';
 import { BENCH_SESSION_KEY } from './src/session-mac.mjs';
+import { median } from './src/stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -90,7 +91,6 @@ for (let round = 0; round < batches; round++)
 await shutdown();
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
-const median = (values) => sorted(values)[values.length >> 1];
 const middleHalf = (values) => {
   const ordered = sorted(values);
   return [
